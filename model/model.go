@@ -1,0 +1,173 @@
+// Package model defines rigor's result schema: a Run holds the environment,
+// the sides being compared, every benchmark's raw samples and what the system
+// was doing while they were measured. Every source (go test binaries, the
+// in-process harness, benchmark files, ramped load) produces a Run; the
+// analysis package turns it into verdicts and the report package renders it.
+//
+// Runs are stored as JSON (see docs/schema.md) and can be read from and
+// written to the Go benchmark format through golang.org/x/perf/benchfmt.
+package model
+
+import (
+	"strconv"
+	"time"
+)
+
+// SchemaVersion is the version of the JSON schema written by this package.
+// It changes when a field changes meaning or is removed; new optional fields
+// do not change it.
+const SchemaVersion = 1
+
+// Kinds of Run, by the source that produced it.
+const (
+	KindFiles   = "files"   // benchmark files read by rigor compare
+	KindAB      = "ab"      // interleaved A/B rounds of go test binaries
+	KindRun     = "run"     // one side's go test binaries, rounds interleaved
+	KindHarness = "harness" // the in-process harness (package rigor)
+	KindRamp    = "ramp"    // ramped load
+)
+
+// A Run is one measurement session, or a set of files read together.
+type Run struct {
+	SchemaVersion int    `json:"schema_version"`
+	ID            string `json:"id,omitempty"`
+	Kind          string `json:"kind"`
+	// Paired is true when the sides were measured in the same rounds, so
+	// that round i of one side and round i of another form a pair.
+	Paired  bool      `json:"paired"`
+	Start   time.Time `json:"start,omitempty"`
+	End     time.Time `json:"end,omitempty"`
+	Command []string  `json:"command,omitempty"`
+	Env     *Env      `json:"env,omitempty"`
+	// Sides lists the things compared, in order: the first is the baseline.
+	Sides      []Side      `json:"sides"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+	// Observations is what the system and the measured processes did
+	// during the run (see package observe).
+	Observations []Observation `json:"observations,omitempty"`
+	// Notes are run-level remarks in plain words (benchmarks present on
+	// one side only, failures, interruptions).
+	Notes []string `json:"notes,omitempty"`
+	// Ramp holds the steps and fits of a ramped-load run.
+	Ramp *Ramp `json:"ramp,omitempty"`
+}
+
+// A Side is one of the things being compared: a file, a git revision with
+// its build settings, or a variant of an in-process group.
+type Side struct {
+	Label string `json:"label"`
+	// Source is where the side's results came from: a file path, or a
+	// revision as the user gave it.
+	Source    string   `json:"source,omitempty"`
+	Rev       string   `json:"rev,omitempty"` // full commit hash
+	Dirty     bool     `json:"dirty,omitempty"`
+	Tags      string   `json:"tags,omitempty"`
+	BuildEnv  []string `json:"build_env,omitempty"`
+	GCFlags   string   `json:"gcflags,omitempty"`
+	Toolchain string   `json:"toolchain,omitempty"`
+}
+
+// A Benchmark is one benchmark (a row in a comparison): its name, the
+// configuration that identifies it, and one Metric per unit it reported.
+type Benchmark struct {
+	// Name is the benchmark's name without the "Benchmark" prefix and
+	// without the GOMAXPROCS suffix, sub-benchmarks included:
+	// "Build/size=1024".
+	Name string `json:"name"`
+	// Procs is the GOMAXPROCS suffix of the name ("-8"), 0 when absent.
+	Procs int `json:"procs,omitempty"`
+	// Pkg is the package, from the "pkg:" configuration line.
+	Pkg string `json:"pkg,omitempty"`
+	// Group and Variant name the in-process group and variant, if any.
+	Group   string `json:"group,omitempty"`
+	Variant string `json:"variant,omitempty"`
+	// Config is the rest of the file configuration (goos, goarch, cpu,
+	// and any other key: value lines).
+	Config  map[string]string `json:"config,omitempty"`
+	Metrics []Metric          `json:"metrics"`
+	// Notes are benchmark-level remarks in plain words (a failure's tail,
+	// disassembly evidence).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Better values for Metric.Better.
+const (
+	LowerIsBetter  = -1
+	HigherIsBetter = 1
+)
+
+// Assumptions for Metric.Assume, as in benchfmt's unit metadata.
+const (
+	AssumeNothing = "nothing" // make no distributional assumption
+	AssumeExact   = "exact"   // values are deterministic: compare exactly
+)
+
+// A Metric is every sample of one unit of one benchmark, across sides.
+type Metric struct {
+	// Unit is tidied as benchstat does: "sec/op" not "ns/op", "B/s" not
+	// "MB/s".
+	Unit string `json:"unit"`
+	// Better is LowerIsBetter or HigherIsBetter.
+	Better int `json:"better"`
+	// Assume is AssumeNothing (the default when empty) or AssumeExact.
+	Assume  string   `json:"assume,omitempty"`
+	Samples []Sample `json:"samples"`
+}
+
+// A Sample is one timed batch: Iters operations, whose per-operation value
+// in the metric's unit was Value. The batch total is Value × Iters.
+type Sample struct {
+	Side  string  `json:"side"`
+	Round int     `json:"round"`
+	Iters int64   `json:"iters"`
+	Value float64 `json:"value"`
+}
+
+// Values returns the per-operation values of side's samples, in order.
+func (m *Metric) Values(side string) []float64 {
+	var v []float64
+	for _, s := range m.Samples {
+		if s.Side == side {
+			v = append(v, s.Value)
+		}
+	}
+	return v
+}
+
+// BySide returns side's samples in order.
+func (m *Metric) BySide(side string) []Sample {
+	var v []Sample
+	for _, s := range m.Samples {
+		if s.Side == side {
+			v = append(v, s)
+		}
+	}
+	return v
+}
+
+// Metric returns b's metric for unit, or nil.
+func (b *Benchmark) Metric(unit string) *Metric {
+	for i := range b.Metrics {
+		if b.Metrics[i].Unit == unit {
+			return &b.Metrics[i]
+		}
+	}
+	return nil
+}
+
+// FullName is the name as go test prints it after "Benchmark", with the
+// GOMAXPROCS suffix when there is one: "Build/size=1024-8".
+func (b *Benchmark) FullName() string {
+	if b.Procs > 0 {
+		return b.Name + "-" + strconv.Itoa(b.Procs)
+	}
+	return b.Name
+}
+
+// Key identifies a benchmark across files and sides: package and full name.
+func (b *Benchmark) Key() string {
+	if b.Pkg == "" {
+		return b.FullName()
+	}
+	return b.Pkg + "." + b.FullName()
+}
