@@ -1,0 +1,83 @@
+// Command rigor measures Go code and says, with confidence intervals and a
+// verdict, whether a change made it faster.
+//
+// Each subcommand lives in its own file and registers itself with the root
+// command in an init function.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK       = 0
+	exitGateFail = 1 // a gate (--max-regression, doctor --strict) failed
+	exitUsage    = 2 // bad flags, unreadable or malformed input
+)
+
+// exitError carries an exit code out of a command. A nil err with a
+// non-zero code exits quietly (the command already printed its result).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is an input or usage error: one line on stderr, exit 2.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+var rootCmd = &cobra.Command{
+	Use:   "rigor",
+	Short: "Benchmark Go code and get a verdict you can trust",
+	Long: `rigor runs and compares Go benchmarks the way measurement should be done:
+interleaved and paired rounds, confidence intervals on every change, a verdict
+(improved, regressed, unchanged or inconclusive) and an exit code CI can gate on.`,
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes the CLI with args and returns the process exit code.
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rootCmd.SetArgs(args)
+	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, err: err}
+	})
+	err := rootCmd.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "rigor:", ee.err)
+		}
+		return ee.code
+	}
+	// Cobra's own errors (unknown command, bad args) are usage errors.
+	fmt.Fprintln(os.Stderr, "rigor:", err)
+	return exitUsage
+}
