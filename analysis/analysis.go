@@ -1,0 +1,180 @@
+// Package analysis turns a model.Run's raw samples into summaries,
+// comparisons, verdicts and footnotes, and decides the CI gate.
+//
+// Paired runs (interleaved rounds) compare per-round ratios: the change is
+// the geometric mean of new/old with a bootstrap confidence interval, the
+// p-value is Wilcoxon's signed-rank test and the effect size Cohen's d_z.
+// Unpaired runs (files, baselines) compare the ratio of medians with a
+// bootstrap confidence interval and the Mann-Whitney U test, whose p-values
+// are benchstat's, or Welch's t-test.
+//
+// A change's verdict is improved or regressed only when its confidence
+// interval clears the noise band, its corrected p-value is below alpha and
+// the difference is above the timer-resolution floor; unchanged when the
+// interval lies inside the noise band; inconclusive otherwise, with the
+// reason in plain words.
+package analysis
+
+import (
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// A Verdict is the outcome of one comparison.
+type Verdict string
+
+// Verdicts.
+const (
+	Improved     Verdict = "improved"
+	Regressed    Verdict = "regressed"
+	Unchanged    Verdict = "unchanged"
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Tests and corrections accepted in Options.
+const (
+	TestUTest = "utest"
+	TestWelch = "welch"
+
+	CorrectionHolm = "holm"
+	CorrectionBH   = "bh"
+	CorrectionNone = "none"
+)
+
+// Options control the analysis. The zero value is not useful; start from
+// DefaultOptions.
+type Options struct {
+	// Confidence is the level of every confidence interval.
+	Confidence float64
+	// Alpha is the significance level applied to corrected p-values.
+	Alpha float64
+	// Noise is the half-width of the band, as a fraction (0.01 = ±1%),
+	// inside which a change counts as no change.
+	Noise float64
+	// Test is the unpaired test: TestUTest (Mann-Whitney U, as benchstat)
+	// or TestWelch. Paired runs always use Wilcoxon's signed-rank test.
+	Test string
+	// Correction is the multiple-comparison correction across all
+	// comparisons of a report: CorrectionHolm, CorrectionBH or
+	// CorrectionNone.
+	Correction string
+	// Resamples is the number of bootstrap resamples; Seed makes them
+	// reproducible.
+	Resamples int
+	Seed      uint64
+	// TimerResolution, in seconds, is the smallest difference in one
+	// sample's total time that the clock can resolve. A sec/op difference
+	// whose per-sample total is below it is never called significant.
+	// Zero means unknown.
+	TimerResolution float64
+}
+
+// DefaultOptions returns the defaults documented in the README.
+func DefaultOptions() Options {
+	return Options{
+		Confidence: 0.95,
+		Alpha:      0.05,
+		Noise:      0.01,
+		Test:       TestUTest,
+		Correction: CorrectionHolm,
+		Resamples:  10000,
+		Seed:       1,
+	}
+}
+
+// A Report is an analysed Run.
+type Report struct {
+	Kind   string
+	Paired bool
+	// Sides are the labels compared; Sides[0] is the baseline.
+	Sides   []string
+	Options Options
+	// Benchmarks are in the order of the Run.
+	Benchmarks []Benchmark
+	// Geomeans has one row per unit present in more than one benchmark.
+	Geomeans []Geomean
+	// Comparisons is the number of comparisons the correction spans.
+	Comparisons int
+	// Notes are run-level footnotes in plain words.
+	Notes []string
+	// Run is the analysed run, for views that show raw samples.
+	Run *model.Run `json:"-"`
+}
+
+// A Benchmark is one analysed benchmark.
+type Benchmark struct {
+	Name     string // without the GOMAXPROCS suffix
+	FullName string // with it, as go test prints it
+	Pkg      string
+	Group    string
+	Variant  string
+	Config   map[string]string
+	Metrics  []Metric
+	Notes    []string
+}
+
+// A Metric is one unit of one benchmark, summarised per side and compared.
+type Metric struct {
+	Unit   string
+	Better int // model.LowerIsBetter or model.HigherIsBetter
+	// Exact is true when the values never vary within a side (or the unit
+	// says assume=exact): they are compared exactly.
+	Exact bool
+	// Sides has one Summary per Report.Sides entry (N is 0 when the
+	// benchmark did not report this unit on that side).
+	Sides []Summary
+	// Changes[i] compares Report.Sides[i+1] with the baseline; nil when
+	// a side has no samples.
+	Changes []*Change
+	// Notes are footnotes in plain words.
+	Notes []string
+}
+
+// A Summary describes one side's samples of one metric.
+type Summary struct {
+	Side string
+	N    int
+	// Center is the median; Lo and Hi its order-statistics confidence
+	// interval (benchstat's), NaN when there are too few samples.
+	Center, Lo, Hi        float64
+	Mean, StdDev, MAD, CV float64
+	Min, Max              float64
+	// Iters is the median number of iterations per sample.
+	Iters    float64
+	Outliers stats.Outliers
+	// Slope is the per-op estimate from linear sampling (iters vs total),
+	// when the iteration counts vary enough to fit it.
+	Slope *stats.Interval
+}
+
+// A Change compares one side with the baseline.
+type Change struct {
+	Side   string
+	Paired bool
+	// N is the number of pairs (paired) or the smaller sample size.
+	N int
+	// Estimate, Lo and Hi are the relative change new/old - 1 and its
+	// confidence interval, as fractions (-0.9013 for -90.13%).
+	Estimate, Lo, Hi float64
+	// P is the test's p-value, PAdjusted after the correction.
+	P, PAdjusted float64
+	// Test names the test: "utest", "welch", "wilcoxon" or "exact".
+	Test string
+	// Effect is Cohen's d (unpaired) or d_z (paired).
+	Effect  float64
+	Verdict Verdict
+	// Reason says, in plain words, why the verdict is what it is.
+	Reason string
+}
+
+// A Geomean is the geometric mean of every benchmark's center in one unit,
+// over the benchmarks present on all sides.
+type Geomean struct {
+	Unit   string
+	Better int
+	// Centers has one geometric mean per Report.Sides entry.
+	Centers []float64
+	// Changes[i] is the relative change of Sides[i+1] against the baseline.
+	Changes []float64
+	N       int
+}

@@ -1,0 +1,471 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// Analyze summarises and compares every benchmark of run. Every side is
+// compared with the first, the baseline. A run with one side is only
+// summarised.
+func Analyze(run *model.Run, opts Options) (*Report, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if run == nil || len(run.Sides) == 0 {
+		return nil, errors.New("no sides to analyse")
+	}
+	rep := &Report{
+		Kind:    run.Kind,
+		Paired:  run.Paired,
+		Options: opts,
+		Run:     run,
+	}
+	for _, s := range run.Sides {
+		rep.Sides = append(rep.Sides, s.Label)
+	}
+	var oneSided []string
+	for i := range run.Benchmarks {
+		b := &run.Benchmarks[i]
+		ab := Benchmark{
+			Name:     b.Name,
+			FullName: b.FullName(),
+			Pkg:      b.Pkg,
+			Group:    b.Group,
+			Variant:  b.Variant,
+			Config:   b.Config,
+			Notes:    append([]string(nil), b.Notes...),
+		}
+		for j := range b.Metrics {
+			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
+		}
+		if missing := missingSides(b, rep.Sides); len(rep.Sides) > 1 && len(missing) > 0 {
+			oneSided = append(oneSided, fmt.Sprintf("%s (missing on %s)", b.FullName(), joinWords(missing)))
+		}
+		rep.Benchmarks = append(rep.Benchmarks, ab)
+	}
+	rep.correct()
+	for i := range rep.Benchmarks {
+		for j := range rep.Benchmarks[i].Metrics {
+			m := &rep.Benchmarks[i].Metrics[j]
+			for _, c := range m.Changes {
+				if c != nil {
+					decide(c, m, opts)
+				}
+			}
+		}
+	}
+	rep.Geomeans = geomeans(rep)
+	if len(oneSided) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s present on some sides only, not compared: %s.",
+			len(oneSided), plural(len(oneSided), "benchmark is", "benchmarks are"), joinList(oneSided, 5)))
+	}
+	if rep.Comparisons > 1 {
+		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts))
+	}
+	rep.Notes = append(rep.Notes, run.Notes...)
+	return rep, nil
+}
+
+func (o Options) validate() error {
+	switch {
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("confidence must be between 0 and 1, got %v", o.Confidence)
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("alpha must be between 0 and 1, got %v", o.Alpha)
+	case !(o.Noise >= 0 && o.Noise < 1):
+		return fmt.Errorf("noise must be a fraction between 0 and 1, got %v", o.Noise)
+	case o.Test != TestUTest && o.Test != TestWelch:
+		return fmt.Errorf("unknown test %q (want utest or welch)", o.Test)
+	case o.Correction != CorrectionHolm && o.Correction != CorrectionBH && o.Correction != CorrectionNone:
+		return fmt.Errorf("unknown correction %q (want holm, bh or none)", o.Correction)
+	case o.Resamples < 100:
+		return fmt.Errorf("resamples must be at least 100, got %d", o.Resamples)
+	}
+	return nil
+}
+
+func missingSides(b *model.Benchmark, sides []string) []string {
+	var missing []string
+	for _, s := range sides {
+		found := false
+		for _, m := range b.Metrics {
+			for _, smp := range m.Samples {
+				if smp.Side == s {
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired bool, opts Options) Metric {
+	am := Metric{Unit: m.Unit, Better: m.Better}
+	if am.Better == 0 {
+		am.Better = model.LowerIsBetter
+	}
+	values := make([][]float64, len(sides))
+	for i, s := range sides {
+		values[i] = m.Values(s)
+		am.Sides = append(am.Sides, summarize(s, values[i], m.BySide(s), opts))
+	}
+	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
+	base := values[0]
+	for i := 1; i < len(sides); i++ {
+		if len(base) == 0 || len(values[i]) == 0 {
+			am.Changes = append(am.Changes, nil)
+			continue
+		}
+		seed := opts.Seed ^ hashKey(b.Key(), m.Unit, sides[i])
+		var c *Change
+		switch {
+		case am.Exact:
+			c = exactChange(base, values[i])
+		case paired:
+			c = pairedChange(m.BySide(sides[0]), m.BySide(sides[i]), opts, seed)
+		default:
+			c = unpairedChange(base, values[i], opts, seed)
+		}
+		c.Side = sides[i]
+		am.Changes = append(am.Changes, c)
+	}
+	am.Notes = metricNotes(m, &am, sides, opts)
+	return am
+}
+
+func summarize(side string, v []float64, samples []model.Sample, opts Options) Summary {
+	s := Summary{Side: side, N: len(v), Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	if len(v) == 0 {
+		return s
+	}
+	ci, err := stats.MedianCI(v, opts.Confidence)
+	s.Center = ci.Estimate
+	if err == nil {
+		s.Lo, s.Hi = ci.Lo, ci.Hi
+	}
+	s.Mean = stats.Mean(v)
+	s.StdDev = stats.StdDev(v)
+	s.MAD = stats.MAD(v)
+	s.CV = stats.CV(v)
+	s.Min = stats.Min(v)
+	s.Max = stats.Max(v)
+	s.Outliers = stats.Tukey(v)
+	iters := make([]float64, len(samples))
+	for i, smp := range samples {
+		iters[i] = float64(smp.Iters)
+	}
+	s.Iters = stats.Median(iters)
+	if iters, totals, ok := linearSamples(samples); ok {
+		b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
+		in := b.Slope(iters, totals)
+		s.Slope = &in
+	}
+	return s
+}
+
+// linearSamples returns (iters, total) pairs when the iteration counts
+// span enough of a range (max at least twice min, at least 4 distinct
+// counts) for a slope through the origin to mean something.
+func linearSamples(samples []model.Sample) (iters, totals []float64, ok bool) {
+	if len(samples) < 4 {
+		return nil, nil, false
+	}
+	distinct := map[int64]bool{}
+	lo, hi := samples[0].Iters, samples[0].Iters
+	for _, s := range samples {
+		distinct[s.Iters] = true
+		lo, hi = min(lo, s.Iters), max(hi, s.Iters)
+		iters = append(iters, float64(s.Iters))
+		totals = append(totals, s.Value*float64(s.Iters))
+	}
+	return iters, totals, lo > 0 && hi >= 2*lo && len(distinct) >= 4
+}
+
+func allConstant(values [][]float64) bool {
+	n := 0
+	for _, v := range values {
+		for _, x := range v[min(1, len(v)):] {
+			if x != v[0] {
+				return false
+			}
+		}
+		n += len(v)
+	}
+	// A single sample per side proves nothing about variation.
+	for _, v := range values {
+		if len(v) == 1 {
+			return false
+		}
+	}
+	return n > 0
+}
+
+func exactChange(x, y []float64) *Change {
+	c := &Change{Test: "exact", N: min(len(x), len(y)), P: math.NaN(), Effect: math.NaN()}
+	c.Estimate = ratio(stats.Median(y), stats.Median(x)) - 1
+	c.Lo, c.Hi = c.Estimate, c.Estimate
+	// The p-value is benchstat's, for compatibility; the verdict does
+	// not use it because exact values need no test.
+	if _, p, err := stats.MannWhitneyU(x, y); err == nil {
+		c.P = p
+	}
+	return c
+}
+
+func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
+	c := &Change{Test: opts.Test, N: min(len(x), len(y)), P: math.NaN()}
+	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
+	in := b.Ratio(x, y, stats.Median)
+	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
+	switch opts.Test {
+	case TestWelch:
+		if _, _, p, err := stats.WelchT(x, y); err == nil {
+			c.P = p
+		}
+	default:
+		if _, p, err := stats.MannWhitneyU(x, y); err == nil {
+			c.P = p
+		}
+	}
+	c.Effect = stats.CohenD(x, y)
+	return c
+}
+
+// pairedChange pairs samples by round: round i of the baseline and round i
+// of the other side ran under the same conditions.
+func pairedChange(xs, ys []model.Sample, opts Options, seed uint64) *Change {
+	byRound := make(map[int]float64, len(xs))
+	for _, s := range xs {
+		byRound[s.Round] = s.Value
+	}
+	var x, y []float64
+	for _, s := range ys {
+		if v, ok := byRound[s.Round]; ok {
+			x = append(x, v)
+			y = append(y, s.Value)
+		}
+	}
+	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN()}
+	if len(x) < 2 {
+		c.Estimate, c.Lo, c.Hi = math.NaN(), math.NaN(), math.NaN()
+		return c
+	}
+	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
+	var in stats.Interval
+	if positive(x) && positive(y) {
+		in = b.PairedGeoMeanRatio(x, y)
+	} else {
+		// A zero or negative value has no logarithm: fall back to the
+		// ratio of medians.
+		in = b.Ratio(x, y, stats.Median)
+	}
+	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
+	if _, p, err := stats.WilcoxonSignedRank(x, y); err == nil {
+		c.P = p
+	}
+	c.Effect = stats.CohenDz(x, y)
+	return c
+}
+
+func positive(v []float64) bool {
+	for _, x := range v {
+		if !(x > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func ratio(num, den float64) float64 {
+	if den == 0 {
+		if num == 0 {
+			return 1
+		}
+		return math.NaN()
+	}
+	return num / den
+}
+
+// correct applies the multiple-comparison correction across every
+// non-exact comparison with a p-value.
+func (r *Report) correct() {
+	var ps []float64
+	var cs []*Change
+	for i := range r.Benchmarks {
+		for j := range r.Benchmarks[i].Metrics {
+			for _, c := range r.Benchmarks[i].Metrics[j].Changes {
+				if c == nil {
+					continue
+				}
+				c.PAdjusted = c.P
+				if c.Test != "exact" && !math.IsNaN(c.P) {
+					ps = append(ps, c.P)
+					cs = append(cs, c)
+				}
+			}
+		}
+	}
+	r.Comparisons = len(ps)
+	var adj []float64
+	switch r.Options.Correction {
+	case CorrectionHolm:
+		adj = stats.Holm(ps)
+	case CorrectionBH:
+		adj = stats.BenjaminiHochberg(ps)
+	default:
+		adj = ps
+	}
+	for i, c := range cs {
+		c.PAdjusted = adj[i]
+	}
+}
+
+// decide sets c's verdict and reason.
+func decide(c *Change, m *Metric, opts Options) {
+	worse := func(change float64) bool { return change*float64(-m.Better) > 0 }
+	direction := func(change float64) Verdict {
+		if worse(change) {
+			return Regressed
+		}
+		return Improved
+	}
+	ci := fmt.Sprintf("the %s CI [%s, %s]", pct(opts.Confidence), signedPct(c.Lo), signedPct(c.Hi))
+	band := "±" + pct(opts.Noise)
+	switch {
+	case c.Test == "exact":
+		if c.Estimate == 0 {
+			c.Verdict, c.Reason = Unchanged, "identical values on both sides"
+			return
+		}
+		if math.IsNaN(c.Estimate) {
+			c.Verdict, c.Reason = Inconclusive, "the baseline is zero, so a relative change is undefined"
+			return
+		}
+		c.Verdict, c.Reason = direction(c.Estimate), "values are exact and differ"
+		return
+	case math.IsNaN(c.Lo) || math.IsNaN(c.Hi):
+		c.Verdict, c.Reason = Inconclusive, "too few samples for a confidence interval on the change"
+		return
+	case c.Lo >= -opts.Noise && c.Hi <= opts.Noise:
+		c.Verdict, c.Reason = Unchanged, ci+" lies inside the "+band+" noise band"
+		return
+	}
+	clears := c.Lo > opts.Noise || c.Hi < -opts.Noise
+	significant := c.PAdjusted < opts.Alpha
+	pText := fmt.Sprintf("p=%s", formatP(c.PAdjusted))
+	if c.PAdjusted != c.P && opts.Correction != CorrectionNone {
+		pText += " after " + correctionName(opts.Correction)
+	}
+	switch {
+	case clears && significant && aboveFloor(c, m, opts):
+		c.Verdict = direction(c.Estimate)
+		c.Reason = fmt.Sprintf("%s clears the %s noise band and %s < %v", ci, band, pText, opts.Alpha)
+	case clears && significant:
+		c.Verdict = Inconclusive
+		c.Reason = "the difference is below the timer's resolution"
+	case clears:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s clears the %s noise band, but %s is not below %v", ci, band, pText, opts.Alpha)
+	case c.Lo > 0 || c.Hi < 0:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter", ci, band)
+	default:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, moreSamples(m, opts))
+	}
+}
+
+// aboveFloor reports whether a time difference is above the timer
+// resolution: the per-sample total of the difference must exceed it.
+func aboveFloor(c *Change, m *Metric, opts Options) bool {
+	if opts.TimerResolution <= 0 || m.Unit != "sec/op" {
+		return true
+	}
+	base := m.Sides[0]
+	diff := math.Abs(c.Estimate * base.Center)
+	return diff*base.Iters >= opts.TimerResolution
+}
+
+func moreSamples(m *Metric, opts Options) string {
+	cv := 0.0
+	for _, s := range m.Sides {
+		cv = math.Max(cv, s.CV)
+	}
+	if !(cv > 0) || opts.Noise <= 0 {
+		return ""
+	}
+	n := stats.SampleSize(opts.Noise, cv, opts.Alpha, 0.8)
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; about %d samples per side would resolve a %s change at this variation (CV %s)", n, pct(opts.Noise), pct(cv))
+}
+
+func geomeans(r *Report) []Geomean {
+	type acc struct {
+		better int
+		logs   [][]float64
+	}
+	var order []string
+	units := map[string]*acc{}
+	for _, b := range r.Benchmarks {
+		for _, m := range b.Metrics {
+			ok := true
+			for _, s := range m.Sides {
+				if s.N == 0 || !(s.Center > 0) {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			a := units[m.Unit]
+			if a == nil {
+				a = &acc{better: m.Better, logs: make([][]float64, len(r.Sides))}
+				units[m.Unit] = a
+				order = append(order, m.Unit)
+			}
+			for i, s := range m.Sides {
+				a.logs[i] = append(a.logs[i], s.Center)
+			}
+		}
+	}
+	var out []Geomean
+	for _, u := range order {
+		a := units[u]
+		if len(a.logs[0]) < 2 {
+			continue
+		}
+		g := Geomean{Unit: u, Better: a.better, N: len(a.logs[0])}
+		for _, v := range a.logs {
+			g.Centers = append(g.Centers, stats.GeoMean(v))
+		}
+		for _, c := range g.Centers[1:] {
+			g.Changes = append(g.Changes, c/g.Centers[0]-1)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func hashKey(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}

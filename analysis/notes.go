@@ -1,0 +1,165 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// Thresholds for footnotes. They are deliberately conservative: a footnote
+// should point at something a person would want to know.
+const (
+	highCV          = 0.05 // a time CV above 5% is worth a remark
+	subNanosecond   = 1e-9 // sec/op below this is suspicious...
+	flatCV          = 0.05 // ...when it barely varies
+	driftRho        = 0.6  // |Spearman rho| between round and value
+	driftMinSamples = 10
+	resolutionRatio = 1000 // samples should last 1000x the timer resolution
+)
+
+// metricNotes returns the footnotes for one metric, in plain words.
+func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options) []string {
+	var notes []string
+	if am.Exact {
+		if len(sides) > 1 {
+			notes = append(notes, "values never vary within a side: compared exactly")
+		}
+		return notes
+	}
+	label := func(side string) string {
+		if len(sides) == 1 {
+			return ""
+		}
+		return side + ": "
+	}
+	isTime := m.Unit == "sec/op"
+	for i, s := range am.Sides {
+		if s.N == 0 {
+			continue
+		}
+		side := sides[i]
+		if _, err := stats.MedianCI(m.Values(side), opts.Confidence); err != nil {
+			notes = append(notes, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
+		}
+		if isTime && s.CV > highCV {
+			notes = append(notes, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), pct(s.CV)))
+		}
+		if n := s.Outliers.Total(); n > 0 && s.N >= 4 {
+			notes = append(notes, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
+				plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
+		}
+		if isTime && s.Center < subNanosecond && s.CV < flatCV {
+			notes = append(notes, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
+		}
+		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < resolutionRatio*opts.TimerResolution {
+			notes = append(notes, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), resolutionRatio))
+		}
+		if rho, ok := drift(m.BySide(side)); ok {
+			notes = append(notes, fmt.Sprintf("%svalues drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", label(side), rho))
+		}
+	}
+	return notes
+}
+
+// drift reports a monotone trend of the values over rounds.
+func drift(samples []model.Sample) (float64, bool) {
+	if len(samples) < driftMinSamples {
+		return 0, false
+	}
+	rounds := make([]float64, len(samples))
+	values := make([]float64, len(samples))
+	for i, s := range samples {
+		rounds[i], values[i] = float64(s.Round), s.Value
+	}
+	rho := stats.Spearman(rounds, values)
+	return rho, math.Abs(rho) >= driftRho
+}
+
+func outlierWords(o stats.Outliers) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(o.LowSevere, "low severe")
+	add(o.LowMild, "low mild")
+	add(o.HighMild, "high mild")
+	add(o.HighSevere, "high severe")
+	return strings.Join(parts, ", ")
+}
+
+func chanceNote(n int, opts Options) string {
+	expect := float64(n) * opts.Alpha
+	s := fmt.Sprintf("%d comparisons: at α=%v about %.2g would look significant by chance alone", n, opts.Alpha, expect)
+	switch opts.Correction {
+	case CorrectionNone:
+		return s + "; p-values are not corrected (--correction none)."
+	default:
+		return s + "; p-values are " + correctionName(opts.Correction) + "-adjusted."
+	}
+}
+
+func correctionName(c string) string {
+	switch c {
+	case CorrectionHolm:
+		return "Holm"
+	case CorrectionBH:
+		return "Benjamini-Hochberg"
+	}
+	return c
+}
+
+// pct formats a fraction as a percentage: 0.95 -> "95%".
+func pct(f float64) string {
+	return strconv.FormatFloat(f*100, 'g', 3, 64) + "%"
+}
+
+// signedPct formats a fraction as a signed percentage with two decimals.
+func signedPct(f float64) string {
+	if math.IsNaN(f) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", f*100)
+}
+
+// formatP formats a p-value as benchstat does, with three decimals, but
+// never rounds a p-value down to zero silently.
+func formatP(p float64) string {
+	if math.IsNaN(p) {
+		return "?"
+	}
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func joinWords(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
+// joinList joins up to max items and says how many more there are.
+func joinList(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:max], "; ") + fmt.Sprintf("; and %d more", len(items)-max)
+}
