@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/report"
+)
+
+// verdictFlags are the analysis, output and gate flags shared by every
+// command that ends in a verdict: compare, ab, run.
+type verdictFlags struct {
+	format        string
+	output        string
+	maxRegression float64
+	noise         float64
+	alpha         float64
+	confidence    float64
+	test          string
+	correction    string
+	resamples     int
+	seed          uint64
+}
+
+func (f *verdictFlags) register(fs *pflag.FlagSet) {
+	d := analysis.DefaultOptions()
+	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVarP(&f.output, "output", "o", "", "write the report to this file instead of standard output")
+	fs.Float64Var(&f.maxRegression, "max-regression", -1, "exit 1 when a benchmark regressed by more than this `percent` (e.g. 5); off when negative")
+	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")
+	fs.Float64Var(&f.alpha, "alpha", d.Alpha, "significance level for corrected p-values")
+	fs.Float64Var(&f.confidence, "confidence", d.Confidence, "confidence level of every interval")
+	fs.StringVar(&f.test, "test", d.Test, "unpaired test: utest (Mann-Whitney, as benchstat) or welch")
+	fs.StringVar(&f.correction, "correction", d.Correction, "multiple-comparison correction: holm, bh or none")
+	fs.IntVar(&f.resamples, "resamples", d.Resamples, "bootstrap resamples for confidence intervals")
+	fs.Uint64Var(&f.seed, "seed", d.Seed, "bootstrap seed (results are reproducible for a given seed)")
+}
+
+// options validates the flags and returns the analysis options.
+func (f *verdictFlags) options() (analysis.Options, error) {
+	o := analysis.DefaultOptions()
+	o.Noise = f.noise / 100
+	o.Alpha = f.alpha
+	o.Confidence = f.confidence
+	o.Test = f.test
+	o.Correction = f.correction
+	o.Resamples = f.resamples
+	o.Seed = f.seed
+	if !report.Known(f.format) {
+		return o, usageErrorf("unknown --format %q (want %s)", f.format, strings.Join(report.Formats(), ", "))
+	}
+	if f.noise < 0 || f.noise >= 100 {
+		return o, usageErrorf("--noise must be a percentage in [0, 100), got %v", f.noise)
+	}
+	return o, nil
+}
+
+// emit renders rep in the chosen format and applies the gate: exit 1 when
+// some benchmark regressed by more than --max-regression.
+func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
+	var w io.Writer = cmd.OutOrStdout()
+	if f.output != "" {
+		file, err := os.Create(f.output)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		defer file.Close()
+		w = file
+	}
+	if err := report.Render(w, rep, report.Options{Format: f.format, Color: f.output == "" && isTerminal(os.Stdout)}); err != nil {
+		return fmt.Errorf("rendering report: %w", err)
+	}
+	if f.maxRegression < 0 {
+		return nil
+	}
+	fails := rep.Gate(f.maxRegression / 100)
+	if len(fails) == 0 {
+		return nil
+	}
+	for _, g := range fails {
+		fmt.Fprintf(cmd.ErrOrStderr(), "rigor: gate: %s %s regressed %+.2f%% on %s (limit %g%%)\n",
+			g.Benchmark, g.Unit, g.Change*100, g.Side, f.maxRegression)
+	}
+	return &exitError{code: exitGateFail}
+}
