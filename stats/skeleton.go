@@ -11,27 +11,7 @@ var errUnimplemented = errors.New("stats: not implemented yet")
 // Interval is a point estimate with a confidence interval.
 type Interval struct{ Estimate, Lo, Hi, Confidence float64 }
 
-// TooFewSamplesError reports a sample too small for a finite confidence interval.
-type TooFewSamplesError struct {
-	Need       int
-	Confidence float64
-}
 
-func (e *TooFewSamplesError) Error() string { return "" }
-
-func Mean(x []float64) float64                { return math.NaN() }
-func Median(x []float64) float64              { return math.NaN() }
-func Quantile(x []float64, p float64) float64 { return math.NaN() }
-func StdDev(x []float64) float64              { return math.NaN() }
-func MAD(x []float64) float64                 { return math.NaN() }
-func CV(x []float64) float64                  { return math.NaN() }
-func Min(x []float64) float64                 { return math.NaN() }
-func Max(x []float64) float64                 { return math.NaN() }
-func GeoMean(x []float64) float64             { return math.NaN() }
-func Slope(iters, totals []float64) float64   { return math.NaN() }
-func MedianCI(x []float64, confidence float64) (Interval, error) {
-	return Interval{}, errUnimplemented
-}
 
 type Bootstrap struct {
 	Resamples  int
