@@ -46,3 +46,60 @@ func TestMedianCIOrdersMatchBenchstat(t *testing.T) {
 }
 
 var _ = rand.New
+
+// benchstatP is benchstat's U-test p-value for x and y (the oracle).
+func benchstatP(x, y []float64) float64 {
+	sx := benchmath.NewSample(slices.Clone(x), &benchmath.DefaultThresholds)
+	sy := benchmath.NewSample(slices.Clone(y), &benchmath.DefaultThresholds)
+	return benchmath.AssumeNothing.Compare(sx, sy).P
+}
+
+// randomSample draws n values; with ties it rounds them to a few levels so
+// many values coincide.
+func randomSample(r *rand.Rand, n int, shift float64, ties bool) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		v := r.NormFloat64() + shift
+		if ties {
+			v = math.Round(v * 2)
+		}
+		x[i] = v
+	}
+	return x
+}
+
+func closeP(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-12+1e-9*want
+}
+
+// TestMannWhitneyUMatchesBenchstat compares p with benchstat on seeded
+// random samples: small n (3..20) with and without ties, 12 vs 12, unequal
+// sizes, and sizes past the exact limits (normal approximation).
+func TestMannWhitneyUMatchesBenchstat(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	type pair struct{ n1, n2 int }
+	var sizes []pair
+	for n := 3; n <= 20; n++ {
+		sizes = append(sizes, pair{n, n}, pair{n, 3 + r.IntN(18)})
+	}
+	sizes = append(sizes, pair{12, 12}, pair{1, 1}, pair{1, 5}, pair{2, 9}, pair{25, 25}, pair{26, 24},
+		pair{50, 50}, pair{51, 40}, pair{80, 120})
+	if !testing.Short() {
+		sizes = append(sizes, pair{40, 50})
+	}
+	for _, sz := range sizes {
+		for _, ties := range []bool{false, true} {
+			for _, shift := range []float64{0, 0.7, 3} {
+				for rep := 0; rep < 4; rep++ {
+					x := randomSample(r, sz.n1, 0, ties)
+					y := randomSample(r, sz.n2, shift, ties)
+					want := benchstatP(x, y)
+					_, got, _ := MannWhitneyU(x, y)
+					if !closeP(got, want) {
+						t.Errorf("n=%d+%d ties=%v shift=%v: p=%v, benchstat %v\nx=%v\ny=%v", sz.n1, sz.n2, ties, shift, got, want, x, y)
+					}
+				}
+			}
+		}
+	}
+}

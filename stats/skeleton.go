@@ -37,7 +37,6 @@ type Outliers struct {
 func Tukey(x []float64) Outliers { return Outliers{} }
 func (o Outliers) Total() int    { return o.LowSevere + o.LowMild + o.HighMild + o.HighSevere }
 
-func MannWhitneyU(x, y []float64) (u, p float64, err error) { return 0, 1, errUnimplemented }
 func WilcoxonSignedRank(x, y []float64) (w, p float64, err error) {
 	return 0, 1, errUnimplemented
 }
