@@ -1,0 +1,61 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/rigorbench/rigor/analysis"
+)
+
+func init() { register("csv", renderCSV) }
+
+var csvHeader = []string{
+	"pkg", "benchmark", "unit", "better", "base", "side",
+	"base_center", "base_lo", "base_hi", "base_n",
+	"center", "lo", "hi", "n", "mean", "stddev", "mad", "cv", "min", "max",
+	"change", "change_lo", "change_hi", "p", "p_adjusted", "test", "effect_size", "verdict", "reason",
+}
+
+// renderCSV writes one row per benchmark, metric and side, with every
+// number; for the baseline the comparison columns are empty.
+func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	for _, b := range rep.Benchmarks {
+		for _, m := range b.Metrics {
+			base := m.Sides[0]
+			for i, s := range m.Sides {
+				row := []string{b.Pkg, b.FullName, m.Unit, better(m.Better), base.Side, s.Side,
+					csvNum(base.Center), csvNum(base.Lo), csvNum(base.Hi), strconv.Itoa(base.N),
+					csvNum(s.Center), csvNum(s.Lo), csvNum(s.Hi), strconv.Itoa(s.N),
+					csvNum(s.Mean), csvNum(s.StdDev), csvNum(s.MAD), csvNum(s.CV), csvNum(s.Min), csvNum(s.Max)}
+				var c *analysis.Change
+				if i > 0 {
+					c = m.Changes[i-1]
+				}
+				if c == nil {
+					row = append(row, "", "", "", "", "", "", "", "", "")
+				} else {
+					row = append(row, csvNum(c.Estimate), csvNum(c.Lo), csvNum(c.Hi), csvNum(c.P), csvNum(c.PAdjusted),
+						c.Test, csvNum(c.Effect), string(c.Verdict), c.Reason)
+				}
+				if err := cw.Write(row); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func csvNum(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

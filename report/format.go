@@ -1,0 +1,108 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+	"golang.org/x/perf/benchunit"
+
+	"github.com/rigorbench/rigor/analysis"
+)
+
+// value formats v in unit as benchstat does: four significant digits with
+// an SI or binary prefix ("8.107µ", "42.20Ki").
+func value(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(unit))
+}
+
+// spread formats a summary's "± 7%".
+func spread(s analysis.Summary) string {
+	sp := s.Spread()
+	switch {
+	case math.IsInf(sp, 1):
+		return "∞"
+	case math.IsNaN(sp):
+		return "?"
+	}
+	return fmt.Sprintf("%.0f%%", sp*100)
+}
+
+// center formats "8.107µ ± 7%", or "-" when the side has no samples.
+func center(s analysis.Summary, unit string) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return value(s.Center, unit) + " ± " + spread(s)
+}
+
+// percent formats a relative change: -0.9013 -> "-90.13%".
+func percent(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", f*100)
+}
+
+// changeCI formats "[-91.20%, -89.02%]".
+func changeCI(c *analysis.Change) string {
+	if c.Lo == c.Hi && c.Lo == c.Estimate {
+		return "(exact)"
+	}
+	return "[" + percent(c.Lo) + ", " + percent(c.Hi) + "]"
+}
+
+// pValue formats a p-value as benchstat does ("p=0.000") and marks a
+// corrected one.
+func pValue(c *analysis.Change) string {
+	if math.IsNaN(c.PAdjusted) {
+		return "p=?"
+	}
+	return fmt.Sprintf("p=%.3f", c.PAdjusted)
+}
+
+// better names a unit's direction for machine formats.
+func better(b int) string {
+	if b > 0 {
+		return "higher"
+	}
+	return "lower"
+}
+
+// width is the display width of s in a terminal.
+func width(s string) int { return runewidth.StringWidth(s) }
+
+// pad pads s with spaces to w display columns, left- or right-aligned.
+func pad(s string, w int, right bool) string {
+	n := w - width(s)
+	if n <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", n) + s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// truncate shortens s to at most w display columns, keeping its start
+// and end (where sub-benchmark parameters usually are).
+func truncate(s string, w int) string {
+	if width(s) <= w || w < 5 {
+		return s
+	}
+	keep := w - 1
+	head := runewidth.Truncate(s, keep-keep/2, "")
+	rs := []rune(s)
+	tail := ""
+	for i := len(rs) - 1; i >= 0 && width(tail)+runewidth.RuneWidth(rs[i]) <= keep/2; i-- {
+		tail = string(rs[i]) + tail
+	}
+	return head + "…" + tail
+}
+
+// pct formats a level: 0.95 -> "95%".
+func pct(f float64) string { return fmt.Sprintf("%g%%", f*100) }

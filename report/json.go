@@ -1,0 +1,209 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+func init() { register("json", renderJSON) }
+
+// The JSON contract of an analysed comparison (documented in
+// docs/schema.md). Numbers that do not exist (no interval with too few
+// samples) are null, never NaN.
+type jsonReport struct {
+	SchemaVersion int             `json:"schema_version"`
+	Kind          string          `json:"kind"`
+	Paired        bool            `json:"paired"`
+	Sides         []string        `json:"sides"`
+	Options       jsonOptions     `json:"options"`
+	Benchmarks    []jsonBenchmark `json:"benchmarks"`
+	Geomeans      []jsonGeomean   `json:"geomeans,omitempty"`
+	Comparisons   int             `json:"comparisons"`
+	Notes         []string        `json:"notes,omitempty"`
+}
+
+type jsonOptions struct {
+	Confidence float64 `json:"confidence"`
+	Alpha      float64 `json:"alpha"`
+	Noise      float64 `json:"noise"`
+	Test       string  `json:"test"`
+	Correction string  `json:"correction"`
+	Resamples  int     `json:"resamples"`
+	Seed       uint64  `json:"seed"`
+}
+
+type jsonBenchmark struct {
+	Name     string            `json:"name"`
+	FullName string            `json:"full_name"`
+	Pkg      string            `json:"pkg,omitempty"`
+	Group    string            `json:"group,omitempty"`
+	Variant  string            `json:"variant,omitempty"`
+	Config   map[string]string `json:"config,omitempty"`
+	Metrics  []jsonMetric      `json:"metrics"`
+	Notes    []string          `json:"notes,omitempty"`
+}
+
+type jsonMetric struct {
+	Unit   string `json:"unit"`
+	Better string `json:"better"`
+	Exact  bool   `json:"exact"`
+	// Old and New are the baseline and the first other side; Change, P
+	// and Verdict compare them. Sides and Changes hold every side.
+	Old       *jsonSummary  `json:"old,omitempty"`
+	New       *jsonSummary  `json:"new,omitempty"`
+	Change    *jsonChange   `json:"change,omitempty"`
+	P         *float64      `json:"p,omitempty"`
+	PAdjusted *float64      `json:"p_adjusted,omitempty"`
+	Verdict   string        `json:"verdict,omitempty"`
+	Sides     []jsonSummary `json:"sides"`
+	Changes   []*jsonChange `json:"changes,omitempty"`
+	Notes     []string      `json:"notes,omitempty"`
+}
+
+type jsonSummary struct {
+	Side     string        `json:"side"`
+	Center   *float64      `json:"center"`
+	Lo       *float64      `json:"lo"`
+	Hi       *float64      `json:"hi"`
+	N        int           `json:"n"`
+	Mean     *float64      `json:"mean,omitempty"`
+	StdDev   *float64      `json:"stddev,omitempty"`
+	MAD      *float64      `json:"mad,omitempty"`
+	CV       *float64      `json:"cv,omitempty"`
+	Min      *float64      `json:"min,omitempty"`
+	Max      *float64      `json:"max,omitempty"`
+	Iters    *float64      `json:"iters,omitempty"`
+	Outliers *jsonOutliers `json:"outliers,omitempty"`
+	Slope    *jsonEstimate `json:"slope,omitempty"`
+}
+
+type jsonOutliers struct {
+	LowSevere  int `json:"low_severe"`
+	LowMild    int `json:"low_mild"`
+	HighMild   int `json:"high_mild"`
+	HighSevere int `json:"high_severe"`
+}
+
+type jsonEstimate struct {
+	Estimate *float64 `json:"estimate"`
+	Lo       *float64 `json:"lo"`
+	Hi       *float64 `json:"hi"`
+}
+
+type jsonChange struct {
+	Side      string   `json:"side"`
+	Estimate  *float64 `json:"estimate"`
+	Lo        *float64 `json:"lo"`
+	Hi        *float64 `json:"hi"`
+	P         *float64 `json:"p"`
+	PAdjusted *float64 `json:"p_adjusted"`
+	Test      string   `json:"test"`
+	Paired    bool     `json:"paired"`
+	N         int      `json:"n"`
+	Effect    *float64 `json:"effect_size"`
+	Verdict   string   `json:"verdict"`
+	Reason    string   `json:"reason"`
+}
+
+type jsonGeomean struct {
+	Unit    string     `json:"unit"`
+	Better  string     `json:"better"`
+	Centers []*float64 `json:"centers"`
+	Changes []*float64 `json:"changes"`
+	N       int        `json:"n"`
+}
+
+// num turns NaN and infinities into JSON null.
+func num(f float64) *float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
+func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
+	out := jsonReport{
+		SchemaVersion: model.SchemaVersion,
+		Kind:          rep.Kind,
+		Paired:        rep.Paired,
+		Sides:         rep.Sides,
+		Options: jsonOptions{
+			Confidence: rep.Options.Confidence, Alpha: rep.Options.Alpha, Noise: rep.Options.Noise,
+			Test: rep.Options.Test, Correction: rep.Options.Correction,
+			Resamples: rep.Options.Resamples, Seed: rep.Options.Seed,
+		},
+		Benchmarks:  []jsonBenchmark{},
+		Comparisons: rep.Comparisons,
+		Notes:       rep.Notes,
+	}
+	for _, b := range rep.Benchmarks {
+		jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
+			Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}}
+		for _, m := range b.Metrics {
+			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, Notes: m.Notes}
+			for _, s := range m.Sides {
+				jm.Sides = append(jm.Sides, summaryJSON(s))
+			}
+			for _, c := range m.Changes {
+				jm.Changes = append(jm.Changes, changeJSON(c))
+			}
+			if len(jm.Sides) > 0 && jm.Sides[0].N > 0 {
+				jm.Old = &jm.Sides[0]
+			}
+			if len(jm.Sides) > 1 && jm.Sides[1].N > 0 {
+				jm.New = &jm.Sides[1]
+			}
+			if len(jm.Changes) > 0 && jm.Changes[0] != nil {
+				c := jm.Changes[0]
+				jm.Change = c
+				jm.P, jm.PAdjusted, jm.Verdict = c.P, c.PAdjusted, c.Verdict
+			}
+			jb.Metrics = append(jb.Metrics, jm)
+		}
+		out.Benchmarks = append(out.Benchmarks, jb)
+	}
+	for _, g := range rep.Geomeans {
+		jg := jsonGeomean{Unit: g.Unit, Better: better(g.Better), N: g.N}
+		for _, c := range g.Centers {
+			jg.Centers = append(jg.Centers, num(c))
+		}
+		for _, c := range g.Changes {
+			jg.Changes = append(jg.Changes, num(c))
+		}
+		out.Geomeans = append(out.Geomeans, jg)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func summaryJSON(s analysis.Summary) jsonSummary {
+	j := jsonSummary{Side: s.Side, N: s.N}
+	if s.N == 0 {
+		return j
+	}
+	j.Center, j.Lo, j.Hi = num(s.Center), num(s.Lo), num(s.Hi)
+	j.Mean, j.StdDev, j.MAD, j.CV = num(s.Mean), num(s.StdDev), num(s.MAD), num(s.CV)
+	j.Min, j.Max, j.Iters = num(s.Min), num(s.Max), num(s.Iters)
+	o := s.Outliers
+	j.Outliers = &jsonOutliers{LowSevere: o.LowSevere, LowMild: o.LowMild, HighMild: o.HighMild, HighSevere: o.HighSevere}
+	if s.Slope != nil {
+		j.Slope = &jsonEstimate{Estimate: num(s.Slope.Estimate), Lo: num(s.Slope.Lo), Hi: num(s.Slope.Hi)}
+	}
+	return j
+}
+
+func changeJSON(c *analysis.Change) *jsonChange {
+	if c == nil {
+		return nil
+	}
+	return &jsonChange{
+		Side: c.Side, Estimate: num(c.Estimate), Lo: num(c.Lo), Hi: num(c.Hi),
+		P: num(c.P), PAdjusted: num(c.PAdjusted), Test: c.Test, Paired: c.Paired, N: c.N,
+		Effect: num(c.Effect), Verdict: string(c.Verdict), Reason: c.Reason,
+	}
+}

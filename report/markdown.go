@@ -1,0 +1,95 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rigorbench/rigor/analysis"
+)
+
+func init() { register("md", renderMarkdown) }
+
+// renderMarkdown writes GitHub-flavoured Markdown, fit for a pull-request
+// comment or $GITHUB_STEP_SUMMARY: a headline of verdict counts, a table
+// per unit, then the notes.
+func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
+	ew := &errWriter{w: w}
+	counts := map[analysis.Verdict]int{}
+	for _, b := range rep.Benchmarks {
+		for _, m := range b.Metrics {
+			for _, c := range m.Changes {
+				if c != nil {
+					counts[c.Verdict]++
+				}
+			}
+		}
+	}
+	fmt.Fprintf(ew, "### rigor: %s\n\n", strings.Join(rep.Sides, " vs "))
+	if len(rep.Sides) > 1 {
+		fmt.Fprintf(ew, "**%d regressed**, %d improved, %d unchanged, %d inconclusive", counts[analysis.Regressed],
+			counts[analysis.Improved], counts[analysis.Unchanged], counts[analysis.Inconclusive])
+		if rep.Paired {
+			fmt.Fprint(ew, " (paired, interleaved rounds)")
+		}
+		fmt.Fprint(ew, "\n\n")
+	}
+	for _, pkg := range packages(rep) {
+		if pkg != "" {
+			fmt.Fprintf(ew, "`%s`\n\n", mdEscape(pkg))
+		}
+		for _, unit := range units(rep, pkg) {
+			head := []string{mdEscape(unit)}
+			for _, s := range rep.Sides {
+				head = append(head, mdEscape(s))
+			}
+			for _, s := range rep.Sides[1:] {
+				head = append(head, "change ("+mdEscape(s)+")", pct(rep.Options.Confidence)+" CI", "p", "verdict")
+			}
+			fmt.Fprintf(ew, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
+			for _, b := range rep.Benchmarks {
+				if b.Pkg != pkg {
+					continue
+				}
+				for _, m := range b.Metrics {
+					if m.Unit != unit {
+						continue
+					}
+					row := []string{mdEscape(b.FullName)}
+					for _, s := range m.Sides {
+						row = append(row, center(s, unit))
+					}
+					for _, c := range m.Changes {
+						if c == nil {
+							row = append(row, "-", "", "", "")
+							continue
+						}
+						v := string(c.Verdict)
+						if c.Verdict.Significant() {
+							v = "**" + v + "**"
+						}
+						row = append(row, percent(c.Estimate), changeCI(c), pValue(c), v)
+					}
+					fmt.Fprintf(ew, "| %s |\n", strings.Join(row, " | "))
+				}
+			}
+			fmt.Fprintln(ew)
+		}
+	}
+	if notes := footnotes(rep); len(notes) > 0 {
+		fmt.Fprintln(ew, "<details><summary>Notes</summary>")
+		fmt.Fprintln(ew)
+		for _, n := range notes {
+			fmt.Fprintf(ew, "- %s\n", mdEscape(n))
+		}
+		fmt.Fprintln(ew, "\n</details>")
+	}
+	return ew.err
+}
+
+// mdEscape keeps user text (benchmark names) from being read as Markdown
+// or HTML inside a table cell.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "`", "\\`", "\n", " ")
+	return r.Replace(s)
+}
