@@ -1,0 +1,593 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
+)
+
+// maxParseNotes caps the per-line parse warnings kept in Run.Notes; the
+// rest are counted in one final note.
+const maxParseNotes = 10
+
+// A sideBuilder accumulates the benchmark results of one input into a Run
+// whose only side is side. Lookups are by map, so building is linear in
+// the number of results.
+type sideBuilder struct {
+	run    *Run
+	source string // input name, for notes and errors
+	side   string
+
+	bench  map[benchKey]int  // benchmark -> index in run.Benchmarks
+	metric map[metricKey]int // (benchmark, unit) -> index in its Metrics
+	rounds []int             // results seen so far, per benchmark
+	// configNoted marks benchmarks whose configuration change has
+	// already been noted.
+	configNoted map[int]bool
+
+	results   int
+	parseErrs []string // first maxParseNotes per-line warnings
+	moreErrs  int      // warnings beyond those
+
+	// pkg caches the last "pkg" configuration value, to avoid
+	// allocating a string per result.
+	pkgBytes []byte
+	pkg      string
+}
+
+type benchKey struct{ pkg, name string } // name is the full name
+type metricKey struct {
+	bench int
+	unit  string
+}
+
+func newSideBuilder(source, side string) *sideBuilder {
+	return &sideBuilder{
+		run: &Run{
+			SchemaVersion: SchemaVersion,
+			Kind:          KindFiles,
+			Sides:         []Side{{Label: side, Source: source}},
+			Benchmarks:    []Benchmark{},
+		},
+		source:      source,
+		side:        side,
+		bench:       make(map[benchKey]int),
+		metric:      make(map[metricKey]int),
+		configNoted: make(map[int]bool),
+	}
+}
+
+// warn records a per-line warning, as benchstat prints one and goes on.
+func (b *sideBuilder) warn(msg string) {
+	if len(b.parseErrs) < maxParseNotes {
+		b.parseErrs = append(b.parseErrs, msg)
+		return
+	}
+	b.moreErrs++
+}
+
+// scan reads Go benchmark format from r with br (reset to r), adding every
+// result. defaultPkg is the package of results that have no "pkg"
+// configuration. It returns only I/O errors; malformed lines become
+// warnings.
+func (b *sideBuilder) scan(br *benchfmt.Reader, r io.Reader, name, defaultPkg string) error {
+	br.Reset(r, name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			b.warn(rec.Error() + "; line skipped")
+		case *benchfmt.Result:
+			b.add(rec, defaultPkg)
+		}
+	}
+	if err := br.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%w (a line longer than 64 KiB is not Go benchmark format)", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// add adds one result line.
+func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
+	where := func() string {
+		fileName, line := res.Pos()
+		return fileName + ":" + strconv.Itoa(line)
+	}
+	if res.Iters < 1 {
+		b.warn(fmt.Sprintf("%s: iteration count %d is not positive; line skipped", where(), res.Iters))
+		return
+	}
+	for _, v := range res.Values {
+		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+			b.warn(fmt.Sprintf("%s: value %v %s is not a finite number; line skipped", where(), v.Value, v.Unit))
+			return
+		}
+	}
+	if u, ok := repeatedUnit(res.Values); ok {
+		b.warn(fmt.Sprintf("%s: unit %s appears twice; line skipped", where(), u))
+		return
+	}
+
+	pkg := defaultPkg
+	if i, ok := res.ConfigIndex("pkg"); ok && res.Config[i].File && len(res.Config[i].Value) > 0 {
+		if v := res.Config[i].Value; !bytes.Equal(v, b.pkgBytes) {
+			b.pkgBytes = append(b.pkgBytes[:0], v...)
+			b.pkg = string(v)
+		}
+		pkg = b.pkg
+	}
+
+	key := benchKey{pkg, string(res.Name)}
+	bi, ok := b.bench[key]
+	if !ok {
+		bi = len(b.run.Benchmarks)
+		b.bench[key] = bi
+		name, procs := splitName(res.Name)
+		b.run.Benchmarks = append(b.run.Benchmarks, Benchmark{
+			Name:    name,
+			Procs:   procs,
+			Pkg:     pkg,
+			Config:  fileConfig(res),
+			Metrics: []Metric{},
+		})
+		b.rounds = append(b.rounds, 0)
+	} else if !b.configNoted[bi] {
+		if diff := configDiff(b.run.Benchmarks[bi].Config, res); diff != "" {
+			b.configNoted[bi] = true
+			b.run.Notes = append(b.run.Notes, fmt.Sprintf(
+				"%s: configuration of %s changed within the file (%s); its results are kept together under the first configuration",
+				where(), key.name, diff))
+		}
+	}
+	bm := &b.run.Benchmarks[bi]
+	round := b.rounds[bi]
+	b.rounds[bi]++
+	for _, v := range res.Values {
+		mk := metricKey{bi, v.Unit}
+		mi, ok := b.metric[mk]
+		if !ok {
+			mi = len(bm.Metrics)
+			b.metric[mk] = mi
+			bm.Metrics = append(bm.Metrics, Metric{Unit: v.Unit})
+		}
+		bm.Metrics[mi].Samples = append(bm.Metrics[mi].Samples, Sample{
+			Side:  b.side,
+			Round: round,
+			Iters: int64(res.Iters),
+			Value: v.Value,
+		})
+	}
+	b.results++
+}
+
+// repeatedUnit returns a unit that appears more than once in vs.
+func repeatedUnit(vs []benchfmt.Value) (string, bool) {
+	if len(vs) <= 8 {
+		for i, v := range vs {
+			for _, w := range vs[:i] {
+				if w.Unit == v.Unit {
+					return v.Unit, true
+				}
+			}
+		}
+		return "", false
+	}
+	seen := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		if seen[v.Unit] {
+			return v.Unit, true
+		}
+		seen[v.Unit] = true
+	}
+	return "", false
+}
+
+// finish sets each metric's direction and assumption from units and
+// returns the Run, or an error if the input held no benchmark result.
+func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
+	if b.results == 0 {
+		msg := b.source + ": no benchmark results"
+		if len(b.parseErrs) > 0 {
+			msg += fmt.Sprintf(" (%d malformed lines, the first: %s)", len(b.parseErrs)+b.moreErrs, b.parseErrs[0])
+		}
+		return nil, errors.New(msg)
+	}
+	b.run.Notes = append(b.run.Notes, b.parseErrs...)
+	if b.moreErrs > 0 {
+		b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s: %d more malformed lines skipped", b.source, b.moreErrs))
+	}
+	noted := make(map[benchfmt.UnitMetadataKey]bool)
+	for i := range b.run.Benchmarks {
+		for j := range b.run.Benchmarks[i].Metrics {
+			m := &b.run.Benchmarks[i].Metrics[j]
+			m.Better = DefaultBetter(m.Unit)
+			if md := units[benchfmt.UnitMetadataKey{Unit: m.Unit, Key: "better"}]; md != nil {
+				switch md.Value {
+				case "higher":
+					m.Better = HigherIsBetter
+				case "lower":
+					m.Better = LowerIsBetter
+				default:
+					if !noted[md.UnitMetadataKey] {
+						noted[md.UnitMetadataKey] = true
+						b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s:%d: unit %s: better=%s is neither higher nor lower; using the default",
+							b.source, metadataLine(md), md.OrigUnit, md.Value))
+					}
+				}
+			}
+			if md := units[benchfmt.UnitMetadataKey{Unit: m.Unit, Key: "assume"}]; md != nil {
+				switch md.Value {
+				case AssumeExact:
+					m.Assume = AssumeExact
+				case AssumeNothing:
+				default:
+					if !noted[md.UnitMetadataKey] {
+						noted[md.UnitMetadataKey] = true
+						b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s:%d: unit %s: assume=%s is neither nothing nor exact; assuming nothing",
+							b.source, metadataLine(md), md.OrigUnit, md.Value))
+					}
+				}
+			}
+		}
+	}
+	return b.run, nil
+}
+
+func metadataLine(md *benchfmt.UnitMetadata) int {
+	_, line := md.Pos()
+	return line
+}
+
+// DefaultBetter is the direction of unit when no metadata says otherwise:
+// HigherIsBetter for rates (units ending in "/s", such as B/s), and
+// LowerIsBetter for everything else (sec/op, B/op, allocs/op...).
+func DefaultBetter(unit string) int {
+	if strings.HasSuffix(unit, "/s") {
+		return HigherIsBetter
+	}
+	return LowerIsBetter
+}
+
+// splitName splits a full benchmark name (without "Benchmark") into the
+// name and its GOMAXPROCS suffix. A suffix that would not print back the
+// same ("-0", "-08") stays part of the name.
+func splitName(full benchfmt.Name) (name string, procs int) {
+	_, parts := full.Parts()
+	if n := len(parts); n > 0 && parts[n-1][0] == '-' {
+		digits := string(parts[n-1][1:])
+		if p, err := strconv.Atoi(digits); err == nil && p > 0 && strconv.Itoa(p) == digits {
+			return string(full[:len(full)-len(parts[n-1])]), p
+		}
+	}
+	return string(full), 0
+}
+
+// fileConfig returns res's file configuration other than pkg, or nil.
+func fileConfig(res *benchfmt.Result) map[string]string {
+	var m map[string]string
+	for _, c := range res.Config {
+		if !c.File || c.Key == "pkg" {
+			continue
+		}
+		if m == nil {
+			m = make(map[string]string, len(res.Config))
+		}
+		m[c.Key] = string(c.Value)
+	}
+	return m
+}
+
+// configDiff describes how res's file configuration differs from have,
+// or returns "" if it does not.
+func configDiff(have map[string]string, res *benchfmt.Result) string {
+	n := 0
+	for _, c := range res.Config {
+		if !c.File || c.Key == "pkg" {
+			continue
+		}
+		n++
+		if v, ok := have[c.Key]; !ok || v != string(c.Value) {
+			return fmt.Sprintf("%s: %q -> %q", c.Key, v, c.Value)
+		}
+	}
+	if n != len(have) {
+		for k, v := range have {
+			if _, ok := res.ConfigIndex(k); !ok {
+				return fmt.Sprintf("%s: %q -> %q", k, v, "")
+			}
+		}
+	}
+	return ""
+}
+
+// readBenchfmt reads Go benchmark format.
+func readBenchfmt(r io.Reader, name, label string) (*Run, error) {
+	b := newSideBuilder(name, label)
+	br := benchfmt.NewReader(nil, name)
+	if err := b.scan(br, r, name, ""); err != nil {
+		return nil, err
+	}
+	return b.finish(br.Units())
+}
+
+// WriteBenchfmt writes side's samples of run in the Go benchmark format,
+// which benchstat reads: file configuration lines (pkg, goos, ...) as
+// they change, one result line per round with every unit measured in that
+// round, and Unit metadata lines for directions and assumptions that
+// benchstat would not infer.
+//
+// Time and rate units are written as go test writes them (ns/op, MB/s)
+// when every value converts back exactly, so that reading the output
+// gives the same values; otherwise they are written in the tidied unit.
+// Names are written as go test would, with spaces replaced by
+// underscores.
+func WriteBenchfmt(w io.Writer, run *Run, side string) error {
+	if !slices.ContainsFunc(run.Sides, func(s Side) bool { return s.Label == side }) {
+		return fmt.Errorf("writing Go benchmark format: no side %q in the run", side)
+	}
+	units, order, err := unitsOut(run, side)
+	if err != nil {
+		return fmt.Errorf("writing Go benchmark format: %w", err)
+	}
+
+	bw := benchfmt.NewWriter(w)
+	for _, u := range order {
+		uo := units[u]
+		if uo.better != benchstatBetter(u) {
+			v := "lower"
+			if uo.better == HigherIsBetter {
+				v = "higher"
+			}
+			if err := bw.Write(&benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u, Key: "better"}, OrigUnit: uo.orig, Value: v}); err != nil {
+				return err
+			}
+		}
+		if uo.assume == AssumeExact {
+			if err := bw.Write(&benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u, Key: "assume"}, OrigUnit: uo.orig, Value: AssumeExact}); err != nil {
+				return err
+			}
+		}
+	}
+
+	var res benchfmt.Result
+	for i := range run.Benchmarks {
+		bm := &run.Benchmarks[i]
+		lines, err := resultLines(bm, side, units)
+		if err != nil {
+			return fmt.Errorf("writing Go benchmark format: %w", err)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		res.Config, err = configOut(bm, res.Config[:0])
+		if err != nil {
+			return fmt.Errorf("writing Go benchmark format: %w", err)
+		}
+		res.Name = benchfmt.Name(writtenName(bm.FullName()))
+		for _, l := range lines {
+			res.Iters = int(l.iters)
+			res.Values = l.values
+			if err := bw.Write(&res); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// A unitOut says how one tidied unit is written.
+type unitOut struct {
+	orig   string  // unit as written: "ns/op" or the tidied unit itself
+	factor float64 // benchunit.Tidy's factor from orig to the tidied unit
+	better int
+	assume string
+}
+
+// untidy maps the tidied forms of go test's own scaled units back.
+var untidy = map[string]string{"sec/op": "ns/op", "B/s": "MB/s"}
+
+// unitsOut decides how every unit of side's samples is written, checking
+// that each can be written and that its metadata is consistent.
+func unitsOut(run *Run, side string) (map[string]*unitOut, []string, error) {
+	units := make(map[string]*unitOut)
+	var order []string
+	for i := range run.Benchmarks {
+		bm := &run.Benchmarks[i]
+		for j := range bm.Metrics {
+			m := &bm.Metrics[j]
+			if !slices.ContainsFunc(m.Samples, func(s Sample) bool { return s.Side == side }) {
+				continue
+			}
+			better := m.Better
+			if better == 0 {
+				better = DefaultBetter(m.Unit)
+			}
+			assume := m.Assume
+			if assume == AssumeNothing {
+				assume = ""
+			}
+			uo := units[m.Unit]
+			if uo == nil {
+				if err := checkField("unit", m.Unit); err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", bm.FullName(), err)
+				}
+				uo = &unitOut{orig: m.Unit, factor: 1, better: better, assume: assume}
+				if orig, ok := untidy[m.Unit]; ok {
+					uo.orig = orig
+					uo.factor, _ = benchunit.Tidy(1, orig)
+				}
+				units[m.Unit] = uo
+				order = append(order, m.Unit)
+			} else if uo.better != better || uo.assume != assume {
+				return nil, nil, fmt.Errorf("unit %s has different better/assume settings in different benchmarks (%s), which Go benchmark format cannot express", m.Unit, bm.FullName())
+			}
+			for _, s := range m.Samples {
+				if s.Side != side {
+					continue
+				}
+				if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+					return nil, nil, fmt.Errorf("%s: %v %s is not a finite number", bm.FullName(), s.Value, m.Unit)
+				}
+				if uo.factor != 1 {
+					if _, ok := untidyValue(s.Value, uo.factor); !ok {
+						uo.orig, uo.factor = m.Unit, 1
+					}
+				}
+			}
+		}
+	}
+	return units, order, nil
+}
+
+// untidyValue returns the shortest decimal x such that benchunit.Tidy
+// maps x in the scaled unit to exactly v.
+func untidyValue(v, factor float64) (float64, bool) {
+	for prec := 1; prec <= 17; prec++ {
+		x, err := strconv.ParseFloat(strconv.FormatFloat(v/factor, 'g', prec, 64), 64)
+		if err == nil && x*factor == v {
+			return x, true
+		}
+	}
+	return 0, false
+}
+
+// benchstatBetter is the direction benchstat assumes for unit without
+// metadata (benchfmt.UnitMetadataMap.GetBetter's defaults).
+func benchstatBetter(unit string) int {
+	return benchfmt.UnitMetadataMap(nil).GetBetter(unit)
+}
+
+type resultLine struct {
+	round  int
+	iters  int64
+	values []benchfmt.Value
+}
+
+// resultLines groups side's samples of bm into result lines: one per
+// round, or more if a round's samples disagree on the iteration count or
+// repeat a unit.
+func resultLines(bm *Benchmark, side string, units map[string]*unitOut) ([]resultLine, error) {
+	var lines []resultLine
+	byRound := make(map[int][]int) // round -> indexes in lines
+	for j := range bm.Metrics {
+		m := &bm.Metrics[j]
+		uo := units[m.Unit]
+		for _, s := range m.Samples {
+			if s.Side != side {
+				continue
+			}
+			if s.Iters < 1 || int64(int(s.Iters)) != s.Iters {
+				return nil, fmt.Errorf("%s: iteration count %d cannot be written", bm.FullName(), s.Iters)
+			}
+			v := benchfmt.Value{Value: s.Value, Unit: m.Unit}
+			if uo.factor != 1 {
+				v.OrigValue, _ = untidyValue(s.Value, uo.factor)
+				v.OrigUnit = uo.orig
+			}
+			li := -1
+			for _, k := range byRound[s.Round] {
+				l := &lines[k]
+				if l.iters == s.Iters && !slices.ContainsFunc(l.values, func(x benchfmt.Value) bool { return x.Unit == m.Unit }) {
+					li = k
+					break
+				}
+			}
+			if li < 0 {
+				li = len(lines)
+				lines = append(lines, resultLine{round: s.Round, iters: s.Iters})
+				byRound[s.Round] = append(byRound[s.Round], li)
+			}
+			lines[li].values = append(lines[li].values, v)
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b resultLine) int { return a.round - b.round })
+	return lines, nil
+}
+
+// configOut appends bm's file configuration to cfg in go test's order:
+// goos, goarch, pkg, cpu, then the other keys sorted.
+func configOut(bm *Benchmark, cfg []benchfmt.Config) ([]benchfmt.Config, error) {
+	add := func(k, v string) error {
+		if v == "" {
+			return nil // an empty value means "unset" in Go benchmark format
+		}
+		if err := checkConfig(k, v); err != nil {
+			return fmt.Errorf("%s: %w", bm.FullName(), err)
+		}
+		cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true})
+		return nil
+	}
+	first := []string{"goos", "goarch", "pkg", "cpu"}
+	for _, k := range first {
+		v := bm.Config[k]
+		if k == "pkg" {
+			v = bm.Pkg
+		}
+		if err := add(k, v); err != nil {
+			return nil, err
+		}
+	}
+	keys := make([]string, 0, len(bm.Config))
+	for k := range bm.Config {
+		if !slices.Contains(first, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := add(k, bm.Config[k]); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
+// checkConfig reports whether k: v reads back as the same configuration.
+func checkConfig(k, v string) error {
+	ok := k != "" && utf8.ValidString(k)
+	for i, r := range k {
+		if (i == 0 && !unicode.IsLower(r)) || unicode.IsSpace(r) || unicode.IsUpper(r) || r == ':' {
+			ok = false
+		}
+	}
+	if !ok {
+		return fmt.Errorf("configuration key %q cannot be written in Go benchmark format", k)
+	}
+	if v[0] == ' ' || v[0] == '\t' || strings.ContainsAny(v, "\n\r") {
+		return fmt.Errorf("configuration %s: value %q cannot be written in Go benchmark format", k, v)
+	}
+	return nil
+}
+
+// checkField reports whether s can be written as one field of a result
+// line.
+func checkField(what, s string) error {
+	if s == "" || strings.IndexFunc(s, unicode.IsSpace) >= 0 || !utf8.ValidString(s) {
+		return fmt.Errorf("%s %q cannot be written in Go benchmark format", what, s)
+	}
+	return nil
+}
+
+// writtenName is name as go test would print it: spaces become
+// underscores.
+func writtenName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return '_'
+		}
+		return r
+	}, name)
+}

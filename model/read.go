@@ -1,0 +1,266 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Read reads one input of Go benchmark output, `go test -json` output, or
+// rigor JSON, detecting which from the content. name is used in errors and
+// notes. For Go benchmark and `go test -json` input, the Run has one side
+// labelled label (name if label is empty) with Source name. A rigor JSON
+// run keeps its own sides; if it has exactly one and label is not empty,
+// that side is relabelled.
+//
+// Lines of Go benchmark output that do not parse are skipped and noted in
+// Run.Notes, as benchstat warns and goes on; an input without any
+// benchmark result is an error.
+func Read(r io.Reader, name, label string) (*Run, error) {
+	if name == "" {
+		name = "input"
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readBytes(data, name, label)
+}
+
+// ReadFile reads the file at path as Read does, with path as its name.
+func ReadFile(path, label string) (*Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, label)
+}
+
+type format int
+
+const (
+	formatEmpty format = iota
+	formatBenchfmt
+	formatTestJSON
+	formatJSON
+	formatUTF16
+)
+
+// detect tells the format of data from its first lines.
+func detect(data []byte) format {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return formatUTF16
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return formatEmpty
+	}
+	// go test -json output may follow a few lines of build chatter, so
+	// look at the first lines rather than only the first.
+	rest := trimmed
+	for n := 0; n < 20 && len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if isTestJSONLine(line) {
+			return formatTestJSON
+		}
+		n++
+	}
+	if trimmed[0] == '{' {
+		return formatJSON
+	}
+	return formatBenchfmt
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+func readBytes(data []byte, name, label string) (*Run, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	side := label
+	if side == "" {
+		side = name
+	}
+	switch detect(data) {
+	case formatEmpty:
+		return nil, fmt.Errorf("%s: empty input", name)
+	case formatUTF16:
+		return nil, fmt.Errorf("%s: input is UTF-16 (as PowerShell's > writes it); convert it to UTF-8", name)
+	case formatTestJSON:
+		return readTestJSON(data, name, side)
+	case formatJSON:
+		run, err := readJSON(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if label != "" && len(run.Sides) == 1 {
+			run.relabel(run.Sides[0].Label, label)
+		}
+		return run, nil
+	}
+	return readBenchfmt(bytes.NewReader(data), name, side)
+}
+
+// relabel renames side from to to.
+func (r *Run) relabel(from, to string) {
+	for i := range r.Sides {
+		if r.Sides[i].Label == from {
+			r.Sides[i].Label = to
+		}
+	}
+	for i := range r.Benchmarks {
+		for j := range r.Benchmarks[i].Metrics {
+			m := &r.Benchmarks[i].Metrics[j]
+			for k := range m.Samples {
+				if m.Samples[k].Side == from {
+					m.Samples[k].Side = to
+				}
+			}
+		}
+	}
+	for i := range r.Observations {
+		if r.Observations[i].Side == from {
+			r.Observations[i].Side = to
+		}
+	}
+}
+
+// Merge combines runs, such as one per argument of rigor compare, into one
+// Run with their sides in order. Benchmarks are matched by Benchmark.Key
+// and metrics by unit; side labels must be unique. Where the inputs
+// disagree (configuration such as cpu, a unit's direction) the first
+// input wins and Run.Notes says so.
+//
+// The result's Kind is the inputs' common kind, or KindFiles if they
+// differ; it is Paired only if it is a single paired run. Env, Ramp and
+// Start are the first input's that has them, End the latest. Merge does
+// not modify its inputs; the result shares Env, Config maps, Ramp and
+// Observation contents with them.
+func Merge(runs ...*Run) (*Run, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("merging runs: no runs")
+	}
+	out := &Run{
+		SchemaVersion: SchemaVersion,
+		Kind:          runs[0].Kind,
+		Benchmarks:    []Benchmark{},
+	}
+	if len(runs) == 1 && runs[0] != nil {
+		out.ID = runs[0].ID
+		out.Paired = runs[0].Paired
+		out.Command = runs[0].Command
+	}
+	sideOf := make(map[string]int) // label -> index of its run
+	bench := make(map[string]int)  // Benchmark.Key -> index in out.Benchmarks
+	from := make([]int, 0)         // index of the run each benchmark came from
+	metric := make(map[metricKey]int)
+	noted := make(map[string]bool)
+	note := func(key, msg string) {
+		if !noted[key] {
+			noted[key] = true
+			out.Notes = append(out.Notes, msg)
+		}
+	}
+
+	for ri, r := range runs {
+		if r == nil {
+			return nil, fmt.Errorf("merging runs: run %d is nil", ri)
+		}
+		if r.Kind != out.Kind {
+			out.Kind = KindFiles
+		}
+		for _, s := range r.Sides {
+			if prev, ok := sideOf[s.Label]; ok {
+				return nil, fmt.Errorf("side label %q is used by inputs %d and %d; give each input its own label (label=path)", s.Label, prev+1, ri+1)
+			}
+			sideOf[s.Label] = ri
+			out.Sides = append(out.Sides, s)
+		}
+		if out.Env == nil {
+			out.Env = r.Env
+		}
+		if out.Ramp == nil {
+			out.Ramp = r.Ramp
+		}
+		if out.Start.IsZero() {
+			out.Start = r.Start
+		}
+		if r.End.After(out.End) {
+			out.End = r.End
+		}
+		out.Observations = append(out.Observations, r.Observations...)
+		out.Notes = append(out.Notes, r.Notes...)
+
+		for i := range r.Benchmarks {
+			b := &r.Benchmarks[i]
+			key := b.Key()
+			bi, ok := bench[key]
+			if !ok {
+				bi = len(out.Benchmarks)
+				bench[key] = bi
+				from = append(from, ri)
+				nb := *b
+				nb.Metrics = make([]Metric, 0, len(b.Metrics))
+				nb.Notes = slices.Clone(b.Notes)
+				out.Benchmarks = append(out.Benchmarks, nb)
+			} else {
+				ob := &out.Benchmarks[bi]
+				ob.Notes = append(ob.Notes, b.Notes...)
+				for k, v := range b.Config {
+					if have, ok := ob.Config[k]; ok && have != v {
+						note("config\x00"+k+"\x00"+have+"\x00"+v, fmt.Sprintf("configuration %s differs: %q in %s, %q in %s",
+							k, have, sideNames(runs[from[bi]]), v, sideNames(r)))
+					}
+				}
+			}
+			ob := &out.Benchmarks[bi]
+			for j := range b.Metrics {
+				m := &b.Metrics[j]
+				mk := metricKey{bi, m.Unit}
+				mi, ok := metric[mk]
+				if !ok {
+					metric[mk] = len(ob.Metrics)
+					nm := *m
+					nm.Samples = slices.Clone(m.Samples)
+					ob.Metrics = append(ob.Metrics, nm)
+					continue
+				}
+				om := &ob.Metrics[mi]
+				if om.Better != m.Better || normAssume(om.Assume) != normAssume(m.Assume) {
+					note("unit\x00"+m.Unit, fmt.Sprintf("unit %s has a different direction or assumption in %s than in %s; using %s's",
+						m.Unit, sideNames(r), sideNames(runs[from[bi]]), sideNames(runs[from[bi]])))
+				}
+				om.Samples = append(om.Samples, m.Samples...)
+			}
+		}
+	}
+	return out, nil
+}
+
+func normAssume(a string) string {
+	if a == AssumeNothing {
+		return ""
+	}
+	return a
+}
+
+// sideNames names a run by its sides' labels.
+func sideNames(r *Run) string {
+	var b bytes.Buffer
+	for i, s := range r.Sides {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.Label)
+	}
+	if b.Len() == 0 {
+		return "a run without sides"
+	}
+	return b.String()
+}
