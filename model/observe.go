@@ -15,10 +15,18 @@ type Observation struct {
 	System  *SystemStats  `json:"system,omitempty"`
 	Process *ProcessStats `json:"process,omitempty"`
 	Runtime *RuntimeStats `json:"runtime,omitempty"`
+	Profile *ProfileStats `json:"profile,omitempty"`
+
+	// OtherCPU is the fraction of all logical CPUs (0..1) that processes
+	// other than the measured ones used during the interval: total busy
+	// CPU minus Process's CPU. It is absent when Process or System is.
+	OtherCPU float64 `json:"other_cpu,omitempty"`
 }
 
 // SystemStats is the whole machine over an interval.
 type SystemStats struct {
+	// CPUs is the number of logical CPUs the fractions below are of.
+	CPUs    int     `json:"cpus,omitempty"`
 	User    float64 `json:"user"`
 	System  float64 `json:"system"`
 	IOWait  float64 `json:"iowait"`
@@ -32,11 +40,23 @@ type SystemStats struct {
 	DiskWriteBps float64 `json:"disk_write_bytes_per_sec"`
 	NetRxBps     float64 `json:"net_rx_bytes_per_sec"`
 	NetTxBps     float64 `json:"net_tx_bytes_per_sec"`
-	FreqMHz      float64 `json:"freq_mhz,omitempty"`
-	// PSI are pressure stall "some avg10" percentages, when present.
+	// FreqMHz is the mean CPU frequency over the samples in the interval,
+	// FreqMinMHz and FreqMaxMHz its extremes across CPUs and samples.
+	FreqMHz    float64 `json:"freq_mhz,omitempty"`
+	FreqMinMHz float64 `json:"freq_min_mhz,omitempty"`
+	FreqMaxMHz float64 `json:"freq_max_mhz,omitempty"`
+	// Pressure stall information, when present: the percentage of the
+	// interval in which some task was stalled on the resource (from the
+	// "some total" counters of /proc/pressure).
 	CPUPressure    float64 `json:"cpu_pressure,omitempty"`
 	MemoryPressure float64 `json:"memory_pressure,omitempty"`
 	IOPressure     float64 `json:"io_pressure,omitempty"`
+	// Samples is how many system snapshots fell inside the interval; 0
+	// means the interval was shorter than the sampling period and its
+	// values are interpolated from the snapshots around it.
+	Samples int `json:"samples"`
+	// ObserverCPUSec is the CPU time the observer itself spent sampling.
+	ObserverCPUSec float64 `json:"observer_cpu_sec,omitempty"`
 }
 
 // ProcessStats is one measured process (a go test binary, or a ramp
@@ -58,4 +78,30 @@ type RuntimeStats struct {
 	HeapAllocObjects uint64        `json:"heap_alloc_objects"`
 	SchedLatencyP99  time.Duration `json:"sched_latency_p99_ns"`
 	MutexWait        time.Duration `json:"mutex_wait_ns"`
+	// GOMAXPROCS at the end of the interval: MutexWait is spread over
+	// this many Ps.
+	GOMAXPROCS int `json:"gomaxprocs,omitempty"`
+}
+
+// ProfileStats is a CPU profile of a measured process, summarised by where
+// its CPU time went. Shares are fractions (0..1) of the sampled CPU time; a
+// sample counts once, in the first of GC, Lock, Syscall, Scheduler, Alloc
+// whose functions are on its stack, and in none of them otherwise.
+type ProfileStats struct {
+	Samples   int64   `json:"samples"`
+	CPUSec    float64 `json:"cpu_sec"`
+	GC        float64 `json:"gc"`        // garbage collector, including assists
+	Lock      float64 `json:"lock"`      // mutex slow paths: spinning and parking
+	Syscall   float64 `json:"syscall"`   // system calls
+	Scheduler float64 `json:"scheduler"` // the goroutine scheduler
+	Alloc     float64 `json:"alloc"`     // allocation outside GC work
+	// Top lists the functions with the most samples on their own
+	// (flat), most first.
+	Top []FuncShare `json:"top,omitempty"`
+}
+
+// A FuncShare is one function's share of a profile's CPU samples.
+type FuncShare struct {
+	Func  string  `json:"func"`
+	Share float64 `json:"share"`
 }
