@@ -11,15 +11,6 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 )
 
-// value formats v in unit as benchstat does: four significant digits with
-// an SI or binary prefix ("8.107µ", "42.20Ki").
-func value(v float64, unit string) string {
-	if math.IsNaN(v) {
-		return "?"
-	}
-	return benchunit.Scale(v, benchunit.ClassOf(unit))
-}
-
 // spread formats a summary's "± 7%".
 func spread(s analysis.Summary) string {
 	sp := s.Spread()
@@ -32,12 +23,43 @@ func spread(s analysis.Summary) string {
 	return fmt.Sprintf("%.0f%%", sp*100)
 }
 
-// center formats "8.107µ ± 7%", or "-" when the side has no samples.
-func center(s analysis.Summary, unit string) string {
+// center formats "8107.5n ± 7%" with the table's common scale, or "-"
+// when the side has no samples.
+func center(s analysis.Summary, sc benchunit.Scaler) string {
 	if s.N == 0 {
 		return "-"
 	}
-	return value(s.Center, unit) + " ± " + spread(s)
+	return scaled(s.Center, sc) + " ± " + spread(s)
+}
+
+func scaled(v float64, sc benchunit.Scaler) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	return sc.Format(v)
+}
+
+// scaler returns the scale benchstat would use for every center of unit
+// in pkg: one prefix for the whole table, with at least three significant
+// digits for each value.
+func scaler(rep *analysis.Report, pkg, unit string) benchunit.Scaler {
+	var vals []float64
+	for _, b := range rep.Benchmarks {
+		if b.Pkg != pkg {
+			continue
+		}
+		for _, m := range b.Metrics {
+			if m.Unit != unit {
+				continue
+			}
+			for _, s := range m.Sides {
+				if s.N > 0 && !math.IsNaN(s.Center) {
+					vals = append(vals, s.Center)
+				}
+			}
+		}
+	}
+	return benchunit.CommonScale(vals, benchunit.ClassOf(unit))
 }
 
 // percent formats a relative change: -0.9013 -> "-90.13%".

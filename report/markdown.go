@@ -39,6 +39,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 			fmt.Fprintf(ew, "`%s`\n\n", mdEscape(pkg))
 		}
 		for _, unit := range units(rep, pkg) {
+			sc := scaler(rep, pkg, unit)
 			head := []string{mdEscape(unit)}
 			for _, s := range rep.Sides {
 				head = append(head, mdEscape(s))
@@ -57,7 +58,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 					}
 					row := []string{mdEscape(b.FullName)}
 					for _, s := range m.Sides {
-						row = append(row, center(s, unit))
+						row = append(row, center(s, sc))
 					}
 					for _, c := range m.Changes {
 						if c == nil {

@@ -111,6 +111,7 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 		}
 		header = append(header, vs, pct(rep.Options.Confidence)+" CI", "p", "verdict")
 	}
+	sc := scaler(rep, pkg, unit)
 	rows := [][]string{header}
 	var verdicts [][]analysis.Verdict
 	verdicts = append(verdicts, nil)
@@ -124,7 +125,7 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 			}
 			row := []string{b.FullName}
 			for _, s := range m.Sides {
-				row = append(row, center(s, unit))
+				row = append(row, center(s, sc))
 			}
 			var vs []analysis.Verdict
 			for _, c := range m.Changes {
@@ -146,7 +147,7 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 		}
 		row := []string{"geomean"}
 		for _, c := range g.Centers {
-			row = append(row, value(c, unit))
+			row = append(row, scaled(c, sc))
 		}
 		for _, c := range g.Changes {
 			row = append(row, percent(c), "", "", "")

@@ -59,7 +59,18 @@ func main() {
 }
 
 // run executes the CLI with args and returns the process exit code.
-func run(args []string) int {
+func run(args []string) (code int) {
+	// A panic is a bug in rigor; the user still gets one line, not a stack
+	// trace (RIGOR_DEBUG=1 re-panics for the trace).
+	defer func() {
+		if r := recover(); r != nil {
+			if os.Getenv("RIGOR_DEBUG") != "" {
+				panic(r)
+			}
+			fmt.Fprintf(os.Stderr, "rigor: internal error: %v (run with RIGOR_DEBUG=1 for details, and please report it)\n", r)
+			code = exitUsage
+		}
+	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rootCmd.SetArgs(args)

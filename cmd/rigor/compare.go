@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+func init() {
+	var flags verdictFlags
+	cmd := &cobra.Command{
+		Use:   "compare [flags] OLD NEW [MORE...]",
+		Short: "Compare files of benchmark results, as benchstat does, with verdicts and a gate",
+		Long: `compare reads files of Go benchmark output, of 'go test -json' output, or of
+rigor JSON, and compares every benchmark and unit of each file with the first.
+
+Each argument is a path, or label=path to name its column. Every unit is
+compared: sec/op, B/op, allocs/op, B/s and custom units; B/s and other
+per-second units improve upward. A change is "improved" or "regressed" only
+when its confidence interval clears the noise band and its corrected p-value
+is below alpha; "unchanged" when the interval lies inside the band;
+"inconclusive" otherwise, with the reason.
+
+Exit status: 0, or 1 when --max-regression is set and a benchmark regressed by
+more than it, or 2 for unreadable input, no benchmarks, or nothing in common.`,
+		Example: `  rigor compare old.txt new.txt
+  rigor compare --max-regression 5 base=main.txt pr=pr.txt
+  rigor compare --format json old.txt new.txt | jq '.benchmarks[].metrics[].verdict'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := flags.options()
+			if err != nil {
+				return err
+			}
+			run, err := readInputs(args)
+			if err != nil {
+				return err
+			}
+			rep, err := analysis.Analyze(run, opts)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			if len(run.Sides) > 1 && !rep.Comparable() {
+				return usageErrorf("no benchmark in common between %s", strings.Join(rep.Sides, " and "))
+			}
+			return flags.emit(cmd, rep)
+		},
+	}
+	flags.register(cmd.Flags())
+	rootCmd.AddCommand(cmd)
+}
+
+// readInputs reads each argument (path or label=path) and merges them
+// into one run, one side per argument.
+func readInputs(args []string) (*model.Run, error) {
+	var runs []*model.Run
+	for _, arg := range args {
+		label, path := splitLabel(arg)
+		r, err := model.ReadFile(path, label)
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if len(r.Benchmarks) == 0 {
+			return nil, usageErrorf("%s: no benchmark results", path)
+		}
+		runs = append(runs, r)
+	}
+	run, err := model.Merge(runs...)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return run, nil
+}
+
+// splitLabel splits benchstat's label=path form. An argument that names an
+// existing file is a path even if it contains '='.
+func splitLabel(arg string) (label, path string) {
+	if _, err := os.Stat(arg); err == nil {
+		return arg, arg
+	}
+	if l, p, ok := strings.Cut(arg, "="); ok && l != "" {
+		return l, p
+	}
+	return arg, arg
+}
