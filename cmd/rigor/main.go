@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -55,11 +56,11 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the CLI with args and returns the process exit code.
-func run(args []string) (code int) {
+func run(args []string, stdout, stderr io.Writer) (code int) {
 	// A panic is a bug in rigor; the user still gets one line, not a stack
 	// trace (RIGOR_DEBUG=1 re-panics for the trace).
 	defer func() {
@@ -67,13 +68,15 @@ func run(args []string) (code int) {
 			if os.Getenv("RIGOR_DEBUG") != "" {
 				panic(r)
 			}
-			fmt.Fprintf(os.Stderr, "rigor: internal error: %v (run with RIGOR_DEBUG=1 for details, and please report it)\n", r)
+			fmt.Fprintf(stderr, "rigor: internal error: %v (run with RIGOR_DEBUG=1 for details, and please report it)\n", r)
 			code = exitUsage
 		}
 	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rootCmd.SetArgs(args)
+	rootCmd.SetOut(stdout)
+	rootCmd.SetErr(stderr)
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
@@ -84,11 +87,11 @@ func run(args []string) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "rigor:", ee.err)
+			fmt.Fprintln(stderr, "rigor:", ee.err)
 		}
 		return ee.code
 	}
 	// Cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintln(os.Stderr, "rigor:", err)
+	fmt.Fprintln(stderr, "rigor:", err)
 	return exitUsage
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 )
@@ -13,4 +15,18 @@ func isTerminal(f *os.File) bool {
 		return false
 	}
 	return term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth is w's width in columns when it is a terminal, else
+// $COLUMNS, else 0 (the renderer's default).
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }

@@ -73,7 +73,11 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 		defer file.Close()
 		w = file
 	}
-	if err := report.Render(w, rep, report.Options{Format: f.format, Color: f.output == "" && isTerminal(os.Stdout)}); err != nil {
+	color := false
+	if file, ok := w.(*os.File); ok {
+		color = isTerminal(file)
+	}
+	if err := report.Render(w, rep, report.Options{Format: f.format, Color: color, Width: terminalWidth(w)}); err != nil {
 		return fmt.Errorf("rendering report: %w", err)
 	}
 	if f.maxRegression < 0 {
