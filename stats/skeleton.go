@@ -13,29 +13,9 @@ type Interval struct{ Estimate, Lo, Hi, Confidence float64 }
 
 
 
-type Bootstrap struct {
-	Resamples  int
-	Confidence float64
-	Seed       uint64
-	Workers    int
-}
 
-func (b Bootstrap) Statistic(x []float64, stat func([]float64) float64) Interval { return Interval{} }
-func (b Bootstrap) Mean(x []float64) Interval                                    { return Interval{} }
-func (b Bootstrap) Median(x []float64) Interval                                  { return Interval{} }
-func (b Bootstrap) StdDev(x []float64) Interval                                  { return Interval{} }
-func (b Bootstrap) MAD(x []float64) Interval                                     { return Interval{} }
-func (b Bootstrap) Slope(iters, totals []float64) Interval                       { return Interval{} }
-func (b Bootstrap) Ratio(x, y []float64, stat func([]float64) float64) Interval  { return Interval{} }
-func (b Bootstrap) PairedGeoMeanRatio(x, y []float64) Interval                   { return Interval{} }
 
-type Outliers struct {
-	LowSevere, LowMild, HighMild, HighSevere                     int
-	LowSevereFence, LowMildFence, HighMildFence, HighSevereFence float64
-}
 
-func Tukey(x []float64) Outliers { return Outliers{} }
-func (o Outliers) Total() int    { return o.LowSevere + o.LowMild + o.HighMild + o.HighSevere }
 
 func WilcoxonSignedRank(x, y []float64) (w, p float64, err error) {
 	return 0, 1, errUnimplemented

@@ -1,0 +1,483 @@
+package stats
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Bootstrap computes percentile bootstrap confidence intervals: it resamples
+// the data with replacement Resamples times, computes the statistic on each
+// resample, and reports the (1-Confidence)/2 and (1+Confidence)/2 quantiles
+// (type 7) of those values around the statistic of the original data, as
+// Criterion.rs does.
+//
+// Results are reproducible: the resamples are cut into fixed chunks, each
+// drawn from its own generator derived from Seed and the chunk number, so the
+// same Seed gives the same interval whatever Workers or GOMAXPROCS is.
+//
+// The zero value is usable: 100,000 resamples, 95% confidence, seed 0, one
+// worker per GOMAXPROCS.
+type Bootstrap struct {
+	Resamples  int     // resamples to draw; 0 means 100,000
+	Confidence float64 // confidence level in (0, 1); 0 means 0.95
+	Seed       uint64  // seed of the resampling streams
+	Workers    int     // goroutines to use; 0 means GOMAXPROCS
+}
+
+const (
+	defaultResamples  = 100_000
+	defaultConfidence = 0.95
+	// chunkSize is the number of resamples drawn from one stream. It is
+	// fixed so that results do not depend on the number of workers.
+	chunkSize = 1024
+)
+
+func (b Bootstrap) resamples() int {
+	if b.Resamples <= 0 {
+		return defaultResamples
+	}
+	return b.Resamples
+}
+
+func (b Bootstrap) confidence() float64 {
+	if b.Confidence == 0 {
+		return defaultConfidence
+	}
+	return b.Confidence
+}
+
+// kernel fills out with the statistic of len(out) resamples drawn from r.
+// Each worker gets its own kernel, so a kernel may own scratch buffers.
+type kernel func(r *rng, out []float64)
+
+// distribution returns the bootstrap distribution: Resamples values computed
+// chunk by chunk, in parallel, each chunk from its own stream.
+func (b Bootstrap) distribution(newKernel func() kernel) []float64 {
+	dist := make([]float64, b.resamples())
+	chunks := (len(dist) + chunkSize - 1) / chunkSize
+	workers := b.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, chunks)
+	var next atomic.Int64
+	work := func() {
+		k := newKernel()
+		r := new(rng)
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return
+			}
+			*r = newStream(b.Seed, c)
+			k(r, dist[c*chunkSize:min((c+1)*chunkSize, len(dist))])
+		}
+	}
+	if workers == 1 {
+		work()
+		return dist
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+	return dist
+}
+
+// interval turns a bootstrap distribution (which it reorders) into the
+// percentile interval around estimate. Any NaN in dist gives NaN bounds.
+func (b Bootstrap) interval(estimate float64, dist []float64) Interval {
+	c := b.confidence()
+	iv := Interval{Estimate: estimate, Lo: math.NaN(), Hi: math.NaN(), Confidence: c}
+	if !(c > 0 && c < 1) || len(dist) == 0 || hasNaN(dist) {
+		return iv
+	}
+	iv.Lo, iv.Hi = selectQuantiles(dist, (1-c)/2, (1+c)/2)
+	return iv
+}
+
+// nanInterval is the answer for input the bootstrap cannot resample.
+func (b Bootstrap) nanInterval() Interval {
+	return Interval{Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: b.confidence()}
+}
+
+// Statistic returns the bootstrap interval of stat. stat receives a scratch
+// slice holding one resample; it may reorder it but must not keep it, and it
+// must be safe for concurrent use when Workers != 1.
+func (b Bootstrap) Statistic(x []float64, stat func([]float64) float64) Interval {
+	if len(x) == 0 || hasNaN(x) {
+		return b.nanInterval()
+	}
+	n := uint64(len(x))
+	dist := b.distribution(func() kernel {
+		buf := make([]float64, len(x))
+		return func(r *rng, out []float64) {
+			for i := range out {
+				fill(r, buf, x, n)
+				out[i] = stat(buf)
+			}
+		}
+	})
+	return b.interval(stat(slices.Clone(x)), dist)
+}
+
+// fill sets buf to len(buf) values drawn with replacement from x (len n).
+func fill(r *rng, buf, x []float64, n uint64) {
+	j := 0
+	for ; j+1 < len(buf); j += 2 {
+		v := r.next()
+		buf[j] = x[index(v, n)]
+		buf[j+1] = x[index(v>>32, n)]
+	}
+	if j < len(buf) {
+		buf[j] = x[index(r.next(), n)]
+	}
+}
+
+// sumResample returns the sum of len(x) values drawn with replacement
+// from x. Four accumulators keep the floating-point adds from serializing.
+func sumResample(r *rng, x []float64) float64 {
+	n := uint64(len(x))
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+3 < len(x); j += 4 {
+		v, w := r.next(), r.next()
+		s0 += x[index(v, n)]
+		s1 += x[index(v>>32, n)]
+		s2 += x[index(w, n)]
+		s3 += x[index(w>>32, n)]
+	}
+	for ; j < len(x); j++ {
+		s0 += x[index(r.next(), n)]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Mean returns the bootstrap interval of the mean. It allocates nothing per
+// resample and does not sort.
+func (b Bootstrap) Mean(x []float64) Interval {
+	if len(x) == 0 || hasNaN(x) {
+		return b.nanInterval()
+	}
+	inv := 1 / float64(len(x))
+	dist := b.distribution(func() kernel {
+		return func(r *rng, out []float64) {
+			for i := range out {
+				out[i] = sumResample(r, x) * inv
+			}
+		}
+	})
+	return b.interval(Mean(x), dist)
+}
+
+// StdDev returns the bootstrap interval of the sample standard deviation.
+func (b Bootstrap) StdDev(x []float64) Interval {
+	if len(x) < 2 || hasNaN(x) {
+		return b.nanInterval()
+	}
+	// Center the data so the one-pass sum of squares loses no precision.
+	m := Mean(x)
+	c := make([]float64, len(x))
+	for i, v := range x {
+		c[i] = v - m
+	}
+	nf := float64(len(x))
+	n := uint64(len(x))
+	dist := b.distribution(func() kernel {
+		return func(r *rng, out []float64) {
+			for i := range out {
+				var s, ss float64
+				for j := 0; j < len(c); j++ {
+					v := c[index(r.next(), n)]
+					s += v
+					ss += v * v
+				}
+				out[i] = math.Sqrt(max(0, (ss-s*s/nf)/(nf-1)))
+			}
+		}
+	})
+	return b.interval(StdDev(x), dist)
+}
+
+// counter resamples by counting: with the data sorted, a resample is fully
+// described by how many times it drew each position, and its order
+// statistics are found by walking the counts, so no resample is sorted.
+type counter struct {
+	s      []float64 // the sorted data
+	counts []int32
+}
+
+func newCounter(sorted []float64) *counter {
+	return &counter{s: sorted, counts: make([]int32, len(sorted))}
+}
+
+// draw resamples len(s) positions into counts.
+func (c *counter) draw(r *rng) {
+	clear(c.counts)
+	n := uint64(len(c.s))
+	j := 0
+	for ; j+1 < len(c.s); j += 2 {
+		v := r.next()
+		c.counts[index(v, n)]++
+		c.counts[index(v>>32, n)]++
+	}
+	if j < len(c.s) {
+		c.counts[index(r.next(), n)]++
+	}
+}
+
+// middle returns the two values at 0-based ranks (n-1)/2 and n/2 of the
+// drawn resample; they are equal for odd n.
+func (c *counter) middle() (a, b float64) {
+	n := len(c.s)
+	lo, hi := int32((n-1)/2), int32(n/2)
+	i, cum := 0, c.counts[0]
+	for cum <= lo {
+		i++
+		cum += c.counts[i]
+	}
+	a = c.s[i]
+	for cum <= hi {
+		i++
+		cum += c.counts[i]
+	}
+	return a, c.s[i]
+}
+
+// median returns the type-7 median of the drawn resample.
+func (c *counter) median() float64 {
+	a, b := c.middle()
+	return a + 0.5*(b-a)
+}
+
+// mad returns the MAD of the drawn resample around its median m. The
+// absolute deviations are visited in increasing order by merging the values
+// below m (walking down) with those above it (walking up).
+func (c *counter) mad(m float64) float64 {
+	n := len(c.s)
+	lo, hi := int32((n-1)/2), int32(n/2)
+	up, _ := slices.BinarySearch(c.s, m) // first value >= m
+	down := up - 1
+	var cum int32
+	var a float64
+	haveA := false
+	for {
+		for down >= 0 && c.counts[down] == 0 {
+			down--
+		}
+		for up < n && c.counts[up] == 0 {
+			up++
+		}
+		var d float64
+		if up < n && (down < 0 || c.s[up]-m <= m-c.s[down]) {
+			d = c.s[up] - m
+			cum += c.counts[up]
+			up++
+		} else {
+			d = m - c.s[down]
+			cum += c.counts[down]
+			down--
+		}
+		if !haveA && cum > lo {
+			a, haveA = d, true
+		}
+		if cum > hi {
+			return madScale * (a + 0.5*(d-a))
+		}
+	}
+}
+
+// Median returns the bootstrap interval of the median. Resamples are
+// summarized by counts over the sorted data, not sorted themselves.
+func (b Bootstrap) Median(x []float64) Interval {
+	if len(x) == 0 || hasNaN(x) {
+		return b.nanInterval()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	dist := b.distribution(func() kernel {
+		c := newCounter(s)
+		return func(r *rng, out []float64) {
+			for i := range out {
+				c.draw(r)
+				out[i] = c.median()
+			}
+		}
+	})
+	return b.interval(quantileSorted(s, 0.5), dist)
+}
+
+// MAD returns the bootstrap interval of the MAD (1.4826 times the median
+// absolute deviation from the median).
+func (b Bootstrap) MAD(x []float64) Interval {
+	if len(x) == 0 || hasNaN(x) {
+		return b.nanInterval()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	dist := b.distribution(func() kernel {
+		c := newCounter(s)
+		return func(r *rng, out []float64) {
+			for i := range out {
+				c.draw(r)
+				out[i] = c.mad(c.median())
+			}
+		}
+	})
+	return b.interval(MAD(x), dist)
+}
+
+// Slope returns the bootstrap interval of Slope(iters, totals), resampling
+// (iters[i], totals[i]) pairs, as Criterion.rs does for linear sampling.
+func (b Bootstrap) Slope(iters, totals []float64) Interval {
+	est := Slope(iters, totals)
+	if math.IsNaN(est) || hasNaN(totals) || hasNaN(iters) {
+		return b.nanInterval()
+	}
+	xy := make([]float64, len(iters))
+	xx := make([]float64, len(iters))
+	for i, x := range iters {
+		xy[i] = x * totals[i]
+		xx[i] = x * x
+	}
+	n := uint64(len(xy))
+	dist := b.distribution(func() kernel {
+		return func(r *rng, out []float64) {
+			for i := range out {
+				var sxy, sxx float64
+				for j := 0; j < len(xy); j += 2 {
+					v := r.next()
+					k := index(v, n)
+					sxy += xy[k]
+					sxx += xx[k]
+					if j+1 < len(xy) {
+						k = index(v>>32, n)
+						sxy += xy[k]
+						sxx += xx[k]
+					}
+				}
+				out[i] = sxy / sxx
+			}
+		}
+	})
+	return b.interval(est, dist)
+}
+
+// Ratio returns the bootstrap interval of stat(y)/stat(x) for independent
+// (unpaired) samples: each resample draws x and y separately. The estimate
+// is stat(y)/stat(x) on the data; 0.9 means y is 10% below x. stat follows
+// the rules of Statistic.
+func (b Bootstrap) Ratio(x, y []float64, stat func([]float64) float64) Interval {
+	if len(x) == 0 || len(y) == 0 || hasNaN(x) || hasNaN(y) {
+		return b.nanInterval()
+	}
+	nx, ny := uint64(len(x)), uint64(len(y))
+	dist := b.distribution(func() kernel {
+		bx := make([]float64, len(x))
+		by := make([]float64, len(y))
+		return func(r *rng, out []float64) {
+			for i := range out {
+				fill(r, bx, x, nx)
+				fill(r, by, y, ny)
+				out[i] = stat(by) / stat(bx)
+			}
+		}
+	})
+	return b.interval(stat(slices.Clone(y))/stat(slices.Clone(x)), dist)
+}
+
+// PairedGeoMeanRatio returns the bootstrap interval of the geometric mean of
+// y[i]/x[i], resampling the pairs: the change measured by interleaved A/B
+// rounds, where round i of x and round i of y ran under the same
+// conditions. It bootstraps the mean of log(y[i]/x[i]) and maps the interval
+// back with exp. Every value must be positive; otherwise, or if the lengths
+// differ, the interval is NaN.
+func (b Bootstrap) PairedGeoMeanRatio(x, y []float64) Interval {
+	if len(x) != len(y) || len(x) == 0 {
+		return b.nanInterval()
+	}
+	l := make([]float64, len(x))
+	for i := range x {
+		if !(x[i] > 0 && y[i] > 0) || math.IsInf(x[i], 0) || math.IsInf(y[i], 0) {
+			return b.nanInterval()
+		}
+		l[i] = math.Log(y[i] / x[i])
+	}
+	iv := b.Mean(l)
+	iv.Estimate, iv.Lo, iv.Hi = math.Exp(iv.Estimate), math.Exp(iv.Lo), math.Exp(iv.Hi)
+	return iv
+}
+
+// selectQuantiles returns the type-7 quantiles p1 <= p2 of d, which must
+// not contain NaN. It reorders d (quickselect; no full sort).
+func selectQuantiles(d []float64, p1, p2 float64) (q1, q2 float64) {
+	at := func(d []float64, p float64, from int) float64 {
+		h := float64(len(d)-1) * p
+		k := int(h)
+		if k < from {
+			k = from
+		}
+		v := selectKth(d[from:], k-from)
+		frac := h - float64(k)
+		if frac <= 0 || k+1 >= len(d) {
+			return v
+		}
+		// Everything after position k is >= d[k]: the next order
+		// statistic is the minimum there.
+		w := slices.Min(d[k+1:])
+		return v + frac*(w-v)
+	}
+	q1 = at(d, p1, 0)
+	k1 := min(int(float64(len(d)-1)*p1), len(d)-1)
+	q2 = at(d, p2, k1)
+	return q1, q2
+}
+
+// selectKth reorders d so that d[k] is its k-th smallest value (0-based),
+// everything before it is <= and everything after it is >=, and returns it.
+// It partitions three ways, so runs of equal values (common in bootstrap
+// distributions of medians) cost nothing extra.
+func selectKth(d []float64, k int) float64 {
+	lo, hi := 0, len(d)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		p := median3(d[lo], d[mid], d[hi])
+		lt, i, gt := lo, lo, hi
+		for i <= gt {
+			switch v := d[i]; {
+			case v < p:
+				d[lt], d[i] = v, d[lt]
+				lt++
+				i++
+			case v > p:
+				d[gt], d[i] = v, d[gt]
+				gt--
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt - 1
+		case k > gt:
+			lo = gt + 1
+		default:
+			return d[k]
+		}
+	}
+	return d[k]
+}
+
+func median3(a, b, c float64) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
+}
