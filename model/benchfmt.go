@@ -93,7 +93,7 @@ func (b *sideBuilder) scan(br *benchfmt.Reader, r io.Reader, name, defaultPkg st
 	}
 	if err := br.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%w (a line longer than 64 KiB is not Go benchmark format)", err)
+			return fmt.Errorf("%s: a line is longer than 64 KiB, so this is not Go benchmark format (%w)", name, bufio.ErrTooLong)
 		}
 		return err
 	}
@@ -396,8 +396,21 @@ type unitOut struct {
 	assume string
 }
 
-// untidy maps the tidied forms of go test's own scaled units back.
-var untidy = map[string]string{"sec/op": "ns/op", "B/s": "MB/s"}
+// untidyUnit returns the unit go test would have printed for the tidied
+// unit: ns for sec (sec/op, sec/item) and MB/s for B/s, with the factor
+// benchunit.Tidy applies to it, or unit and 1.
+func untidyUnit(unit string) (string, float64) {
+	orig := unit
+	if unit == "B/s" {
+		orig = "MB/s"
+	} else if strings.Contains(unit, "sec") {
+		orig = strings.Replace(unit, "sec", "ns", 1)
+	}
+	if factor, tidy := benchunit.Tidy(1, orig); tidy == unit && factor != 1 {
+		return orig, factor
+	}
+	return unit, 1
+}
 
 // unitsOut decides how every unit of side's samples is written, checking
 // that each can be written and that its metadata is consistent.
@@ -424,11 +437,8 @@ func unitsOut(run *Run, side string) (map[string]*unitOut, []string, error) {
 				if err := checkField("unit", m.Unit); err != nil {
 					return nil, nil, fmt.Errorf("%s: %w", bm.FullName(), err)
 				}
-				uo = &unitOut{orig: m.Unit, factor: 1, better: better, assume: assume}
-				if orig, ok := untidy[m.Unit]; ok {
-					uo.orig = orig
-					uo.factor, _ = benchunit.Tidy(1, orig)
-				}
+				uo = &unitOut{better: better, assume: assume}
+				uo.orig, uo.factor = untidyUnit(m.Unit)
 				units[m.Unit] = uo
 				order = append(order, m.Unit)
 			} else if uo.better != better || uo.assume != assume {
