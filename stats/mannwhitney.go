@@ -131,14 +131,24 @@ func MannWhitneyU(x, y []float64) (u, p float64, err error) {
 // rankSumCDF returns P(2*R1 <= limit2) where R1 is the rank sum of n1 values
 // drawn without replacement from n1+n2 positions whose ties come in groups of
 // the given sizes (in increasing order); tied values share their average
-// rank. It counts assignments with a dynamic program over the tie groups
-// (Klotz 1966): choosing a of the t values of a group for the first sample
-// contributes a times the group's doubled average rank and multiplies the
-// count by C(t, a). Counts are float64: exact up to 2^53 and accurate to
-// rounding beyond.
+// rank.
 func rankSumCDF(n1, n2 int, ties []int, limit2 int) float64 {
+	count := 0.0
+	for _, w := range rankSumCounts(n1, ties, limit2) {
+		count += w
+	}
+	return count / binomialFloat(n1+n2, n1)
+}
+
+// rankSumCounts returns, for s = 0..limit2, the number of ways to choose n1
+// of the positions so that twice their rank sum is s. It counts with a
+// dynamic program over the tie groups (Klotz 1966): choosing a of the t
+// values of a group contributes a times the group's doubled average rank and
+// multiplies the count by C(t, a). Counts are float64: exact up to 2^53 and
+// accurate to rounding beyond.
+func rankSumCounts(n1 int, ties []int, limit2 int) []float64 {
 	if limit2 < 0 {
-		return 0
+		return nil
 	}
 	width := limit2 + 1
 	// ways[k*width+s]: assignments of k first-sample values to the groups
@@ -174,11 +184,7 @@ func rankSumCDF(n1, n2 int, ties []int, limit2 int) float64 {
 		before += t
 		maxK = min(n1, maxK+t)
 	}
-	count := 0.0
-	for _, w := range ways[n1*width : (n1+1)*width] {
-		count += w
-	}
-	return count / binomialFloat(n1+n2, n1)
+	return ways[n1*width : (n1+1)*width]
 }
 
 // binomialFloat returns C(n, k) as a float64, exact while it fits in 53 bits.
