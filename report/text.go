@@ -105,9 +105,9 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 		header = append(header, s)
 	}
 	for _, s := range rep.Sides[1:] {
-		vs := "vs " + rep.Sides[0]
+		vs := "vs base"
 		if len(rep.Sides) > 2 {
-			vs = s + " " + vs
+			vs = s + " vs base"
 		}
 		header = append(header, vs, pct(rep.Options.Confidence)+" CI", "p", "verdict")
 	}

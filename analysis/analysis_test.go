@@ -1,0 +1,257 @@
+package analysis
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// readSeed003 reads the 12 + 12 BenchmarkBuild results of seed 003.
+func readSeed003(t *testing.T, oldFile, newFile string) *model.Run {
+	t.Helper()
+	var runs []*model.Run
+	for _, f := range []string{oldFile, newFile} {
+		r, err := model.ReadFile(filepath.Join("..", "testdata", "seed003", f), strings.TrimSuffix(f, ".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	run, err := model.Merge(runs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func approx(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+// TestSeed003MatchesBenchstat checks the medians, changes and verdicts on
+// seed 003's data against benchstat's own output on the same files:
+//
+//	Build  8107.5n ± 7%   800.4n ± 13%   -90.13% (p=0.000 n=12)
+//	Build  75.28Mi ± 6%   762.61Mi ± 11% +913.05% (p=0.000 n=12)   B/s
+//	Build  42.195Ki ± 0%  1.867Ki ± 0%   -95.57% (p=0.000 n=12)
+//	Build  127.000 ± 0%   8.000 ± 0%     -93.70% (p=0.000 n=12)
+func TestSeed003MatchesBenchstat(t *testing.T) {
+	rep, err := Analyze(readSeed003(t, "base.txt", "optimized.txt"), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Benchmarks) != 1 {
+		t.Fatalf("got %d benchmarks, want 1", len(rep.Benchmarks))
+	}
+	tests := []struct {
+		unit              string
+		old, new          float64 // benchstat's medians
+		oldSpread, newSpr float64 // benchstat's "± 7%", rounded to a percent
+		change            float64 // benchstat's change, rounded to 0.01%
+		verdict           Verdict
+	}{
+		{"sec/op", 8107.5e-9, 800.4e-9, 0.07, 0.13, -0.9013, Improved},
+		{"B/s", 75.28 * (1 << 20), 762.61 * (1 << 20), 0.06, 0.11, 9.1305, Improved},
+		{"B/op", 42.195 * 1024, 1.867 * 1024, 0, 0, -0.9557, Improved},
+		{"allocs/op", 127, 8, 0, 0, -0.9370, Improved},
+	}
+	b := rep.Benchmarks[0]
+	for _, tt := range tests {
+		var m *Metric
+		for i := range b.Metrics {
+			if b.Metrics[i].Unit == tt.unit {
+				m = &b.Metrics[i]
+			}
+		}
+		if m == nil {
+			t.Errorf("%s: missing", tt.unit)
+			continue
+		}
+		old, nw, c := m.Sides[0], m.Sides[1], m.Changes[0]
+		if !approx(old.Center, tt.old, tt.old*5e-4) || !approx(nw.Center, tt.new, tt.new*5e-4) {
+			t.Errorf("%s: medians %v -> %v, want %v -> %v", tt.unit, old.Center, nw.Center, tt.old, tt.new)
+		}
+		if old.N != 12 || nw.N != 12 {
+			t.Errorf("%s: n = %d, %d, want 12, 12", tt.unit, old.N, nw.N)
+		}
+		if !approx(old.Spread(), tt.oldSpread, 0.005) || !approx(nw.Spread(), tt.newSpr, 0.005) {
+			t.Errorf("%s: spreads ±%.3f, ±%.3f, want ±%.2f, ±%.2f", tt.unit, old.Spread(), nw.Spread(), tt.oldSpread, tt.newSpr)
+		}
+		if !approx(c.Estimate, tt.change, 0.00005) {
+			t.Errorf("%s: change %.5f, want %.4f", tt.unit, c.Estimate, tt.change)
+		}
+		if !(c.Lo <= c.Estimate && c.Estimate <= c.Hi) {
+			t.Errorf("%s: change CI [%v, %v] does not hold the estimate %v", tt.unit, c.Lo, c.Hi, c.Estimate)
+		}
+		// benchstat prints p=0.000: below 0.0005.
+		if !(c.P < 0.0005) {
+			t.Errorf("%s: p = %v, want < 0.0005 as benchstat's p=0.000", tt.unit, c.P)
+		}
+		if c.Verdict != tt.verdict {
+			t.Errorf("%s: verdict %s (%s), want %s", tt.unit, c.Verdict, c.Reason, tt.verdict)
+		}
+	}
+}
+
+func TestSeed003SwappedFailsGate(t *testing.T) {
+	rep, err := Analyze(readSeed003(t, "optimized.txt", "base.txt"), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fails := rep.Gate(0.05)
+	units := map[string]bool{}
+	for _, f := range fails {
+		units[f.Unit] = true
+	}
+	// Time, bytes and allocations all regress; B/s falls, which is also a
+	// regression for a higher-is-better unit.
+	for _, u := range []string{"sec/op", "B/op", "allocs/op", "B/s"} {
+		if !units[u] {
+			t.Errorf("gate at 5%% did not fail on %s; failures: %+v", u, fails)
+		}
+	}
+	// A regression of 2160% in B/op exceeds a 2000% gate; 1488% in
+	// allocs/op does not.
+	got := rep.Gate(20)
+	if len(got) != 1 || got[0].Unit != "B/op" {
+		t.Errorf("Gate(20) = %+v, want only B/op (43208/1912-1 = 21.60)", got)
+	}
+	if len(rep.Gate(-1)) != 0 {
+		t.Error("a negative gate must be off")
+	}
+}
+
+// pairedRun builds a paired run in which every round of "new" is exactly
+// factor times the same round of "old".
+func pairedRun(old []float64, factor float64) *model.Run {
+	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+	for i, v := range old {
+		m.Samples = append(m.Samples,
+			model.Sample{Side: "old", Round: i, Iters: 1000, Value: v},
+			model.Sample{Side: "new", Round: i, Iters: 1000, Value: v * factor})
+	}
+	return &model.Run{Kind: model.KindAB, Paired: true,
+		Sides:      []model.Side{{Label: "old"}, {Label: "new"}},
+		Benchmarks: []model.Benchmark{{Name: "X", Metrics: []model.Metric{m}}}}
+}
+
+// TestPairedExactRatio: when every round's ratio is exactly 1.10, the
+// geometric mean ratio is 1.10 with a degenerate interval, and Wilcoxon's
+// exact two-sided p for 10 positive differences is 2/2^10 = 0.001953125.
+func TestPairedExactRatio(t *testing.T) {
+	old := []float64{100e-9, 103e-9, 98e-9, 120e-9, 101e-9, 99e-9, 102e-9, 97e-9, 110e-9, 100.5e-9}
+	rep, err := Analyze(pairedRun(old, 1.10), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Metrics[0].Changes[0]
+	if !c.Paired || c.Test != "wilcoxon" || c.N != 10 {
+		t.Fatalf("change = %+v, want paired wilcoxon over 10 pairs", c)
+	}
+	for _, v := range []float64{c.Estimate, c.Lo, c.Hi} {
+		if !approx(v, 0.10, 1e-12) {
+			t.Errorf("estimate/CI = %v [%v, %v], want exactly +10%%", c.Estimate, c.Lo, c.Hi)
+		}
+	}
+	if !approx(c.P, 0.001953125, 1e-9) {
+		t.Errorf("p = %v, want 2/1024", c.P)
+	}
+	if c.Verdict != Regressed {
+		t.Errorf("verdict %s (%s), want regressed", c.Verdict, c.Reason)
+	}
+	if g := rep.Gate(0.05); len(g) != 1 || !approx(g[0].Change, 0.10, 1e-12) {
+		t.Errorf("Gate(5%%) = %+v, want one failure of +10%%", g)
+	}
+	if g := rep.Gate(0.15); len(g) != 0 {
+		t.Errorf("Gate(15%%) = %+v, want none", g)
+	}
+}
+
+// TestDecide checks the verdict rules of DESIGN.md on hand-made changes.
+func TestDecide(t *testing.T) {
+	opts := DefaultOptions() // noise 1%, alpha 0.05
+	tests := []struct {
+		name           string
+		better         int
+		est, lo, hi    float64
+		p              float64
+		test           string
+		want           Verdict
+		reasonContains string
+	}{
+		{"clear regression", model.LowerIsBetter, 0.10, 0.08, 0.12, 0.001, "utest", Regressed, "clears"},
+		{"clear improvement", model.LowerIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Improved, "clears"},
+		{"higher is better falls", model.HigherIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Regressed, "clears"},
+		{"inside band", model.LowerIsBetter, 0.002, -0.005, 0.008, 0.6, "utest", Unchanged, "inside"},
+		{"clears band, p too big", model.LowerIsBetter, 0.10, 0.02, 0.2, 0.2, "utest", Inconclusive, "not below"},
+		{"real but tiny", model.LowerIsBetter, 0.008, 0.004, 0.012, 0.001, "utest", Inconclusive, "too small to matter"},
+		{"straddles zero", model.LowerIsBetter, 0.01, -0.03, 0.05, 0.5, "utest", Inconclusive, "includes no change"},
+		{"no interval", model.LowerIsBetter, 0.01, math.NaN(), math.NaN(), math.NaN(), "utest", Inconclusive, "too few samples"},
+		{"exact equal", model.LowerIsBetter, 0, 0, 0, math.NaN(), "exact", Unchanged, "identical"},
+		{"exact worse", model.LowerIsBetter, 0.001, 0.001, 0.001, math.NaN(), "exact", Regressed, "exact"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Change{Estimate: tt.est, Lo: tt.lo, Hi: tt.hi, P: tt.p, PAdjusted: tt.p, Test: tt.test}
+			m := &Metric{Unit: "sec/op", Better: tt.better, Sides: []Summary{{Center: 1e-6, Iters: 1e6}}}
+			decide(c, m, opts)
+			if c.Verdict != tt.want || !strings.Contains(c.Reason, tt.reasonContains) {
+				t.Errorf("verdict %s (%q), want %s containing %q", c.Verdict, c.Reason, tt.want, tt.reasonContains)
+			}
+		})
+	}
+}
+
+// TestTimerFloor: a 10% change of a 1 ns operation sampled 10 times per
+// batch is 1 ns per batch, below a 100 ns timer: never significant.
+func TestTimerFloor(t *testing.T) {
+	opts := DefaultOptions()
+	opts.TimerResolution = 100e-9
+	c := &Change{Estimate: 0.10, Lo: 0.08, Hi: 0.12, P: 0.001, PAdjusted: 0.001, Test: "wilcoxon"}
+	m := &Metric{Unit: "sec/op", Better: model.LowerIsBetter, Sides: []Summary{{Center: 1e-9, Iters: 10}}}
+	decide(c, m, opts)
+	if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "resolution") {
+		t.Errorf("verdict %s (%s), want inconclusive below the timer resolution", c.Verdict, c.Reason)
+	}
+}
+
+// TestOneSidedAndChanceNotes: a benchmark present on one side only is
+// named in a note, and the chance note counts the comparisons.
+func TestOneSidedAndChanceNotes(t *testing.T) {
+	run := pairedRun([]float64{1, 2, 3, 4, 5, 6, 7, 8}, 1.5)
+	run.Paired = false
+	extra := run.Benchmarks[0]
+	extra.Name = "Y"
+	run.Benchmarks = append(run.Benchmarks, extra)
+	only := model.Benchmark{Name: "OnlyOld", Metrics: []model.Metric{{Unit: "sec/op", Samples: []model.Sample{{Side: "old", Iters: 1, Value: 1}}}}}
+	run.Benchmarks = append(run.Benchmarks, only)
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "OnlyOld (missing on new)") {
+		t.Errorf("notes do not name the one-sided benchmark:\n%s", notes)
+	}
+	if rep.Comparisons != 2 || !strings.Contains(notes, "2 comparisons") || !strings.Contains(notes, "Holm") {
+		t.Errorf("comparisons = %d, notes:\n%s", rep.Comparisons, notes)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	for _, mut := range []func(*Options){
+		func(o *Options) { o.Confidence = 1 },
+		func(o *Options) { o.Alpha = 0 },
+		func(o *Options) { o.Noise = -0.1 },
+		func(o *Options) { o.Test = "ttest" },
+		func(o *Options) { o.Correction = "bonferroni" },
+		func(o *Options) { o.Resamples = 10 },
+	} {
+		o := DefaultOptions()
+		mut(&o)
+		if _, err := Analyze(pairedRun([]float64{1, 2}, 1), o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rigorBin is the rigor binary built once for the CLI tests, so that exit
+// codes and output are those a user sees.
+var rigorBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rigor-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	rigorBin = filepath.Join(dir, "rigor")
+	if out, err := exec.Command("go", "build", "-o", rigorBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// rigor runs the binary and returns stdout, stderr and the exit code.
+func rigor(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(rigorBin, args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+var (
+	seedBase = filepath.Join("..", "..", "testdata", "seed003", "base.txt")
+	seedOpt  = filepath.Join("..", "..", "testdata", "seed003", "optimized.txt")
+)
+
+// TestCompareSeed003 checks the text table against benchstat's numbers on
+// the same files (8107.5n -> 800.4n, -90.13%; 42.195Ki -> 1.867Ki,
+// -95.57%; 127 -> 8, -93.70%).
+func TestCompareSeed003(t *testing.T) {
+	out, errOut, code := rigor(t, "compare", seedBase, seedOpt)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"8107.5n ± 7%", "800.4n ± 13%", "-90.13%", "42.195Ki ± 0%", "1.867Ki ± 0%", "-95.57%", "-93.70%", "+913.05%", "improved"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"regressed", "inconclusive"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output says %q:\n%s", bad, out)
+		}
+	}
+}
+
+func TestCompareGate(t *testing.T) {
+	_, errOut, code := rigor(t, "compare", "--max-regression", "5", seedOpt, seedBase)
+	if code != 1 {
+		t.Fatalf("swapped files with --max-regression 5: exit %d, want 1; stderr %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "gate:") {
+		t.Errorf("stderr does not say which gate failed: %s", errOut)
+	}
+	if _, _, code := rigor(t, "compare", "--max-regression", "5", seedBase, seedOpt); code != 0 {
+		t.Errorf("improvement with --max-regression 5: exit %d, want 0", code)
+	}
+	if _, _, code := rigor(t, "compare", seedOpt, seedBase); code != 0 {
+		t.Errorf("regression without a gate: exit %d, want 0", code)
+	}
+}
+
+// TestCompareJSONContract decodes the JSON scripts rely on.
+func TestCompareJSONContract(t *testing.T) {
+	out, errOut, code := rigor(t, "compare", "--format", "json", "old="+seedBase, "new="+seedOpt)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Benchmarks []struct {
+			Name    string
+			Metrics []struct {
+				Unit     string
+				Old, New struct {
+					Center, Lo, Hi *float64
+					N              int
+				}
+				Change struct{ Estimate, Lo, Hi float64 }
+				P       float64
+				Verdict string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(doc.Benchmarks) != 1 || doc.Benchmarks[0].Name != "Build" {
+		t.Fatalf("benchmarks = %+v", doc.Benchmarks)
+	}
+	seen := 0
+	for _, m := range doc.Benchmarks[0].Metrics {
+		if m.Old.N != 12 || m.New.N != 12 || m.Old.Center == nil || m.Verdict != "improved" || !(m.P < 0.001) {
+			t.Errorf("%s: %+v", m.Unit, m)
+		}
+		if m.Unit == "sec/op" {
+			seen++
+			if got := m.Change.Estimate; got > -0.9012 || got < -0.9014 {
+				t.Errorf("sec/op change = %v, want -0.9013", got)
+			}
+			if !(m.Change.Lo <= m.Change.Estimate && m.Change.Estimate <= m.Change.Hi) {
+				t.Errorf("sec/op change CI %+v does not hold its estimate", m.Change)
+			}
+		}
+	}
+	if seen != 1 {
+		t.Errorf("no sec/op metric")
+	}
+}
+
+func TestCompareFormats(t *testing.T) {
+	for _, tt := range []struct{ format, want string }{
+		{"csv", "pkg,benchmark,unit,better"},
+		{"md", "| sec/op |"},
+	} {
+		out, errOut, code := rigor(t, "compare", "--format", tt.format, seedBase, seedOpt)
+		if code != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("--format %s: exit %d, stderr %q, output lacks %q:\n%s", tt.format, code, errOut, tt.want, out)
+		}
+	}
+}
+
+// TestCompareBadInput: every bad input is one line on stderr and exit 2,
+// never a panic or a stack trace.
+func TestCompareBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.txt", "")
+	garbage := write("garbage.bin", "\x00\x01\x02\xff\xfe not a benchmark\n")
+	noBench := write("nobench.txt", "goos: linux\nPASS\nok  \tx\t0.1s\n")
+	other := write("other.txt", "BenchmarkOther 100 5 ns/op\n")
+	badJSON := write("bad.json", `{"schema_version": 1, "benchmarks": [`)
+	future := write("future.json", `{"schema_version": 99, "kind": "files", "sides": [], "benchmarks": []}`)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"missing file", []string{"compare", filepath.Join(dir, "nope.txt"), seedOpt}},
+		{"empty file", []string{"compare", empty, seedOpt}},
+		{"garbage", []string{"compare", seedBase, garbage}},
+		{"no benchmarks", []string{"compare", seedBase, noBench}},
+		{"nothing in common", []string{"compare", seedBase, other}},
+		{"truncated json", []string{"compare", seedBase, badJSON}},
+		{"future schema", []string{"compare", seedBase, future}},
+		{"no args", []string{"compare"}},
+		{"bad format", []string{"compare", "--format", "xml", seedBase, seedOpt}},
+		{"bad noise", []string{"compare", "--noise", "-3", seedBase, seedOpt}},
+		{"bad alpha", []string{"compare", "--alpha", "2", seedBase, seedOpt}},
+		{"bad test", []string{"compare", "--test", "ttest", seedBase, seedOpt}},
+		{"bad flag", []string{"compare", "--bogus", seedBase, seedOpt}},
+		{"duplicate labels", []string{"compare", "a=" + seedBase, "a=" + seedOpt}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := rigor(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr %q", code, errOut)
+			}
+			lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "rigor: ") || strings.Contains(errOut, "goroutine") {
+				t.Errorf("stderr is not one rigor line: %q", errOut)
+			}
+		})
+	}
+}
