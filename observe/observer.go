@@ -1,0 +1,332 @@
+package observe
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// DefaultInterval is the Observer's sampling period when Start is given
+// none: 4 samples a second. The kernel counts CPU time in ticks of 10 ms
+// (USER_HZ=100), so a 250 ms window holds 25 ticks per CPU and resolves the
+// CPU split to about 4% of a CPU; sampling faster would mostly add tick
+// noise. The load average and pressure figures are kernel-smoothed over
+// seconds anyway. One sample costs on the order of 100 µs of CPU, so 4 Hz
+// keeps the observer far below its 1% CPU budget (see BenchmarkSnapshot
+// and the package's overhead measurement).
+const DefaultInterval = 250 * time.Millisecond
+
+// An Observer samples the system in the background while a run measures,
+// and attributes what it saw to the intervals the caller marks. Its methods
+// are safe for concurrent use.
+//
+// The counters (CPU time, context switches, bytes moved, stall time) are
+// interpolated at each interval's ends, so an interval shorter than the
+// sampling period still gets a value: the rate of the period around it.
+// Mark asks for an extra sample (at most four per period), so intervals
+// that last a period or more have boundaries close to exact.
+type Observer struct {
+	interval time.Duration
+	self     bool
+	rd       *reader
+	now      chan struct{}
+	done     chan struct{}
+	exited   chan struct{}
+
+	mu      sync.Mutex
+	snaps   []snapshot
+	marks   []mark
+	start   time.Time
+	stopped bool
+	result  []model.Observation
+	rt      *RuntimeSampler     // self mode
+	usage   *model.ProcessStats // self mode: rusage at the last boundary
+}
+
+// A mark starts an interval.
+type mark struct {
+	t         time.Time
+	benchmark string
+	side      string
+	round     int
+	paused    bool // the interval belongs to nothing
+	proc      *model.ProcessStats
+	prof      *model.ProfileStats
+	rt        *model.RuntimeStats
+}
+
+// Start begins sampling the system every interval (DefaultInterval when
+// interval <= 0) until Stop is called or ctx is done. The measured
+// processes are separate (go test binaries): attach what they did with
+// AddProcess. Where the system cannot be read (not Linux), observations
+// carry no system statistics but everything else still works.
+func Start(ctx context.Context, interval time.Duration) *Observer {
+	return start(ctx, interval, false)
+}
+
+// StartSelf is Start for in-process runs: the measured code runs in this
+// process, so at every Mark the Observer also records this process's
+// rusage and Go runtime metrics (GC, allocations, scheduling latency,
+// mutex wait) for the interval that ends.
+func StartSelf(ctx context.Context, interval time.Duration) *Observer {
+	return start(ctx, interval, true)
+}
+
+func start(ctx context.Context, interval time.Duration, self bool) *Observer {
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	o := &Observer{
+		interval: interval,
+		self:     self,
+		now:      make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		exited:   make(chan struct{}),
+		start:    time.Now(),
+	}
+	if self {
+		o.rt = NewRuntimeSampler()
+		o.usage = selfUsage()
+	}
+	if rd, err := newReader(); err == nil {
+		o.rd = rd
+	}
+	ready := make(chan struct{})
+	go o.loop(ctx, ready)
+	<-ready // the first snapshot exists before Start returns
+	return o
+}
+
+// loop runs on its own OS thread, so that the thread's CPU clock is the
+// observer's own cost.
+func (o *Observer) loop(ctx context.Context, ready chan struct{}) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(o.exited)
+	o.sample()
+	close(ready)
+	if o.rd == nil {
+		<-o.done
+		return
+	}
+	tick := time.NewTicker(o.interval)
+	defer tick.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.done:
+			o.sample()
+			return
+		case <-tick.C:
+			last = o.sample()
+		case <-o.now:
+			if time.Since(last) >= o.interval/4 {
+				last = o.sample()
+			}
+		}
+	}
+}
+
+// sample takes a snapshot and keeps it; it returns the snapshot's time.
+func (o *Observer) sample() time.Time {
+	if o.rd == nil {
+		return time.Now()
+	}
+	s, err := o.rd.read()
+	if err != nil {
+		return time.Now()
+	}
+	o.mu.Lock()
+	o.snaps = append(o.snaps, s)
+	o.mu.Unlock()
+	return s.t
+}
+
+// Mark says that from now until the next Mark, Pause or Stop, the run is
+// measuring benchmark (a model.Benchmark's Key, or "" for all benchmarks
+// of a process) on side in round. It is cheap: it records the time and
+// asks the sampler for a fresh sample without waiting for it.
+func (o *Observer) Mark(benchmark, side string, round int) {
+	o.boundary(mark{benchmark: benchmark, side: side, round: round})
+}
+
+// Pause ends the current interval without starting another: what happens
+// until the next Mark (building, parsing, waiting) belongs to no benchmark.
+func (o *Observer) Pause() {
+	o.boundary(mark{paused: true})
+}
+
+func (o *Observer) boundary(m mark) {
+	m.t = time.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stopped {
+		return
+	}
+	o.closeSelf()
+	o.marks = append(o.marks, m)
+	select {
+	case o.now <- struct{}{}:
+	default:
+	}
+}
+
+// closeSelf records, in self mode, this process's usage and runtime
+// metrics for the interval that ends now. o.mu is held.
+func (o *Observer) closeSelf() {
+	if !o.self {
+		return
+	}
+	usage := selfUsage()
+	rt := o.rt.Sample()
+	if n := len(o.marks); n > 0 && !o.marks[n-1].paused {
+		m := &o.marks[n-1]
+		m.rt = rt
+		if usage != nil && o.usage != nil {
+			m.proc = &model.ProcessStats{
+				PID:            usage.PID,
+				UserSec:        usage.UserSec - o.usage.UserSec,
+				SystemSec:      usage.SystemSec - o.usage.SystemSec,
+				VoluntaryCtx:   usage.VoluntaryCtx - o.usage.VoluntaryCtx,
+				InvoluntaryCtx: usage.InvoluntaryCtx - o.usage.InvoluntaryCtx,
+				MaxRSSBytes:    usage.MaxRSSBytes,
+			}
+		}
+	}
+	o.usage = usage
+}
+
+// AddProcess attaches a measured process's resource usage (see
+// ProcessStats) to the current interval. Several processes in one interval
+// add up: CPU and context switches are summed, the peak RSS is the largest.
+// Call it after the process exits and before the next Mark.
+func (o *Observer) AddProcess(ps *model.ProcessStats) {
+	if ps == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	m := o.current()
+	if m == nil {
+		return
+	}
+	if m.proc == nil {
+		c := *ps
+		m.proc = &c
+		return
+	}
+	m.proc.PID = 0 // several processes
+	m.proc.UserSec += ps.UserSec
+	m.proc.SystemSec += ps.SystemSec
+	m.proc.VoluntaryCtx += ps.VoluntaryCtx
+	m.proc.InvoluntaryCtx += ps.InvoluntaryCtx
+	m.proc.MaxRSSBytes = max(m.proc.MaxRSSBytes, ps.MaxRSSBytes)
+}
+
+// AddProfile attaches a CPU profile summary (see ReadCPUProfile) of the
+// measured process to the current interval, replacing any earlier one.
+func (o *Observer) AddProfile(p *model.ProfileStats) {
+	if p == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if m := o.current(); m != nil {
+		m.prof = p
+	}
+}
+
+// current is the last labelled interval, or nil. o.mu is held.
+func (o *Observer) current() *mark {
+	for i := len(o.marks) - 1; i >= 0; i-- {
+		if !o.marks[i].paused {
+			return &o.marks[i]
+		}
+	}
+	return nil
+}
+
+// Stop ends sampling and returns one Observation per marked interval, in
+// order (paused intervals are left out). Without any Mark it returns one
+// unlabelled Observation for the whole time since Start. Later calls
+// return the same result.
+func (o *Observer) Stop() []model.Observation {
+	o.mu.Lock()
+	if o.stopped {
+		defer o.mu.Unlock()
+		return o.result
+	}
+	end := time.Now()
+	o.closeSelf()
+	o.stopped = true
+	o.mu.Unlock()
+
+	close(o.done)
+	<-o.exited
+
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if n := len(o.snaps); o.rd != nil && (n == 0 || o.snaps[n-1].t.Before(end)) {
+		// The sampler ended early (ctx done): close the record here. The
+		// observer's CPU counter belongs to the sampler's thread, so the
+		// last known value carries over.
+		if s, err := o.rd.read(); err == nil {
+			if n > 0 {
+				s.c[cObserver] = o.snaps[n-1].c[cObserver]
+			} else {
+				s.c[cObserver] = 0
+			}
+			o.snaps = append(o.snaps, s)
+		}
+	}
+	marks := o.marks
+	if len(marks) == 0 {
+		marks = []mark{{t: o.start}}
+	}
+	for i, m := range marks {
+		if m.paused {
+			continue
+		}
+		t1 := end
+		if i+1 < len(marks) {
+			t1 = marks[i+1].t
+		}
+		obs := model.Observation{
+			Start:     m.t,
+			Duration:  t1.Sub(m.t),
+			Benchmark: m.benchmark,
+			Side:      m.side,
+			Round:     m.round,
+			System:    systemStats(o.snaps, m.t, t1),
+			Process:   m.proc,
+			Runtime:   m.rt,
+			Profile:   m.prof,
+		}
+		obs.OtherCPU = otherCPU(&obs, o.self)
+		o.result = append(o.result, obs)
+	}
+	return o.result
+}
+
+// otherCPU is the fraction of all CPUs that processes other than the
+// measured one (and other than the observer, whose cost is known) kept
+// busy during the observation; 0 when it cannot be told.
+func otherCPU(obs *model.Observation, self bool) float64 {
+	s, p := obs.System, obs.Process
+	dur := obs.Duration.Seconds()
+	if s == nil || p == nil || s.CPUs <= 0 || dur <= 0 {
+		return 0
+	}
+	capacity := float64(s.CPUs) * dur
+	busy := (s.User + s.System) * capacity
+	busy -= p.UserSec + p.SystemSec
+	if !self { // in self mode the observer's thread is part of p
+		busy -= s.ObserverCPUSec
+	}
+	return min(1, max(0, busy/capacity))
+}

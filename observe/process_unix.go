@@ -1,0 +1,54 @@
+//go:build unix
+
+package observe
+
+import (
+	"os"
+	"runtime"
+	"syscall"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// ProcessStats returns the resource usage of an exited process: user and
+// system CPU, voluntary and involuntary context switches and peak RSS, from
+// the rusage the kernel reported when it was reaped. Pass the ProcessState
+// of an exec.Cmd after Wait (a go test binary, say). It returns nil when ps
+// is nil or carries no rusage.
+func ProcessStats(ps *os.ProcessState) *model.ProcessStats {
+	if ps == nil {
+		return nil
+	}
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return nil
+	}
+	p := fromRusage(ru)
+	p.PID = ps.Pid()
+	return p
+}
+
+func fromRusage(ru *syscall.Rusage) *model.ProcessStats {
+	rss := int64(ru.Maxrss)
+	if runtime.GOOS != "darwin" && runtime.GOOS != "ios" {
+		rss *= 1024 // kilobytes everywhere but Apple's systems
+	}
+	return &model.ProcessStats{
+		UserSec:        float64(ru.Utime.Nano()) / 1e9,
+		SystemSec:      float64(ru.Stime.Nano()) / 1e9,
+		VoluntaryCtx:   int64(ru.Nvcsw),
+		InvoluntaryCtx: int64(ru.Nivcsw),
+		MaxRSSBytes:    rss,
+	}
+}
+
+// selfUsage returns this process's resource usage so far.
+func selfUsage() *model.ProcessStats {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return nil
+	}
+	p := fromRusage(&ru)
+	p.PID = os.Getpid()
+	return p
+}
