@@ -45,8 +45,6 @@ func TestMedianCIOrdersMatchBenchstat(t *testing.T) {
 	}
 }
 
-var _ = rand.New
-
 // benchstatP is benchstat's U-test p-value for x and y (the oracle).
 func benchstatP(x, y []float64) float64 {
 	sx := benchmath.NewSample(slices.Clone(x), &benchmath.DefaultThresholds)
@@ -97,6 +95,33 @@ func TestMannWhitneyUMatchesBenchstat(t *testing.T) {
 					_, got, _ := MannWhitneyU(x, y)
 					if !closeP(got, want) {
 						t.Errorf("n=%d+%d ties=%v shift=%v: p=%v, benchstat %v\nx=%v\ny=%v", sz.n1, sz.n2, ties, shift, got, want, x, y)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMedianCIMatchesBenchstatRandom compares MedianCI with benchstat on
+// seeded random samples, with and without ties, n = 1..40 and a few larger.
+func TestMedianCIMatchesBenchstatRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	sizes := []int{1, 2, 100, 257}
+	for n := 3; n <= 40; n++ {
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
+		for _, ties := range []bool{false, true} {
+			for rep := 0; rep < 5; rep++ {
+				x := randomSample(r, n, 10, ties)
+				for _, conf := range []float64{0.9, 0.95, 0.99} {
+					want := benchstatSummary(x, conf)
+					got, err := MedianCI(x, conf)
+					if got.Lo != want.Lo || got.Hi != want.Hi || !near(got.Estimate, want.Center, 1e-12*math.Abs(want.Center)) {
+						t.Errorf("n=%d conf=%v: %+v, benchstat %+v\nx=%v", n, conf, got, want, x)
+					}
+					if (err != nil) != (len(want.Warnings) > 0) {
+						t.Errorf("n=%d conf=%v: err %v, benchstat warnings %v", n, conf, err, want.Warnings)
 					}
 				}
 			}
