@@ -92,6 +92,10 @@ type RampStep struct {
 	ErrorLatency *Latency `json:"error_latency,omitempty"`
 
 	Generator GeneratorStats `json:"generator"`
+	// MachineCPU is the fraction of all the machine's CPUs that were busy
+	// (not idle or waiting for I/O) over the window, from /proc/stat; 0
+	// when unknown.
+	MachineCPU float64 `json:"machine_cpu,omitempty"`
 	// Target is the process given with --pid over the measured window.
 	Target *TargetStats `json:"target,omitempty"`
 
@@ -169,6 +173,13 @@ type TargetStats struct {
 	CPU float64 `json:"cpu"`
 	// CtxPerRequest is voluntary context switches per completed request.
 	CtxPerRequest float64 `json:"voluntary_ctx_per_request"`
+	// RunQueueSec is the time the target's threads were runnable but
+	// waiting for a CPU (/proc/PID/task/*/schedstat), and Demand is
+	// (CPU time + RunQueueSec) / window / CPUs: how much CPU the target
+	// asked for, whether or not other processes let it have it. 0 when
+	// the kernel does not keep schedstats.
+	RunQueueSec float64 `json:"run_queue_sec,omitempty"`
+	Demand      float64 `json:"cpu_demand,omitempty"`
 }
 
 // ScalingFit is a scalability model fitted to (concurrency, throughput):

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rigorbench/rigor/load"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/report"
+)
+
+func init() {
+	var (
+		method      string
+		headers     []string
+		data        string
+		timeout     time.Duration
+		noKeepAlive bool
+		http2       bool
+		concurrency string
+		rampSteps   string
+		rates       string
+		warmup      time.Duration
+		duration    time.Duration
+		knee        float64
+		slos        []string
+		keepGoing   bool
+		pid         int
+		maxWorkers  int
+		format      string
+		quiet       bool
+	)
+	cmd := &cobra.Command{
+		Use:   "ramp [flags] URL",
+		Short: "Ramp load on an HTTP endpoint and find where it stops scaling",
+		Long: `ramp sends load to URL in steps of rising concurrency (closed loop) or rate
+(open loop). Each step has a warm-up and a measured window, and records the
+successful throughput (errors never count), offered and achieved rates, the
+latency distribution (HDR histogram: p50, p90, p99, p99.9, max), errors by
+class, bytes/s, and the generator's own CPU and Go scheduler latency: a step
+where the generator was saturated, or sent less than 95% of the offered
+rate, is marked INVALID because it measured rigor rather than the target.
+
+In the open loop (--rate) latency counts from each request's intended start,
+so a stalled target is not hidden by the generator waiting for it
+(coordinated omission); the latency from the actual send is shown beside it.
+
+Amdahl's law and the Universal Scalability Law are fitted to the closed-loop
+steps. The headline is the highest throughput whose step met --slo, quoted
+with its p99, not the peak. With --pid, the target process's CPU time and
+context switches are recorded, and the report names the bottleneck:
+lock-bound, cpu-bound or client-bound.
+
+Plain http:// over HTTP/1.1 uses rigor's own lean client (one keep-alive
+connection per worker). https:// and --http2 use Go's net/http: --http2 is
+negotiated by ALPN over TLS, and is sent with prior knowledge (h2c) to
+http:// URLs.
+
+Exit status: 0; 1 when --slo is given and no step met it; 2 for bad flags
+or URL.`,
+		Example: `  rigor ramp --ramp 1..64x2 http://127.0.0.1:8080/
+  rigor ramp --concurrency 1,2,4,8 --slo p99=50ms,errors=1% --pid 1234 http://127.0.0.1:8080/
+  rigor ramp --rate 1000,2000,4000 --duration 10s http://127.0.0.1:8080/api
+  rigor ramp -X POST -H 'Content-Type: application/json' -d @body.json --ramp 1..32x2 http://127.0.0.1:8080/v1/items`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("ramp takes one URL, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg := load.Config{
+				Warmup:     warmup,
+				Duration:   duration,
+				Knee:       knee,
+				KeepGoing:  keepGoing,
+				PID:        pid,
+				MaxWorkers: maxWorkers,
+			}
+			if warmup == 0 {
+				cfg.Warmup = -1 // --warmup 0 means none
+			}
+			if duration <= 0 {
+				return usageErrorf("--duration must be positive")
+			}
+			if knee < 0 || knee >= 1 {
+				return usageErrorf("--knee must be between 0 and 1 (0.05 is 5%%), got %v", knee)
+			}
+			switch format {
+			case "text", "md", "csv", "json":
+			default:
+				return usageErrorf("unknown --format %q: want text, json, csv or md", format)
+			}
+			var err error
+			n := 0
+			for _, s := range []string{concurrency, rampSteps, rates} {
+				if s != "" {
+					n++
+				}
+			}
+			switch {
+			case n > 1:
+				return usageErrorf("give one of --concurrency, --ramp and --rate")
+			case rates != "":
+				if cfg.Rates, err = load.ParseRates(rates); err != nil {
+					return usageErrorf("--rate: %v", err)
+				}
+			case rampSteps != "":
+				if cfg.Concurrency, err = load.ParseConcurrency(rampSteps); err != nil {
+					return usageErrorf("--ramp: %v", err)
+				}
+			case concurrency != "":
+				if cfg.Concurrency, err = load.ParseConcurrency(concurrency); err != nil {
+					return usageErrorf("--concurrency: %v", err)
+				}
+			default:
+				cfg.Concurrency, _ = load.ParseConcurrency("1..64x2")
+			}
+			for _, s := range slos {
+				if cfg.SLO, err = load.ParseSLO(s, cfg.SLO); err != nil {
+					return usageErrorf("--slo: %v", err)
+				}
+			}
+			h := load.HTTP{
+				Method:           method,
+				URL:              args[0],
+				Header:           http.Header{},
+				Timeout:          timeout,
+				DisableKeepAlive: noKeepAlive,
+				HTTP2:            http2,
+			}
+			for _, kv := range headers {
+				k, v, ok := strings.Cut(kv, ":")
+				if !ok || strings.TrimSpace(k) == "" {
+					return usageErrorf("-H %q: want 'Name: value'", kv)
+				}
+				h.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+			}
+			if data != "" {
+				if path, ok := strings.CutPrefix(data, "@"); ok {
+					if h.Body, err = os.ReadFile(path); err != nil {
+						return usageErrorf("-d: %v", err)
+					}
+				} else {
+					h.Body = []byte(data)
+				}
+				if method == "" {
+					h.Method = http.MethodPost // as curl does
+				}
+			}
+			target, err := load.NewHTTP(h)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			stderr := cmd.ErrOrStderr()
+			if !quiet {
+				cfg.Progress = func(s model.RampStep) {
+					lvl := fmt.Sprintf("concurrency %d", s.Concurrency)
+					if s.Rate > 0 {
+						lvl = fmt.Sprintf("rate %g/s", s.Rate)
+					}
+					valid := ""
+					if !s.Valid {
+						valid = "  INVALID"
+					}
+					fmt.Fprintf(stderr, "rigor ramp: step %d, %s: %.0f ok/s, p99 %v, errors %.2f%%%s\n",
+						s.Index+1, lvl, s.Throughput, s.Latency.P99.Round(time.Microsecond), 100*s.ErrorRate, valid)
+				}
+			}
+			start := time.Now()
+			r, err := load.Ramp(cmd.Context(), target, cfg)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				run := &model.Run{
+					Kind:    model.KindRamp,
+					Start:   start,
+					End:     time.Now(),
+					Command: append([]string{"rigor"}, os.Args[1:]...),
+					Sides:   []model.Side{},
+					Ramp:    r,
+				}
+				if err := run.WriteJSON(out); err != nil {
+					return err
+				}
+			} else if err := report.RenderRamp(out, r, format); err != nil {
+				return err
+			}
+			if cfg.SLO != nil && (r.Headline == nil || r.Headline.Basis != "slo") {
+				return &exitError{code: exitGateFail}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&method, "method", "X", "", "HTTP method (default GET, or POST with -d)")
+	f.StringArrayVarP(&headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	f.StringVarP(&data, "data", "d", "", "request body, or @file to read it from a file")
+	f.DurationVar(&timeout, "timeout", 10*time.Second, "per-request timeout, connection included (0 for none)")
+	f.BoolVar(&noKeepAlive, "no-keepalive", false, "open a new connection for every request")
+	f.BoolVar(&http2, "http2", false, "speak HTTP/2 (ALPN over https, prior-knowledge h2c over http)")
+	f.StringVar(&concurrency, "concurrency", "", "closed-loop steps: workers per step, e.g. 1,2,4,8")
+	f.StringVar(&rampSteps, "ramp", "", "closed-loop steps as a range, e.g. 1..64x2 or 8..64+8 (default 1..64x2)")
+	f.StringVar(&rates, "rate", "", "open-loop steps in requests/s, e.g. 1000,2000 or 500..4000x2")
+	f.DurationVar(&warmup, "warmup", load.DefaultWarmup, "unmeasured warm-up before each step (0 for none)")
+	f.DurationVar(&duration, "duration", load.DefaultDuration, "measured window of each step")
+	f.Float64Var(&knee, "knee", 0.05, "stop after two steps in a row each gain less than this fraction of throughput (0 never stops)")
+	f.StringArrayVar(&slos, "slo", nil, "objective per step: p50|p90|p99|p99.9|max=DURATION and/or errors=PERCENT, e.g. p99=50ms,errors=1%")
+	f.BoolVar(&keepGoing, "keep-going", false, "run every step even after one breaks the SLO")
+	f.IntVar(&pid, "pid", 0, "target process ID: record its CPU time and context switches (Linux)")
+	f.IntVar(&maxWorkers, "max-workers", load.DefaultMaxWorkers, "open loop: most workers (connections) to keep the schedule")
+	f.StringVar(&format, "format", "text", "output format: text, json, csv or md")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
+	rootCmd.AddCommand(cmd)
+}

@@ -1,0 +1,408 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"time"
+)
+
+// rigor drives plain-text HTTP/1.1 with its own small client rather than
+// net/http's: one connection per worker, the request's bytes built once,
+// the response parsed in place and its body discarded. net/http's client
+// spends more CPU per request than the server it measures on a small
+// machine, which would make rigor benchmark itself.
+
+// errProtocol marks a response that is not valid HTTP/1.x.
+var errProtocol = errors.New("malformed HTTP response")
+
+type h1Target struct {
+	name    string
+	addr    string // host:port to dial
+	req     []byte // the whole request, headers and body
+	head    bool   // HEAD: responses have no body
+	retry   bool   // idempotent: resend once on a stale keep-alive connection
+	close   bool   // Connection: close
+	timeout time.Duration
+	dialer  net.Dialer
+}
+
+func (t *h1Target) Name() string     { return t.name }
+func (t *h1Target) Protocol() string { return "HTTP/1.1" }
+
+func (t *h1Target) NewClient() Client { return &h1Client{t: t} }
+
+type h1Client struct {
+	t      *h1Target
+	br     *bufio.Reader
+	conn   net.Conn // written under mu, read freely by Do's goroutine
+	reused bool     // conn has carried a complete exchange
+
+	mu     sync.Mutex
+	closed bool
+}
+
+func (c *h1Client) Do(ctx context.Context) Outcome {
+	var out Outcome
+	for attempt := 0; ; attempt++ {
+		if c.conn == nil {
+			if err := c.dial(ctx); err != nil {
+				if ctx.Err() != nil {
+					return Outcome{Class: ClassCanceled}
+				}
+				return Outcome{Class: netClass(err, ClassConnect)}
+			}
+		}
+		if c.t.timeout > 0 {
+			c.conn.SetDeadline(time.Now().Add(c.t.timeout))
+		}
+		reused := c.reused
+		if _, err := c.conn.Write(c.t.req); err != nil {
+			c.drop()
+			if reused && attempt == 0 {
+				continue // the server closed an idle connection
+			}
+			return Outcome{Class: c.errClass(ctx, err)}
+		}
+		status, n, keep, err := readResponse(c.br, c.t.head)
+		out.Bytes += n
+		if err != nil {
+			c.drop()
+			if reused && attempt == 0 && n == 0 && c.t.retry && errors.Is(err, io.EOF) {
+				continue // closed before it read the request: safe to resend
+			}
+			if errors.Is(err, errProtocol) {
+				out.Class = ClassProtocol
+			} else {
+				out.Class = c.errClass(ctx, err)
+			}
+			return out
+		}
+		c.reused = true
+		if !keep || c.t.close {
+			c.drop()
+		}
+		out.Class = statusClass(status)
+		return out
+	}
+}
+
+func (c *h1Client) errClass(ctx context.Context, err error) string {
+	if ctx.Err() != nil || c.isClosed() {
+		return ClassCanceled
+	}
+	return netClass(err, ClassConnection)
+}
+
+func (c *h1Client) dial(ctx context.Context) error {
+	if c.isClosed() {
+		return context.Canceled
+	}
+	dctx := ctx
+	if c.t.timeout > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, c.t.timeout)
+		defer cancel()
+	}
+	conn, err := c.t.dialer.DialContext(dctx, "tcp", c.t.addr)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		conn.Close()
+		return context.Canceled
+	}
+	c.conn = conn
+	c.reused = false
+	if c.br == nil {
+		c.br = bufio.NewReaderSize(conn, 16<<10)
+	} else {
+		c.br.Reset(conn)
+	}
+	return nil
+}
+
+func (c *h1Client) drop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+func (c *h1Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// Close closes the connection, abandoning a request in flight.
+func (c *h1Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.conn != nil {
+		return c.conn.Close()
+	}
+	return nil
+}
+
+// netClass classes a network error: timeouts, else fallback.
+func netClass(err error, fallback string) string {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return ClassTimeout
+	}
+	return fallback
+}
+
+// readResponse reads one HTTP/1.x response from br, discarding its body.
+// It returns the final status (after any 1xx), the number of bytes read,
+// and whether the connection may carry another request. head is true for
+// a response to HEAD, which has no body whatever its headers say.
+func readResponse(br *bufio.Reader, head bool) (status int, n int64, keepAlive bool, err error) {
+	for {
+		line, err := br.ReadSlice('\n')
+		n += int64(len(line))
+		if err != nil {
+			if err == bufio.ErrBufferFull {
+				err = errProtocol
+			}
+			return 0, n, false, err
+		}
+		// "HTTP/1.1 200 OK": the status code is bytes 9..12.
+		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' || (line[7] != '0' && line[7] != '1') {
+			return 0, n, false, errProtocol
+		}
+		status = 0
+		for _, ch := range line[9:12] {
+			if ch < '0' || ch > '9' {
+				return 0, n, false, errProtocol
+			}
+			status = status*10 + int(ch-'0')
+		}
+		if status < 100 || len(line) > 12 && line[12] != ' ' && line[12] != '\r' && line[12] != '\n' {
+			return 0, n, false, errProtocol
+		}
+		keepAlive = line[7] == '1'
+
+		contentLength := int64(-1)
+		chunked := false
+		for {
+			h, err := br.ReadSlice('\n')
+			n += int64(len(h))
+			if err != nil {
+				if err == bufio.ErrBufferFull || err == io.EOF {
+					err = errProtocol
+				}
+				return 0, n, false, err
+			}
+			h = trimCRLF(h)
+			if len(h) == 0 {
+				break
+			}
+			colon := bytes.IndexByte(h, ':')
+			if colon <= 0 {
+				return 0, n, false, errProtocol
+			}
+			name, value := h[:colon], bytes.TrimSpace(h[colon+1:])
+			switch {
+			case asciiEqualFold(name, "content-length"):
+				v, ok := parseUint(value)
+				if !ok || contentLength >= 0 && contentLength != v {
+					return 0, n, false, errProtocol
+				}
+				contentLength = v
+			case asciiEqualFold(name, "transfer-encoding"):
+				// Chunked must be the last coding; anything else is
+				// read until the connection closes.
+				last := value
+				if i := bytes.LastIndexByte(value, ','); i >= 0 {
+					last = bytes.TrimSpace(value[i+1:])
+				}
+				chunked = asciiEqualFold(last, "chunked")
+				if !chunked {
+					contentLength = -1
+					keepAlive = false
+				}
+			case asciiEqualFold(name, "connection"):
+				if containsToken(value, "close") {
+					keepAlive = false
+				} else if containsToken(value, "keep-alive") {
+					keepAlive = true
+				}
+			}
+		}
+		if status < 200 && status != 101 {
+			continue // an interim response: the final one follows
+		}
+		switch {
+		case head || status == 204 || status == 304 || status == 101:
+			if status == 101 {
+				keepAlive = false
+			}
+		case chunked:
+			m, err := discardChunked(br)
+			n += m
+			if err != nil {
+				return 0, n, false, err
+			}
+		case contentLength >= 0:
+			m, err := br.Discard(int(contentLength))
+			n += int64(m)
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return 0, n, false, err
+			}
+		default:
+			// No length: the body ends when the server closes.
+			m, err := io.Copy(io.Discard, br)
+			n += m
+			if err != nil {
+				return 0, n, false, err
+			}
+			keepAlive = false
+		}
+		return status, n, keepAlive, nil
+	}
+}
+
+// discardChunked reads a chunked body and its trailers.
+func discardChunked(br *bufio.Reader) (int64, error) {
+	var n int64
+	for {
+		line, err := br.ReadSlice('\n')
+		n += int64(len(line))
+		if err != nil {
+			if err == bufio.ErrBufferFull || err == io.EOF {
+				err = errProtocol
+			}
+			return n, err
+		}
+		line = trimCRLF(line)
+		if i := bytes.IndexByte(line, ';'); i >= 0 {
+			line = line[:i]
+		}
+		size, ok := parseHex(bytes.TrimSpace(line))
+		if !ok {
+			return n, errProtocol
+		}
+		if size == 0 {
+			for { // trailers, up to an empty line
+				t, err := br.ReadSlice('\n')
+				n += int64(len(t))
+				if err != nil {
+					if err == bufio.ErrBufferFull || err == io.EOF {
+						err = errProtocol
+					}
+					return n, err
+				}
+				if len(trimCRLF(t)) == 0 {
+					return n, nil
+				}
+			}
+		}
+		m, err := br.Discard(int(size))
+		n += int64(m)
+		if err != nil {
+			return n, io.ErrUnexpectedEOF
+		}
+		crlf, err := br.ReadSlice('\n')
+		n += int64(len(crlf))
+		if err != nil || len(trimCRLF(crlf)) != 0 {
+			return n, errProtocol
+		}
+	}
+}
+
+func trimCRLF(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// asciiEqualFold reports whether b equals the lower-case ASCII s,
+// ignoring case.
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsToken reports whether the comma-separated list v holds token.
+func containsToken(v []byte, token string) bool {
+	for len(v) > 0 {
+		var t []byte
+		if i := bytes.IndexByte(v, ','); i >= 0 {
+			t, v = v[:i], v[i+1:]
+		} else {
+			t, v = v, nil
+		}
+		if asciiEqualFold(bytes.TrimSpace(t), token) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxBody bounds lengths read from headers, so that sums cannot overflow.
+const maxBody = 1 << 40
+
+func parseUint(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+		if v > maxBody {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+func parseHex(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | int64(c)
+		if v > maxBody {
+			return 0, false
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,554 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// Defaults for Config.
+const (
+	DefaultWarmup     = time.Second
+	DefaultDuration   = 5 * time.Second
+	DefaultMaxWorkers = 1024
+)
+
+// Thresholds behind a step's validity and the headline.
+const (
+	// A step whose generator used this fraction of its CPUs may have
+	// measured the generator.
+	saturatedCPU = 0.90
+	// An open-loop step that sent less than this fraction of the offered
+	// rate did not apply the load it claims.
+	minAchieved = 0.95
+	// Without an SLO the headline is the first step within this fraction
+	// of the best throughput: more load bought less than this.
+	kneeHeadlineGain = 0.10
+	// How long a step waits for requests in flight after its window.
+	drainGrace = 2 * time.Second
+)
+
+// Config says how to ramp. Exactly one of Concurrency and Rates is set.
+type Config struct {
+	// Name overrides the target's name in the report.
+	Name string
+	// Concurrency lists the closed-loop steps: the number of workers,
+	// each sending its next request as soon as its last one completes.
+	Concurrency []int
+	// Rates lists the open-loop steps in requests/s: requests are sent
+	// on a fixed schedule and latency counts from each request's
+	// intended start.
+	Rates []float64
+	// Warmup runs before each step's measured window; zero means
+	// DefaultWarmup, negative means none.
+	Warmup time.Duration
+	// Duration is each step's measured window; zero means
+	// DefaultDuration.
+	Duration time.Duration
+	// Knee stops the ramp after two consecutive steps that each raised
+	// throughput by less than this fraction over the best earlier step
+	// (0.05 for 5%); zero never stops at the knee.
+	Knee float64
+	// SLO, when set, is checked at every step; the ramp stops at the
+	// first valid step that breaks it unless KeepGoing.
+	SLO       *model.RampSLO
+	KeepGoing bool
+	// PID is the target's process, whose CPU time and context switches
+	// are recorded for each step (Linux /proc). A Func target with no
+	// PID is measured as this process.
+	PID int
+	// MaxWorkers caps the open loop's workers (and so its connections);
+	// zero means DefaultMaxWorkers.
+	MaxWorkers int
+	// Progress, if set, is called after each step.
+	Progress func(model.RampStep)
+}
+
+// inProcessTarget is implemented by targets that run in the generator's
+// process, whose CPU is therefore both the generator's and the target's.
+type inProcessTarget interface{ inProcess() bool }
+
+func isInProcess(t Target) bool {
+	ip, ok := t.(inProcessTarget)
+	return ok && ip.inProcess()
+}
+
+// Ramp runs cfg's steps against t, one after another, and returns the
+// measurements with the fitted models, the headline and the bottleneck.
+// When ctx is cancelled it returns the steps completed so far, with
+// Stopped saying so.
+func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	warm := cfg.Warmup
+	if warm == 0 {
+		warm = DefaultWarmup
+	} else if warm < 0 {
+		warm = 0
+	}
+	dur := cfg.Duration
+	if dur == 0 {
+		dur = DefaultDuration
+	}
+	r := &model.Ramp{
+		Target:       t.Name(),
+		Protocol:     t.Protocol(),
+		Mode:         model.RampClosed,
+		Warmup:       warm,
+		StepDuration: dur,
+		CPUs:         runtime.NumCPU(),
+		SLO:          cfg.SLO,
+	}
+	if cfg.Name != "" {
+		r.Target = cfg.Name
+	}
+	n := len(cfg.Concurrency)
+	if len(cfg.Rates) > 0 {
+		r.Mode = model.RampOpen
+		n = len(cfg.Rates)
+	}
+	if cfg.PID > 0 {
+		if _, err := pidSample(cfg.PID); err != nil {
+			return nil, err
+		}
+	}
+
+	best := 0.0
+	lowGain := 0
+	for i := 0; i < n; i++ {
+		sc := stepConfig{index: i, warmup: warm, duration: dur, pid: cfg.PID, inProcess: isInProcess(t)}
+		if r.Mode == model.RampOpen {
+			sc.rate = cfg.Rates[i]
+			sc.maxWorkers = cfg.MaxWorkers
+			if sc.maxWorkers <= 0 {
+				sc.maxWorkers = DefaultMaxWorkers
+			}
+		} else {
+			sc.workers = cfg.Concurrency[i]
+		}
+		st, err := runStep(ctx, t, sc)
+		if err != nil {
+			if ctx.Err() != nil {
+				r.Stopped = fmt.Sprintf("interrupted during step %d of %d", i+1, n)
+				break
+			}
+			return nil, err
+		}
+		if i > 0 && best > 0 {
+			st.Gain = st.Throughput/best - 1
+		}
+		checkSLO(&st, cfg.SLO)
+		r.Steps = append(r.Steps, st)
+		if cfg.Progress != nil {
+			cfg.Progress(st)
+		}
+		if i == n-1 {
+			break
+		}
+		if cfg.SLO != nil && st.Valid && !st.SLOMet && !cfg.KeepGoing {
+			r.Stopped = fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
+			break
+		}
+		if i > 0 && cfg.Knee > 0 {
+			if st.Gain < cfg.Knee {
+				lowGain++
+			} else {
+				lowGain = 0
+			}
+			if lowGain >= 2 {
+				r.Stopped = fmt.Sprintf("past the knee: two consecutive steps raised throughput by less than %.0f%%", cfg.Knee*100)
+				break
+			}
+		}
+		best = max(best, st.Throughput)
+	}
+	if r.Mode == model.RampClosed {
+		fitRamp(r)
+	} else if len(r.Steps) > 0 {
+		r.Notes = append(r.Notes, "open loop: the scalability models are fitted to closed-loop (--concurrency) steps only")
+	}
+	r.Headline = headline(r, cfg.SLO)
+	r.Bottleneck = diagnose(r)
+	return r, nil
+}
+
+func (c *Config) check() error {
+	switch {
+	case len(c.Concurrency) > 0 && len(c.Rates) > 0:
+		return errors.New("load: set concurrency steps or rate steps, not both")
+	case len(c.Concurrency) == 0 && len(c.Rates) == 0:
+		return errors.New("load: no steps: set concurrency or rate steps")
+	}
+	for _, v := range c.Concurrency {
+		if v < 1 {
+			return fmt.Errorf("load: concurrency %d is not at least 1", v)
+		}
+	}
+	for _, v := range c.Rates {
+		if !(v > 0) || v > 1e9 {
+			return fmt.Errorf("load: rate %v is not between 0 and 1e9 requests/s", v)
+		}
+	}
+	if c.Duration < 0 {
+		return fmt.Errorf("load: negative duration %v", c.Duration)
+	}
+	if c.Knee < 0 {
+		return fmt.Errorf("load: negative knee threshold %v", c.Knee)
+	}
+	if s := c.SLO; s != nil {
+		if s.Latency > 0 {
+			if _, ok := (model.Latency{}).Percentile(s.Percentile); !ok {
+				return fmt.Errorf("load: SLO percentile %v is not one of 50, 90, 99, 99.9, 100", s.Percentile)
+			}
+		}
+		if s.MaxErrorRate != nil && (*s.MaxErrorRate < 0 || *s.MaxErrorRate > 1) {
+			return fmt.Errorf("load: SLO error rate %v is not between 0 and 1", *s.MaxErrorRate)
+		}
+	}
+	return nil
+}
+
+type stepConfig struct {
+	index            int
+	workers          int     // closed loop
+	rate             float64 // open loop
+	maxWorkers       int
+	warmup, duration time.Duration
+	pid              int
+	inProcess        bool
+}
+
+// observation is the generator's and target's state at one instant.
+type observation struct {
+	machine cpuTimes
+	self    procSample
+	target  procSample
+	sched   schedSample
+}
+
+func observe(sc stepConfig) observation {
+	o := observation{machine: machineSample(), self: selfSample(), sched: readSched()}
+	switch {
+	case sc.pid > 0:
+		o.target, _ = pidSample(sc.pid)
+	case sc.inProcess:
+		o.target, _ = pidSample(os.Getpid())
+		if !o.target.ok {
+			o.target = o.self
+		}
+	}
+	return o
+}
+
+// runStep runs one step: a warm-up, then the measured window.
+func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, error) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	open := sc.rate > 0
+	ws := int64(sc.warmup)
+	we := ws + int64(sc.duration)
+	base := time.Now()
+	rec := newStepRecorder(open, ws, we)
+
+	// Observe the processes at the window's edges from their own goroutine.
+	var obs [2]observation
+	obsDone := make(chan struct{})
+	go func() {
+		defer close(obsDone)
+		for i, at := range []int64{ws, we} {
+			if !sleepUntil(ctx, base, at) {
+				return
+			}
+			obs[i] = observe(sc)
+		}
+	}()
+
+	var (
+		wg      sync.WaitGroup
+		stop    atomic.Bool // closed loop: stop sending
+		giveUp  atomic.Bool // stop waiting for requests in flight
+		mu      sync.Mutex
+		clients []Client
+		workers int
+	)
+	startWorker := func(run func(c Client, w *workerRecorder)) {
+		c := t.NewClient()
+		mu.Lock()
+		clients = append(clients, c)
+		workers++
+		mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := rec.worker()
+			run(c, w)
+			w.flush()
+		}()
+	}
+
+	if !open {
+		for i := 0; i < sc.workers; i++ {
+			startWorker(func(c Client, w *workerRecorder) {
+				for !stop.Load() {
+					s := int64(time.Since(base))
+					out := c.Do(ctx)
+					e := int64(time.Since(base))
+					w.add(s, s, e, out)
+				}
+			})
+		}
+		sleepUntil(ctx, base, we)
+		stop.Store(true)
+	} else {
+		queue := make(chan int64, 1<<16)
+		work := func(c Client, w *workerRecorder) {
+			for intended := range queue {
+				if giveUp.Load() {
+					w.giveUp(intended)
+					continue
+				}
+				s := int64(time.Since(base))
+				out := c.Do(ctx)
+				e := int64(time.Since(base))
+				if giveUp.Load() && out.Class != "" {
+					w.giveUp(intended)
+					continue
+				}
+				w.add(intended, s, e, out)
+			}
+		}
+		initial := min(sc.maxWorkers, max(1, int(sc.rate/1000)))
+		for i := 0; i < initial; i++ {
+			startWorker(work)
+		}
+		dispatch(ctx, base, we, sc.rate, queue, func(backlog int) {
+			mu.Lock()
+			n := min(backlog, sc.maxWorkers-workers)
+			mu.Unlock()
+			for i := 0; i < n; i++ {
+				startWorker(work)
+			}
+		})
+		close(queue)
+	}
+
+	// Wait for requests in flight, then abandon them.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(drainGrace):
+		giveUp.Store(true)
+		cancel()
+		mu.Lock()
+		for _, c := range clients {
+			c.Close()
+		}
+		mu.Unlock()
+		<-done
+	}
+	for _, c := range clients {
+		c.Close()
+	}
+	<-obsDone
+	if err := parent.Err(); err != nil {
+		return model.RampStep{}, err
+	}
+	return buildStep(sc, rec, obs, workers), nil
+}
+
+// sleepUntil sleeps until at ns after base, or ctx is done; it reports
+// whether it reached at.
+func sleepUntil(ctx context.Context, base time.Time, at int64) bool {
+	d := time.Duration(at) - time.Since(base)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-tm.C:
+		return true
+	}
+}
+
+// dispatch puts the intended start of each request, at rate per second
+// from base until we, on queue, sleeping between sends. When requests
+// are waiting for a worker it calls grow with the backlog.
+func dispatch(ctx context.Context, base time.Time, we int64, rate float64, queue chan<- int64, grow func(backlog int)) {
+	interval := 1e9 / rate
+	for i := 0; ; i++ {
+		intended := int64(float64(i) * interval)
+		if intended >= we {
+			return
+		}
+		if d := time.Duration(intended) - time.Since(base); d > 50*time.Microsecond {
+			if !sleepUntil(ctx, base, intended) {
+				return
+			}
+		} else if ctx.Err() != nil {
+			return
+		}
+		if b := len(queue); b > 0 {
+			grow(b)
+		}
+		select {
+		case queue <- intended:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// buildStep turns a step's recordings into a RampStep, judging whether it
+// measured the target or the generator.
+func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int) model.RampStep {
+	secs := sc.duration.Seconds()
+	completed := rec.successes + rec.failures
+	st := model.RampStep{
+		Index:       sc.index,
+		Concurrency: workers,
+		Rate:        sc.rate,
+		Duration:    sc.duration,
+		Requests:    completed,
+		Successes:   rec.successes,
+		Errors:      rec.errorCounts(),
+		Unfinished:  rec.unfinished,
+		Throughput:  float64(rec.successes) / secs,
+		Achieved:    float64(completed) / secs,
+		BytesPerSec: float64(rec.bytes) / secs,
+		Latency:     summarize(rec.lat),
+		Valid:       true,
+	}
+	st.Offered = st.Achieved
+	if sc.rate > 0 {
+		st.Offered = sc.rate
+		st.Achieved = float64(rec.sent) / secs
+		svc := summarize(rec.svc)
+		st.ServiceLatency = &svc
+	}
+	if completed > 0 {
+		st.ErrorRate = float64(rec.failures) / float64(completed)
+	}
+	if rec.errLat.TotalCount() > 0 {
+		e := summarize(rec.errLat)
+		st.ErrorLatency = &e
+	}
+
+	cpus := float64(runtime.NumCPU())
+	a, b := obs[0], obs[1]
+	st.Generator.Workers = workers
+	if a.self.ok && b.self.ok {
+		st.Generator.UserSec = (b.self.user - a.self.user).Seconds()
+		st.Generator.SystemSec = (b.self.sys - a.self.sys).Seconds()
+		wall := b.self.whenMonotonic.Sub(a.self.whenMonotonic).Seconds()
+		if wall > 0 {
+			st.Generator.CPU = (st.Generator.UserSec + st.Generator.SystemSec) / wall / cpus
+		}
+	}
+	st.Generator.SchedLatencyP99 = schedP99(a.sched, b.sched)
+	if a.machine.ok && b.machine.ok && b.machine.total > a.machine.total {
+		st.MachineCPU = float64(b.machine.busy-a.machine.busy) / float64(b.machine.total-a.machine.total)
+	}
+	if a.target.ok && b.target.ok {
+		ts := &model.TargetStats{}
+		ts.PID = sc.pid
+		ts.UserSec = (b.target.user - a.target.user).Seconds()
+		ts.SystemSec = (b.target.sys - a.target.sys).Seconds()
+		ts.VoluntaryCtx = b.target.vol - a.target.vol
+		ts.InvoluntaryCtx = b.target.nonvol - a.target.nonvol
+		if wall := b.target.whenMonotonic.Sub(a.target.whenMonotonic).Seconds(); wall > 0 {
+			ts.CPU = (ts.UserSec + ts.SystemSec) / wall / cpus
+			if a.target.hasRunq && b.target.hasRunq {
+				ts.RunQueueSec = max(0, (b.target.runq - a.target.runq).Seconds())
+				ts.Demand = ts.CPU + ts.RunQueueSec/wall/cpus
+			}
+		}
+		if completed > 0 {
+			ts.CtxPerRequest = float64(ts.VoluntaryCtx) / float64(completed)
+		}
+		st.Target = ts
+	}
+
+	// Did this step measure the target, or the generator?
+	switch {
+	case completed == 0:
+		st.Valid = false
+		st.Invalid = "no request completed in the measured window"
+	case sc.rate > 0 && st.Achieved < minAchieved*sc.rate:
+		st.Valid = false
+		st.Invalid = fmt.Sprintf("sent %.0f/s of the %.0f/s offered (%.0f%%, below %.0f%%): the schedule was not kept, so the load was not what it claims",
+			st.Achieved, sc.rate, 100*st.Achieved/sc.rate, 100*minAchieved)
+	case st.Generator.CPU >= saturatedCPU && !sc.inProcess:
+		st.Valid = false
+		st.Invalid = fmt.Sprintf("the generator used %.0f%% of %d CPUs: it was saturated, so this step may have measured the generator", 100*st.Generator.CPU, int(cpus))
+	}
+	if st.Generator.CPU >= saturatedCPU && sc.inProcess {
+		st.Notes = append(st.Notes, fmt.Sprintf("the process used %.0f%% of %d CPUs; the target runs in the generator's process, so this is both", 100*st.Generator.CPU, int(cpus)))
+	}
+	if rec.unfinished > 0 {
+		st.Notes = append(st.Notes, fmt.Sprintf("%d scheduled requests had not completed %v after the window and were abandoned", rec.unfinished, drainGrace))
+	}
+	if p := st.Generator.SchedLatencyP99; p > 0 && st.Latency.P50 > 0 && p > st.Latency.P50/2 && p > 100*time.Microsecond {
+		st.Notes = append(st.Notes, fmt.Sprintf("the generator's goroutines waited up to %v (p99) to run, against a median latency of %v: latencies include time spent queued in the generator",
+			fmtDur(p), fmtDur(st.Latency.P50)))
+	}
+	if st.ErrorLatency != nil && st.Successes > 0 && st.ErrorLatency.P50 < st.Latency.P50 {
+		st.Notes = append(st.Notes, fmt.Sprintf("failed requests were faster than successful ones (median %v vs %v): they are left out of throughput and latency, which they would flatter",
+			fmtDur(st.ErrorLatency.P50), fmtDur(st.Latency.P50)))
+	}
+	return st
+}
+
+// checkSLO sets whether a step met the SLO and, if not, why.
+func checkSLO(st *model.RampStep, slo *model.RampSLO) {
+	if slo == nil {
+		return
+	}
+	var miss []string
+	if !st.Valid {
+		miss = append(miss, "the step is invalid")
+	}
+	if st.Successes == 0 {
+		miss = append(miss, "no request succeeded")
+	}
+	if slo.Latency > 0 && st.Successes > 0 {
+		got, _ := st.Latency.Percentile(slo.Percentile)
+		if got > slo.Latency {
+			miss = append(miss, fmt.Sprintf("%s %v > %v", percentileName(slo.Percentile), fmtDur(got), slo.Latency))
+		}
+	}
+	if slo.MaxErrorRate != nil && st.ErrorRate > *slo.MaxErrorRate {
+		miss = append(miss, fmt.Sprintf("errors %.2f%% > %.2f%%", 100*st.ErrorRate, 100**slo.MaxErrorRate))
+	}
+	st.SLOMet = len(miss) == 0
+	st.SLOMiss = joinPlain(miss)
+}
+
+func percentileName(p float64) string {
+	if p == 100 {
+		return "max"
+	}
+	return fmt.Sprintf("p%g", p)
+}
+
+func joinPlain(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += v
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package load
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// Latencies are recorded in nanoseconds from 1 ns to an hour with three
+// significant digits, as wrk2 does.
+const (
+	histMin    = 1
+	histMax    = int64(time.Hour)
+	histDigits = 3
+	batchSize  = 256
+)
+
+// stepRecorder collects one step's measurements. Workers record into
+// their own batches and flush them here under a lock every batchSize
+// requests, so the hot path takes no lock and allocates nothing.
+type stepRecorder struct {
+	open   bool  // open loop: latency window keyed on the intended start
+	ws, we int64 // measured window, ns since the step's base time
+
+	mu         sync.Mutex
+	lat        *hdrhistogram.Histogram // successes: from intended start
+	svc        *hdrhistogram.Histogram // successes: from actual send (open loop)
+	errLat     *hdrhistogram.Histogram // failures
+	successes  int64
+	failures   int64
+	classes    map[string]int64
+	bytes      int64
+	sent       int64
+	unfinished int64
+}
+
+func newStepRecorder(open bool, ws, we int64) *stepRecorder {
+	r := &stepRecorder{
+		open:    open,
+		ws:      ws,
+		we:      we,
+		lat:     hdrhistogram.New(histMin, histMax, histDigits),
+		errLat:  hdrhistogram.New(histMin, histMax, histDigits),
+		classes: map[string]int64{},
+	}
+	if open {
+		r.svc = hdrhistogram.New(histMin, histMax, histDigits)
+	}
+	return r
+}
+
+type sample struct {
+	lat, svc int64
+	class    string
+}
+
+// workerRecorder is one worker's batch.
+type workerRecorder struct {
+	r          *stepRecorder
+	n          int
+	samples    [batchSize]sample
+	successes  int64
+	failures   int64
+	classes    map[string]int64
+	bytes      int64
+	sent       int64
+	unfinished int64
+}
+
+func (r *stepRecorder) worker() *workerRecorder {
+	return &workerRecorder{r: r, classes: map[string]int64{}}
+}
+
+func (w *workerRecorder) in(t int64) bool { return t >= w.r.ws && t < w.r.we }
+
+// add records one request intended to start at intended, sent at sent and
+// completed at end (ns since the step's base time).
+func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
+	if w.in(sent) {
+		w.sent++
+	}
+	if w.in(end) {
+		if out.Class == "" {
+			w.successes++
+		} else {
+			w.failures++
+			w.classes[out.Class]++
+		}
+		w.bytes += out.Bytes
+	}
+	key := end
+	if w.r.open {
+		key = intended
+	}
+	if !w.in(key) {
+		return
+	}
+	w.samples[w.n] = sample{lat: end - intended, svc: end - sent, class: out.Class}
+	w.n++
+	if w.n == batchSize {
+		w.flush()
+	}
+}
+
+// giveUp counts an open-loop request scheduled at intended that was
+// abandoned when the step stopped waiting.
+func (w *workerRecorder) giveUp(intended int64) {
+	if w.in(intended) {
+		w.unfinished++
+	}
+}
+
+func (w *workerRecorder) flush() {
+	r := w.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range w.samples[:w.n] {
+		if s.class != "" {
+			r.errLat.RecordValue(clampHist(s.lat))
+			continue
+		}
+		r.lat.RecordValue(clampHist(s.lat))
+		if r.svc != nil {
+			r.svc.RecordValue(clampHist(s.svc))
+		}
+	}
+	w.n = 0
+	r.successes += w.successes
+	r.failures += w.failures
+	r.bytes += w.bytes
+	r.sent += w.sent
+	r.unfinished += w.unfinished
+	for k, v := range w.classes {
+		r.classes[k] += v
+		delete(w.classes, k)
+	}
+	w.successes, w.failures, w.bytes, w.sent, w.unfinished = 0, 0, 0, 0, 0
+}
+
+func clampHist(v int64) int64 {
+	if v < histMin {
+		return histMin
+	}
+	if v > histMax {
+		return histMax
+	}
+	return v
+}
+
+func summarize(h *hdrhistogram.Histogram) model.Latency {
+	if h == nil || h.TotalCount() == 0 {
+		return model.Latency{}
+	}
+	return model.Latency{
+		Count:  h.TotalCount(),
+		Min:    time.Duration(h.Min()),
+		Mean:   time.Duration(h.Mean()),
+		StdDev: time.Duration(h.StdDev()),
+		P50:    time.Duration(h.ValueAtQuantile(50)),
+		P90:    time.Duration(h.ValueAtQuantile(90)),
+		P99:    time.Duration(h.ValueAtQuantile(99)),
+		P999:   time.Duration(h.ValueAtQuantile(99.9)),
+		Max:    time.Duration(h.Max()),
+	}
+}
+
+func (r *stepRecorder) errorCounts() []model.ErrorCount {
+	var e []model.ErrorCount
+	for k, v := range r.classes {
+		e = append(e, model.ErrorCount{Class: k, Count: v})
+	}
+	sort.Slice(e, func(i, j int) bool {
+		if e[i].Count != e[j].Count {
+			return e[i].Count > e[j].Count
+		}
+		return e[i].Class < e[j].Class
+	})
+	return e
+}

@@ -1,0 +1,132 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+)
+
+// Error classes recorded for failed requests. HTTP responses with a
+// status of 400 or more are classed "status NNN".
+const (
+	ClassTimeout    = "timeout"    // the request did not complete in time
+	ClassConnect    = "connect"    // a connection could not be made
+	ClassConnection = "connection" // the connection failed mid-request (reset, closed)
+	ClassProtocol   = "protocol"   // the response was not valid HTTP
+	ClassCanceled   = "canceled"   // the ramp was stopping
+	ClassError      = "error"      // any other error returned by a Func
+)
+
+// An Outcome is the result of one request.
+type Outcome struct {
+	// Class is empty for a success, or the failure's class.
+	Class string
+	// Bytes is the number of response bytes read.
+	Bytes int64
+}
+
+// A Target is what a ramp drives: an HTTP endpoint (NewHTTP) or a Func.
+type Target interface {
+	// Name describes the target in reports: a URL, a function's name.
+	Name() string
+	// Protocol says how requests are made: "HTTP/1.1", "HTTP/2", "func".
+	Protocol() string
+	// NewClient returns a client for one worker goroutine. A client is
+	// used by one goroutine at a time, except for Close, which may be
+	// called at any time to abandon requests in flight.
+	NewClient() Client
+}
+
+// A Client makes requests to a target, one at a time.
+type Client interface {
+	Do(ctx context.Context) Outcome
+	Close() error
+}
+
+// A Func is one operation of a Go target: a database call, an RPC, a
+// function under test. It returns nil on success; a failure is classed
+// by ErrorClass, or as ClassTimeout for a context deadline, or ClassError.
+type Func func(ctx context.Context) error
+
+// Name implements Target.
+func (Func) Name() string { return "func" }
+
+// Protocol implements Target.
+func (Func) Protocol() string { return "func" }
+
+// NewClient implements Target.
+func (f Func) NewClient() Client { return funcClient(f) }
+
+// inProcess marks a Func as running in the generator's process, so that
+// the process's CPU is the target's as much as the generator's.
+func (Func) inProcess() bool { return true }
+
+type funcClient Func
+
+func (c funcClient) Do(ctx context.Context) Outcome {
+	return Outcome{Class: Classify(c(ctx))}
+}
+
+func (funcClient) Close() error { return nil }
+
+// classedError is an error with an explicit class.
+type classedError struct {
+	class string
+	err   error
+}
+
+func (e *classedError) Error() string      { return e.class + ": " + e.err.Error() }
+func (e *classedError) Unwrap() error      { return e.err }
+func (e *classedError) ErrorClass() string { return e.class }
+
+// ErrorClass wraps err so that a Func's failure is reported under class
+// ("not found", "rate limited") instead of ClassError.
+func ErrorClass(class string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &classedError{class: class, err: err}
+}
+
+// Classify returns the class of a request's error: "" for nil, the class
+// given with ErrorClass, ClassTimeout for deadlines and network timeouts,
+// ClassCanceled for cancellation, else ClassError.
+func Classify(err error) string {
+	if err == nil {
+		return ""
+	}
+	var c interface{ ErrorClass() string }
+	if errors.As(err, &c) {
+		return c.ErrorClass()
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return ClassTimeout
+	}
+	if errors.Is(err, context.Canceled) {
+		return ClassCanceled
+	}
+	return ClassError
+}
+
+// statusClasses holds "status NNN" for every status code, so that
+// classing a response allocates nothing.
+var statusClasses = func() []string {
+	s := make([]string, 1000)
+	for i := range s {
+		s[i] = "status " + strconv.Itoa(i)
+	}
+	return s
+}()
+
+// statusClass is "" for a successful status (below 400), else its class.
+func statusClass(code int) string {
+	if code < 400 {
+		return ""
+	}
+	if code < len(statusClasses) {
+		return statusClasses[code]
+	}
+	return ClassProtocol
+}
