@@ -1,0 +1,387 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/gotest"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
+	"github.com/rigorbench/rigor/store"
+)
+
+func init() {
+	var (
+		vf       verdictFlags
+		mf       measureFlags
+		old, new sideFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "ab [flags] [packages]",
+		Short: "Compare two revisions' benchmarks in interleaved, paired rounds",
+		Long: `ab builds the test binaries of two sides, old (--old, default HEAD) and new
+(--new, default ".", the working tree with its uncommitted changes), and runs
+their benchmarks in interleaved rounds: each round runs every benchmark once
+on each side, old and new back to back in counterbalanced order, benchmarks
+shuffled, with one iteration count per round shared by both sides and
+jittered ±20% between rounds. Round i of old and round i of new ran under the
+same conditions, so they are compared as pairs.
+
+A revision is anything git rev-parse accepts; it is checked out into a
+temporary git worktree, removed on exit. Each side has its own build
+settings (--old-tags, --new-env K=V, --new-gcflags, --new-go). When both
+sides are the same source built the same way, the run is an A/A run: it
+measures the noise floor.
+
+Each benchmark is calibrated once so that a sample lasts about --benchtime.
+Rounds go on until every benchmark is resolved (its confidence interval
+clears the noise band or lies inside it) after --min-rounds, or until --time
+or --max-rounds. Every sample is written as it arrives to --out (default
+.rigor/runs/ID in the module root): old.txt and new.txt in Go benchmark
+format, which benchstat reads, and run.json. --seed also seeds the schedule.
+
+Output and exit status are compare's: 0, or 1 when --max-regression is set and
+a benchmark regressed by more than it, or 2 for bad input, a run where nothing
+could be measured, or an interrupted run (its partial verdict is printed).`,
+		Example: `  rigor ab ./...
+  rigor ab --old main --max-regression 5 ./pkg/...
+  rigor ab --old-tags '' --new-tags optimized --bench Build .
+  rigor ab --old HEAD~1 --new HEAD --format json .`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := vf.options()
+			if err != nil {
+				return err
+			}
+			cfg, err := mf.config(args)
+			if err != nil {
+				return err
+			}
+			oldSide, err := old.side("old")
+			if err != nil {
+				return err
+			}
+			newSide, err := new.side("new")
+			if err != nil {
+				return err
+			}
+			cfg.Sides = []gotest.Side{oldSide, newSide}
+			cfg.Analysis, cfg.Seed = opts, vf.seed
+			run, err := measure(cmd, cfg)
+			if run == nil {
+				return err
+			}
+			rep, aerr := analysis.Analyze(run, opts)
+			if aerr != nil {
+				return usageErrorf("%v", aerr)
+			}
+			return finish(cmd, &vf, rep, err)
+		},
+	}
+	old.register(cmd.Flags(), "old", "HEAD")
+	new.register(cmd.Flags(), "new", gotest.WorkingTree)
+	mf.register(cmd.Flags())
+	vf.register(cmd.Flags())
+	rootCmd.AddCommand(cmd)
+}
+
+// sideFlags are one side's revision and build settings.
+type sideFlags struct {
+	rev, tags, gcflags, toolchain string
+	env                           []string
+}
+
+func (f *sideFlags) register(fs *pflag.FlagSet, name, rev string) {
+	fs.StringVar(&f.rev, name, rev, "the `revision` of the "+name+" side (anything git rev-parse accepts; \".\" is the working tree)")
+	f.registerBuild(fs, name+"-")
+}
+
+// registerBuild registers the build flags with prefix ("old-", or "" for
+// rigor run's single side).
+func (f *sideFlags) registerBuild(fs *pflag.FlagSet, prefix string) {
+	side := ""
+	if prefix != "" {
+		side = " of the " + strings.TrimSuffix(prefix, "-") + " side"
+	}
+	fs.StringVar(&f.tags, prefix+"tags", "", "build `tags`"+side+" (go build -tags)")
+	fs.StringArrayVar(&f.env, prefix+"env", nil, "`KEY=VALUE` added to the environment"+side+", for building and running (repeatable)")
+	fs.StringVar(&f.gcflags, prefix+"gcflags", "", "compiler `flags`"+side+" (go build -gcflags)")
+	fs.StringVar(&f.toolchain, prefix+"go", "", "Go `toolchain`"+side+", as a GOTOOLCHAIN value (go1.25.3, local)")
+}
+
+func (f *sideFlags) side(label string) (gotest.Side, error) {
+	env, err := parseEnv(f.env)
+	if err != nil {
+		return gotest.Side{}, err
+	}
+	rev := f.rev
+	if rev == "" {
+		rev = gotest.WorkingTree
+	}
+	return gotest.Side{Label: label, Rev: rev, Settings: gotest.Settings{
+		Tags: f.tags, Env: env, GCFlags: f.gcflags, Toolchain: f.toolchain,
+	}}, nil
+}
+
+// parseEnv checks KEY=VALUE pairs.
+func parseEnv(pairs []string) ([]string, error) {
+	for _, kv := range pairs {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+			return nil, usageErrorf("environment setting %q is not KEY=VALUE", kv)
+		}
+	}
+	return pairs, nil
+}
+
+// measureFlags are the measurement flags shared by ab and run.
+type measureFlags struct {
+	bench     string
+	cpu       string
+	benchtime string
+	minRounds int
+	maxRounds int
+	budget    time.Duration
+	timeout   time.Duration
+	order     string
+	out       string
+}
+
+func (f *measureFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.bench, "bench", ".", "run only the benchmarks matching this `regexp`, as go test -bench")
+	fs.StringVar(&f.cpu, "cpu", "", "comma-separated GOMAXPROCS `list`, as go test -cpu; each value is its own benchmark")
+	fs.StringVar(&f.benchtime, "benchtime", gotest.DefaultBenchtime.String(), "target `duration` of one sample, or a fixed iteration count Nx (no calibration, no jitter)")
+	fs.IntVar(&f.minRounds, "min-rounds", gotest.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
+	fs.IntVar(&f.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
+	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating and measuring (builds excluded)")
+	fs.DurationVar(&f.timeout, "timeout", gotest.DefaultTimeout, "kill a test binary that runs longer than this, and report it")
+	fs.StringVar(&f.order, "order", gotest.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
+	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
+}
+
+// config checks the flags and returns the configuration without sides.
+func (f *measureFlags) config(args []string) (gotest.Config, error) {
+	cfg := gotest.Config{
+		Packages:  args,
+		Bench:     f.bench,
+		MinRounds: f.minRounds,
+		MaxRounds: f.maxRounds,
+		Time:      f.budget,
+		Timeout:   f.timeout,
+		Order:     f.order,
+		Out:       f.out,
+		Command:   os.Args,
+	}
+	if n, ok := strings.CutSuffix(f.benchtime, "x"); ok {
+		iters, err := strconv.ParseInt(n, 10, 64)
+		if err != nil || iters < 1 {
+			return cfg, usageErrorf("invalid --benchtime %q: want a duration (100ms) or an iteration count (1000x)", f.benchtime)
+		}
+		cfg.Iters = iters
+	} else {
+		d, err := time.ParseDuration(f.benchtime)
+		if err != nil || d <= 0 {
+			return cfg, usageErrorf("invalid --benchtime %q: want a duration (100ms) or an iteration count (1000x)", f.benchtime)
+		}
+		cfg.Benchtime = d
+	}
+	if f.cpu != "" {
+		for _, s := range strings.Split(f.cpu, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				return cfg, usageErrorf("invalid --cpu %q: want a comma-separated list of positive counts", f.cpu)
+			}
+			cfg.CPU = append(cfg.CPU, n)
+		}
+	}
+	switch {
+	case f.minRounds < 2:
+		return cfg, usageErrorf("--min-rounds must be at least 2, got %d", f.minRounds)
+	case f.maxRounds < 0 || f.maxRounds > 0 && f.maxRounds < 2:
+		return cfg, usageErrorf("--max-rounds must be 0 (no limit) or at least 2, got %d", f.maxRounds)
+	case f.budget <= 0:
+		return cfg, usageErrorf("--time must be positive, got %v", f.budget)
+	case f.timeout <= 0:
+		return cfg, usageErrorf("--timeout must be positive, got %v", f.timeout)
+	case f.order != gotest.OrderThueMorse && f.order != gotest.OrderABBA:
+		return cfg, usageErrorf("unknown --order %q (want %s or %s)", f.order, gotest.OrderThueMorse, gotest.OrderABBA)
+	}
+	return cfg, nil
+}
+
+// measure runs cfg with the results directory, environment, observer and
+// progress bar set up. A nil run comes with the error to return; a
+// non-nil run with a non-nil error is a partial run.
+func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
+	ctx := cmd.Context()
+	stderr := cmd.ErrOrStderr()
+	madeOut := false
+	if cfg.Out == "" {
+		root, err := store.ModuleRoot(".")
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if cfg.ID, cfg.Out, err = store.Open(root).NewRunDir(time.Now()); err != nil {
+			return nil, err
+		}
+		madeOut = true
+	} else {
+		cfg.ID = filepath.Base(cfg.Out)
+	}
+	env := observe.CaptureEnv(ctx)
+	cfg.Env = &env
+	cfg.Observer, cfg.ProcessStats = observe.Start(ctx, 0), observe.ProcessStats
+	cfg.Log = stderr
+	bar := newProgressBar(stderr, cfg.Time)
+	if bar != nil {
+		cfg.Progress, cfg.Log = bar.update, bar
+	}
+	run, err := gotest.Run(ctx, cfg)
+	bar.done()
+	if run == nil {
+		cfg.Observer.Stop()
+		if madeOut {
+			os.Remove(cfg.Out) // still empty
+		}
+		if ctx.Err() != nil {
+			return nil, &exitError{code: exitUsage, err: errors.New("interrupted")}
+		}
+		return nil, usageErrorf("%v", err)
+	}
+	if err != nil && ctx.Err() == nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
+	if len(run.Benchmarks) == 0 {
+		return nil, usageErrorf("no benchmark was measured")
+	}
+	return run, err
+}
+
+// finish renders rep and applies the gate; an interrupted run (err set)
+// exits 2 unless the gate already failed.
+func finish(cmd *cobra.Command, vf *verdictFlags, rep *analysis.Report, interrupted error) error {
+	err := vf.emit(cmd, rep)
+	if err == nil && interrupted != nil {
+		return &exitError{code: exitUsage, err: errors.New("interrupted: the verdict above is partial")}
+	}
+	return err
+}
+
+// progressBar shows a run's progress on a terminal: the phase or round,
+// the time spent against the budget, what is still unresolved.
+type progressBar struct {
+	p      *mpb.Progress
+	bar    *mpb.Bar
+	budget time.Duration
+	stop   chan struct{}
+
+	mu   sync.Mutex
+	last gotest.Progress
+}
+
+// newProgressBar returns nil unless w is a terminal.
+func newProgressBar(w io.Writer, budget time.Duration) *progressBar {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	pb := &progressBar{budget: budget, stop: make(chan struct{})}
+	pb.p = mpb.New(mpb.WithOutput(f), mpb.WithWidth(100), mpb.WithRefreshRate(200*time.Millisecond))
+	pb.bar = pb.p.New(budget.Milliseconds(), mpb.BarStyle().Lbound("[").Rbound("]"),
+		mpb.PrependDecorators(decor.Any(pb.left, decor.WC{W: 34, C: decor.DindentRight})),
+		mpb.AppendDecorators(decor.Any(pb.right)),
+	)
+	go pb.tick()
+	return pb
+}
+
+func (pb *progressBar) tick() {
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-pb.stop:
+			return
+		case <-t.C:
+			pb.mu.Lock()
+			start := pb.last.Start
+			pb.mu.Unlock()
+			if !start.IsZero() {
+				pb.bar.SetCurrent(min(time.Since(start), pb.budget).Milliseconds())
+			}
+		}
+	}
+}
+
+func (pb *progressBar) update(p gotest.Progress) {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	if p.Unresolved == nil && p.Phase == pb.last.Phase && p.Round == pb.last.Round {
+		p.Unresolved = pb.last.Unresolved
+	}
+	pb.last = p
+}
+
+func (pb *progressBar) left(decor.Statistics) string {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	p := pb.last
+	switch p.Phase {
+	case gotest.PhaseMeasure:
+		return fmt.Sprintf("round %d (%d/%d) %s", p.Round, p.Step, p.Steps, elapsed(p.Start))
+	case "":
+		return "starting"
+	default:
+		return fmt.Sprintf("%s %d/%d", p.Phase, p.Step, p.Steps)
+	}
+}
+
+func (pb *progressBar) right(decor.Statistics) string {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	p := pb.last
+	s := p.Current
+	if n := len(p.Unresolved); n > 0 {
+		s = fmt.Sprintf("%d unresolved: %s", n, strings.Join(p.Unresolved[:min(n, 2)], ", "))
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func elapsed(start time.Time) string {
+	if start.IsZero() {
+		return ""
+	}
+	return time.Since(start).Round(time.Second).String()
+}
+
+// Write prints log lines above the bar.
+func (pb *progressBar) Write(b []byte) (int, error) {
+	return pb.p.Write(b)
+}
+
+// done removes the bar; a nil bar is a no-op.
+func (pb *progressBar) done() {
+	if pb == nil {
+		return
+	}
+	close(pb.stop)
+	pb.bar.Abort(true)
+	pb.p.Wait()
+}

@@ -1,0 +1,144 @@
+package gotest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Settings are one side's build and run settings.
+type Settings struct {
+	// Tags is the -tags list.
+	Tags string
+	// Env holds KEY=VALUE pairs added to the environment of both the
+	// build and the test binary (GOGC, GODEBUG, GOAMD64, ...).
+	Env []string
+	// GCFlags is the -gcflags value.
+	GCFlags string
+	// Toolchain is a GOTOOLCHAIN value ("go1.25.3", "local"), "" for the
+	// toolchain in use.
+	Toolchain string
+}
+
+// Equal reports whether s and t build and run the same way.
+func (s Settings) Equal(t Settings) bool {
+	return s.Tags == t.Tags && s.GCFlags == t.GCFlags && s.Toolchain == t.Toolchain && slices.Equal(s.Env, t.Env)
+}
+
+// environ returns the environment for the go command and the test binary.
+// exec.Cmd keeps the last value of a duplicated key, so s.Env wins.
+func (s Settings) environ() []string {
+	env := append(os.Environ(), s.Env...)
+	if s.Toolchain != "" {
+		env = append(env, "GOTOOLCHAIN="+s.Toolchain)
+	}
+	return env
+}
+
+// A Package is a package with test files in some tree.
+type Package struct {
+	ImportPath string
+	Dir        string
+}
+
+// ListPackages resolves patterns ("./...") in dir with go list and returns
+// the packages that have test files, in go list's order.
+func ListPackages(ctx context.Context, dir string, s Settings, patterns []string) ([]Package, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"}
+	if s.Tags != "" {
+		args = append(args, "-tags", s.Tags)
+	}
+	args = append(args, "--")
+	args = append(args, patterns...)
+	out, err := goCmd(ctx, dir, s, args...)
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %w", strings.Join(patterns, " "), err)
+	}
+	var pkgs []Package
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 4 || (f[2] == "0" && f[3] == "0") {
+			continue
+		}
+		pkgs = append(pkgs, Package{ImportPath: f[0], Dir: f[1]})
+	}
+	return pkgs, nil
+}
+
+// A Binary is a built test binary.
+type Binary struct {
+	Path string
+	Pkg  Package
+	// Env is the environment it runs with.
+	Env []string
+}
+
+// A BuildError is a package that failed to build.
+type BuildError struct {
+	Pkg    string
+	Output string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("building %s failed:\n%s", e.Pkg, tail(e.Output, tailLines))
+}
+
+// Build compiles pkg's test binary with go test -c into out.
+func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, error) {
+	args := []string{"test", "-c", "-o", out}
+	if s.Tags != "" {
+		args = append(args, "-tags", s.Tags)
+	}
+	if s.GCFlags != "" {
+		args = append(args, "-gcflags", s.GCFlags)
+	}
+	args = append(args, ".")
+	if output, err := goCmd(ctx, pkg.Dir, s, args...); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &BuildError{Pkg: pkg.ImportPath, Output: string(output)}
+	}
+	if _, err := os.Stat(out); err != nil {
+		return nil, &BuildError{Pkg: pkg.ImportPath, Output: "go test -c wrote no binary"}
+	}
+	return &Binary{Path: out, Pkg: pkg, Env: s.environ()}, nil
+}
+
+// goCmd runs the go command in dir. On failure it returns the combined
+// output and an error quoting its tail.
+func goCmd(ctx context.Context, dir string, s Settings, args ...string) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = s.environ()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		combined := stdout.String() + stderr.String()
+		return []byte(combined), fmt.Errorf("%w\n%s", err, tail(combined, tailLines))
+	}
+	return stdout.Bytes(), nil
+}
+
+// binaryName is a file name for pkg's test binary on side.
+func binaryName(side, importPath string) string {
+	r := strings.NewReplacer("/", "_", "\\", "_", ":", "_", ".", "_")
+	return filepath.Clean(side + "-" + r.Replace(importPath) + ".test")
+}
+
+// tailLines is how much of a failure's output is quoted.
+const tailLines = 20
+
+// tail returns the last n non-empty lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}

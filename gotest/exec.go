@@ -1,0 +1,171 @@
+package gotest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Benchmarks lists the binary's top-level benchmarks with -test.list, in
+// source order. Sub-benchmarks only show up when the benchmark runs.
+func (b *Binary) Benchmarks(ctx context.Context, timeout time.Duration) ([]string, error) {
+	out, err := b.exec(ctx, timeout, "-test.list", "^Benchmark")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, line := range strings.Split(out.Stdout, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "Benchmark") && !strings.ContainsAny(line, " \t") {
+			names = append(names, line)
+		}
+	}
+	return names, nil
+}
+
+// An Invocation is one run of a test binary's benchmarks.
+type Invocation struct {
+	// Bench is the -test.bench regular expression.
+	Bench string
+	// Iters, when positive, fixes the iteration count of every matching
+	// benchmark (-test.benchtime=Nx); otherwise Benchtime is the target
+	// duration (-test.benchtime=D), which is how calibration runs.
+	Iters     int64
+	Benchtime time.Duration
+	// CPU is the -test.cpu value (GOMAXPROCS); 0 leaves it unset.
+	CPU int
+	// Timeout kills the process when it runs longer; 0 means no limit.
+	Timeout time.Duration
+}
+
+func (inv Invocation) args() []string {
+	bt := inv.Benchtime.String()
+	if inv.Iters > 0 {
+		bt = strconv.FormatInt(inv.Iters, 10) + "x"
+	}
+	args := []string{
+		"-test.run=^$",
+		"-test.bench=" + inv.Bench,
+		"-test.benchtime=" + bt,
+		"-test.benchmem",
+		"-test.count=1",
+	}
+	if inv.CPU > 0 {
+		args = append(args, "-test.cpu="+strconv.Itoa(inv.CPU))
+	}
+	return args
+}
+
+// An Output is what one run of a test binary printed and how it ended.
+type Output struct {
+	// Stdout is the standard output; Combined interleaves it with the
+	// standard error as they were written.
+	Stdout, Combined string
+	State            *os.ProcessState
+	Start            time.Time
+	Elapsed          time.Duration
+}
+
+// A RunError is a test binary that failed: it exited non-zero, panicked,
+// or ran past its timeout and was killed.
+type RunError struct {
+	Reason string // "exit status 2", "timed out after 1m0s and was killed"
+	Tail   string // the last lines of its output
+}
+
+func (e *RunError) Error() string {
+	if e.Tail == "" {
+		return e.Reason
+	}
+	return e.Reason + "; last lines of output:\n" + e.Tail
+}
+
+// Run runs the binary once with inv's flags, in the package's directory as
+// go test does. A failure of the binary is a *RunError, returned with the
+// output; a cancelled ctx returns ctx.Err().
+func (b *Binary) Run(ctx context.Context, inv Invocation) (*Output, error) {
+	args := inv.args()
+	return b.exec(ctx, inv.Timeout, args...)
+}
+
+// timeoutGrace is how long after -test.timeout the process is killed, to
+// leave the test binary time to print its own goroutine dump.
+const timeoutGrace = 5 * time.Second
+
+func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string) (*Output, error) {
+	runCtx := ctx
+	if timeout > 0 {
+		args = append(args, "-test.timeout="+timeout.String())
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, timeout+timeoutGrace)
+		defer cancel()
+	}
+	var stdout bytes.Buffer
+	combined := &lockedBuffer{}
+	cmd := exec.CommandContext(runCtx, b.Path, args...)
+	cmd.Dir = b.Pkg.Dir
+	cmd.Env = b.Env
+	cmd.Stdout = &tee{&stdout, combined}
+	cmd.Stderr = combined
+	cmd.WaitDelay = time.Second
+	out := &Output{Start: time.Now()}
+	err := cmd.Run()
+	out.Elapsed = time.Since(out.Start)
+	out.Stdout, out.Combined, out.State = stdout.String(), combined.String(), cmd.ProcessState
+	if err == nil {
+		return out, nil
+	}
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	reason := err.Error()
+	var exitErr *exec.ExitError
+	switch {
+	case runCtx.Err() != nil:
+		reason = fmt.Sprintf("timed out after %v and was killed", timeout)
+	case strings.Contains(out.Combined, "panic: test timed out after"):
+		reason = fmt.Sprintf("timed out after %v", timeout)
+	case errors.As(err, &exitErr) && strings.Contains(out.Combined, "\npanic: "):
+		reason = "panicked (" + exitErr.String() + ")"
+	case errors.As(err, &exitErr):
+		reason = exitErr.String()
+	}
+	return out, &RunError{Reason: reason, Tail: tail(out.Combined, tailLines)}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the two goroutines exec copies
+// standard output and standard error with.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// tee copies standard output to its own buffer and the combined one.
+type tee struct {
+	own      *bytes.Buffer
+	combined *lockedBuffer
+}
+
+func (t *tee) Write(p []byte) (int, error) {
+	t.own.Write(p)
+	return t.combined.Write(p)
+}
