@@ -228,7 +228,7 @@ func exactChange(x, y []float64) *Change {
 func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 	c := &Change{Test: opts.Test, N: min(len(x), len(y)), P: math.NaN()}
 	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
-	in := b.Ratio(x, y, stats.Median)
+	in := b.MedianRatio(x, y)
 	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
 	switch opts.Test {
 	case TestWelch:
@@ -270,7 +270,7 @@ func pairedChange(xs, ys []model.Sample, opts Options, seed uint64) *Change {
 	} else {
 		// A zero or negative value has no logarithm: fall back to the
 		// ratio of medians.
-		in = b.Ratio(x, y, stats.Median)
+		in = b.MedianRatio(x, y)
 	}
 	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
 	if _, p, err := stats.WilcoxonSignedRank(x, y); err == nil {

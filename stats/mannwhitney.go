@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -35,6 +36,10 @@ const (
 // has at most 50 values (25 if there are ties), and otherwise from the normal
 // approximation with tie and continuity corrections. When u is at the center
 // of its distribution p is 1.
+//
+// With ties, the exact distribution is conditional on the tie pattern and
+// need not be symmetric, so p (like benchstat's) can change when x and y
+// are swapped: pass the baseline as x, as benchstat does.
 //
 // With an empty side, NaN input, or every value equal, MannWhitneyU returns
 // an error and p = 1, which is what benchstat reports in those cases.
@@ -105,7 +110,11 @@ func MannWhitneyU(x, y []float64) (u, p float64, err error) {
 		}
 		small2 := min(u2, 2*n1*n2-u2) // 2*min(U1, U2)
 		// P(2R1 <= small2 + n1(n1+1)), doubled.
-		p = 2 * rankSumCDF(n1, n2, ties, small2+n1*(n1+1))
+		if !hasTies {
+			p = 2 * noTiesCDF(n1, n2)[small2+n1*(n1+1)]
+		} else {
+			p = 2 * rankSumCDF(n1, n2, ties, small2+n1*(n1+1))
+		}
 		return u, min(p, 1), nil
 	}
 
@@ -195,4 +204,35 @@ func binomialFloat(n, k int) float64 {
 		c = c * float64(n-k+i) / float64(i)
 	}
 	return c
+}
+
+// noTiesCDFs caches, per (n1, n2), the null distribution of the doubled rank
+// sum without ties: it depends on the sizes only, and comparing many
+// benchmarks of the same sample size would otherwise recount it each time.
+var noTiesCDFs sync.Map // [2]int -> []float64
+
+// noTiesCDF returns cdf[s] = P(2*R1 <= s) for s up to twice the largest
+// possible rank sum, for samples of n1 and n2 values without ties.
+func noTiesCDF(n1, n2 int) []float64 {
+	key := [2]int{n1, n2}
+	if c, ok := noTiesCDFs.Load(key); ok {
+		return c.([]float64)
+	}
+	ties := make([]int, n1+n2)
+	for i := range ties {
+		ties[i] = 1
+	}
+	limit2 := n1 * (2*n2 + n1 + 1) // 2 * (n2+1 + ... + n2+n1)
+	counts := rankSumCounts(n1, ties, limit2)
+	total := binomialFloat(n1+n2, n1)
+	cdf := make([]float64, limit2+1)
+	acc := 0.0
+	for s := range cdf {
+		if s < len(counts) {
+			acc += counts[s]
+		}
+		cdf[s] = acc / total
+	}
+	noTiesCDFs.Store(key, cdf)
+	return cdf
 }
