@@ -85,7 +85,7 @@ type RuntimeStats struct {
 
 // ProfileStats is a CPU profile of a measured process, summarised by where
 // its CPU time went. Shares are fractions (0..1) of the sampled CPU time; a
-// sample counts once, in the first of GC, Lock, Syscall, Scheduler, Alloc
+// sample counts once, in the first of GC, Lock, Scheduler, Syscall, Alloc
 // whose functions are on its stack, and in none of them otherwise.
 type ProfileStats struct {
 	Samples   int64   `json:"samples"`
