@@ -110,7 +110,21 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		b.warn(fmt.Sprintf("%s: iteration count %d is not positive; line skipped", where(), res.Iters))
 		return
 	}
-	for _, v := range res.Values {
+	if !utf8.Valid(res.Name) {
+		b.warn(where() + ": benchmark name is not valid UTF-8; line skipped")
+		return
+	}
+	for i := range res.Values {
+		v := &res.Values[i]
+		if !utf8.ValidString(v.Unit) {
+			b.warn(where() + ": unit is not valid UTF-8; line skipped")
+			return
+		}
+		if v.Value == 0 && v.OrigUnit == "" {
+			// benchfmt leaves the unit of a zero value untidied
+			// ("0 ns/op" stays ns/op); tidy it like any other.
+			_, v.Unit = benchunit.Tidy(0, v.Unit)
+		}
 		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
 			b.warn(fmt.Sprintf("%s: value %v %s is not a finite number; line skipped", where(), v.Value, v.Unit))
 			return
@@ -125,7 +139,7 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 	if i, ok := res.ConfigIndex("pkg"); ok && res.Config[i].File && len(res.Config[i].Value) > 0 {
 		if v := res.Config[i].Value; !bytes.Equal(v, b.pkgBytes) {
 			b.pkgBytes = append(b.pkgBytes[:0], v...)
-			b.pkg = string(v)
+			b.pkg = validString(v)
 		}
 		pkg = b.pkg
 	}
@@ -285,9 +299,18 @@ func fileConfig(res *benchfmt.Result) map[string]string {
 		if m == nil {
 			m = make(map[string]string, len(res.Config))
 		}
-		m[c.Key] = string(c.Value)
+		m[validString([]byte(c.Key))] = validString(c.Value)
 	}
 	return m
+}
+
+// validString returns b as a string with invalid UTF-8 replaced by U+FFFD,
+// since a Run must survive JSON.
+func validString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 // configDiff describes how res's file configuration differs from have,
@@ -299,8 +322,14 @@ func configDiff(have map[string]string, res *benchfmt.Result) string {
 			continue
 		}
 		n++
-		if v, ok := have[c.Key]; !ok || v != string(c.Value) {
-			return fmt.Sprintf("%s: %q -> %q", c.Key, v, c.Value)
+		if utf8.ValidString(c.Key) && utf8.Valid(c.Value) {
+			if v, ok := have[c.Key]; ok && v == string(c.Value) {
+				continue // the common case, without allocating
+			}
+		}
+		k, val := validString([]byte(c.Key)), validString(c.Value)
+		if v, ok := have[k]; !ok || v != val {
+			return fmt.Sprintf("%s: %q -> %q", k, v, val)
 		}
 	}
 	if n != len(have) {
