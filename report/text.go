@@ -100,10 +100,7 @@ func printConfig(w io.Writer, rep *analysis.Report, pkg string) {
 }
 
 func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options) {
-	header := []string{unit}
-	for _, s := range rep.Sides {
-		header = append(header, s)
-	}
+	header := append([]string{unit}, rep.Sides...)
 	for _, s := range rep.Sides[1:] {
 		vs := "vs base"
 		if len(rep.Sides) > 2 {
