@@ -114,6 +114,73 @@ func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// changedFor reports whether the working tree t has uncommitted changes
+// in what the test binaries of patterns are built from: the directories of
+// their non-standard dependencies (tests included) and go.mod, go.sum.
+func (t *Tree) changedFor(ctx context.Context, s Settings, patterns []string) bool {
+	if !t.Dirty {
+		return false
+	}
+	args := []string{"list", "-e", "-deps", "-test", "-f", "{{if not .Standard}}{{.Dir}}{{end}}"}
+	if s.Tags != "" {
+		args = append(args, "-tags", s.Tags)
+	}
+	out, err := goCmd(ctx, t.Dir, s, append(append(args, "--"), patterns...)...)
+	if err != nil {
+		return true
+	}
+	gomod, err := goCmd(ctx, t.Dir, s, "env", "GOMOD")
+	if err != nil {
+		return true
+	}
+	paths := map[string]bool{}
+	for _, d := range strings.Fields(string(out)) {
+		paths[d] = true
+	}
+	if m := strings.TrimSpace(string(gomod)); m != "" && m != os.DevNull {
+		paths[m] = true
+		paths[filepath.Join(filepath.Dir(m), "go.sum")] = true
+	}
+	// Only this directory, not its subdirectories: they are packages of
+	// their own, listed when they are dependencies.
+	args = []string{"status", "--porcelain", "--untracked-files=all", "--"}
+	for p := range paths {
+		args = append(args, ":(literal,top)"+p)
+	}
+	top, err := git(ctx, t.Dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return true
+	}
+	for i := 4; i < len(args); i++ {
+		rel, err := filepath.Rel(top, strings.TrimPrefix(args[i], ":(literal,top)"))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			args = append(args[:i], args[i+1:]...) // outside the repository: a module dependency
+			i--
+			continue
+		}
+		args[i] = ":(literal,top)" + filepath.ToSlash(rel)
+	}
+	status, err := gitRaw(ctx, t.Dir, args...)
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(status, "\n") {
+		if len(line) <= 3 {
+			continue
+		}
+		file := line[3:]
+		if i := strings.Index(file, " -> "); i >= 0 {
+			file = file[i+4:]
+		}
+		file = strings.Trim(file, `"`)
+		dir := filepath.Join(top, filepath.Dir(file))
+		if paths[dir] || paths[filepath.Join(top, file)] {
+			return true
+		}
+	}
+	return false
+}
+
 // dirty reports whether the working tree has changes, untracked files
 // included, outside rigor's own .rigor directories.
 func dirty(ctx context.Context, dir string) bool {
