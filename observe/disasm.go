@@ -8,8 +8,11 @@ import (
 	"io"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rigorbench/rigor/model"
 )
 
 // An Inst is one machine instruction as go tool objdump prints it.
@@ -256,4 +259,77 @@ func anyIn(regs []string, set map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkFuncRegexp is the go tool objdump -s pattern for the functions
+// of benchmark b in its package: the Benchmark function named by the first
+// element of b.Name and the closures inside it (sub-benchmarks).
+func BenchmarkFuncRegexp(b *model.Benchmark) string {
+	top, _, _ := strings.Cut(b.Name, "/")
+	fn := regexp.QuoteMeta("Benchmark"+top) + `(\.func[0-9.]+)*$`
+	if b.Pkg == "" {
+		return `\.` + fn
+	}
+	return "^" + regexp.QuoteMeta(b.Pkg) + `\.` + fn
+}
+
+// ConfirmElision disassembles benchmark b in the test binary built for it
+// and says whether its timed loop does anything. The verdict replaces the
+// "likely optimized away" note Annotate wrote (if any) in b.Notes, and is
+// returned: either confirmed ("the loop ... has no call and no work") or
+// refuted ("shows work in its loops ..., it is just fast"). Call it for
+// benchmarks LikelyElided reports.
+func ConfirmElision(ctx context.Context, binary string, b *model.Benchmark) (string, error) {
+	funcs, err := Disassembly(ctx, binary, BenchmarkFuncRegexp(b))
+	if err != nil {
+		return "", err
+	}
+	note, err := elisionVerdict(b, funcs)
+	if err != nil {
+		return "", err
+	}
+	b.Notes = slices.DeleteFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, elisionPrefix) })
+	addNote(&b.Notes, note)
+	return note, nil
+}
+
+// elisionVerdict is ConfirmElision's judgement of a disassembly.
+func elisionVerdict(b *model.Benchmark, funcs []Func) (string, error) {
+	top, _, _ := strings.Cut(b.Name, "/")
+	name := "Benchmark" + top
+	if len(funcs) == 0 {
+		return "", fmt.Errorf("no function matching %s in the binary", name)
+	}
+	var work []string
+	for i := range funcs {
+		f := &funcs[i]
+		if l := f.EmptyLoop(); l != nil {
+			var insts []string
+			for _, in := range l.Insts {
+				insts = append(insts, in.String())
+			}
+			return fmt.Sprintf("confirmed from the disassembly: the loop in %s has no call and no work (%s), so the benchmark measures an empty loop",
+				shortFunc(f.Name), strings.Join(insts, "; ")), nil
+		}
+		for _, l := range f.Loops {
+			for _, in := range l.Work {
+				if len(work) < 3 && !slices.Contains(work, in.String()) {
+					work = append(work, in.String())
+				}
+			}
+		}
+	}
+	if len(work) == 0 {
+		return fmt.Sprintf("the disassembly of %s has no loop without a call; the compiler did not reduce it to an empty loop", name), nil
+	}
+	return fmt.Sprintf("the disassembly of %s shows work in its loops (%s): the code was not optimized away, it is just fast",
+		name, strings.Join(work, "; ")), nil
+}
+
+// shortFunc drops the import path: "benchlab.BenchmarkElided".
+func shortFunc(name string) string {
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }

@@ -41,7 +41,9 @@ var profileClasses = []struct {
 		"internal/sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).unlockSlow",
 		"sync.(*RWMutex).rUnlockSlow", "sync.runtime_Semacquire", "sync.runtime_Semrelease",
 		"internal/sync.runtime_Semacquire", "internal/sync.runtime_Semrelease",
-		"runtime.lock2", "runtime.unlock2", "runtime.semacquire1", "runtime.semrelease1",
+		"runtime.semacquire1", "runtime.semrelease1",
+		// Not runtime.lock2: the runtime's internal locks belong to the
+		// allocator, scheduler or GC work around them, classified there.
 	}},
 	{"scheduler", []string{
 		"runtime.schedule", "runtime.findRunnable", "runtime.findrunnable", "runtime.park_m",

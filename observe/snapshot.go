@@ -126,7 +126,7 @@ func systemStats(snaps []snapshot, t0, t1 time.Time) *model.SystemStats {
 		s.FreqMHz, s.FreqMinMHz, s.FreqMaxMHz = freq/float64(nfreq), fmin, fmax
 	}
 	last := inside[len(inside)-1]
-	pct := func(i int) float64 { return 100 * d[i] / 1e6 / dur }
+	pct := func(i int) float64 { return min(100, 100*d[i]/1e6/dur) }
 	if last.psi[0] {
 		s.CPUPressure = pct(cPSICPU)
 	}

@@ -1,0 +1,627 @@
+package observe
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// Thresholds of the classifiers. They are deliberately coarse: a note is
+// worth printing only when the evidence is plain.
+const (
+	// lockProfileShare: CPU samples in sync's mutex slow paths (code
+	// without contention has next to none).
+	lockProfileShare = 0.05
+	// lockMutexWait: goroutines blocked on a mutex at once, on average,
+	// per P.
+	lockMutexWait = 0.10
+	// lockSwitches: voluntary context switches per CPU-second of the
+	// process, with lockSystemShare of its CPU in the kernel: threads
+	// sleeping on a futex and being woken, as pthreads do (seed 001's
+	// ramp.c shows ~13000/s per thread and 84% system time).
+	lockSwitches    = 5000
+	lockSystemShare = 0.5
+	// gcShare: GC's share of the process's CPU.
+	gcShare = 0.20
+	// kernelRatio: system time this many times user time.
+	kernelRatio = 1.5
+	// ioWait and ioPressure: CPU time waiting on I/O, stall percentage.
+	ioWait     = 0.10
+	ioPressure = 10.0
+	// memPressure: memory stall percentage; memRSS: peak RSS over total.
+	memPressure = 10.0
+	memRSS      = 0.8
+	// userShare: user time's share of the process's CPU for "CPU in user
+	// code"; idleCPUs: below this many CPUs busy, the process waited.
+	userShare = 0.8
+	idleCPUs  = 0.5
+	// otherBusy: CPU used by other processes; steal; cpuPressure.
+	otherBusy   = 0.15
+	stealShare  = 0.02
+	cpuPressure = 20.0
+	// freqChange: frequency range over its minimum.
+	freqChange = 0.10
+	// bandwidthMargin: a throughput this much above memory bandwidth.
+	bandwidthMargin = 1.1
+	// elisionNs and elisionCV: a sub-ns result varying this little.
+	elisionSec = 1e-9
+	elisionCV  = 0.05
+)
+
+// Kinds of bottleneck.
+const (
+	BottleneckUser         = "cpu-user"
+	BottleneckKernel       = "kernel"
+	BottleneckLock         = "lock"
+	BottleneckGC           = "gc"
+	BottleneckIO           = "io"
+	BottleneckMemory       = "memory"
+	BottleneckWaiting      = "waiting"
+	BottleneckStarved      = "cpu-starved"
+	BottleneckInconclusive = "inconclusive"
+)
+
+// A Diagnosis names what limited a measurement and why rigor thinks so.
+type Diagnosis struct {
+	Kind     string // one of the Bottleneck constants
+	Summary  string // plain words: "lock contention"
+	Evidence string // the numbers behind it
+}
+
+// String is the diagnosis as a note: "bottleneck: lock contention (...)".
+func (d Diagnosis) String() string {
+	if d.Evidence == "" {
+		return "bottleneck: " + d.Summary
+	}
+	return "bottleneck: " + d.Summary + " (" + d.Evidence + ")"
+}
+
+// aggregate is a set of observations summed or duration-weighted.
+type aggregate struct {
+	n    int
+	dur  float64 // seconds of observations with system stats
+	cpus int
+
+	user, system, iowait, steal, idle float64
+	load1, running, ctx               float64
+	diskR, diskW                      float64
+	freqMin, freqMax                  float64
+	psi                               [3]float64
+	hasPSI                            [3]bool
+
+	procN          int
+	procDur        float64
+	pUser, pSys    float64
+	pVol, pInvol   int64
+	maxRSS         int64
+	other, otherDu float64
+
+	rtN        int
+	rtDur      float64
+	gcFrac     float64
+	gcCycles   uint64
+	allocBytes uint64
+	mutexWait  float64
+	gomaxprocs int
+	schedP99   float64
+
+	profN    int
+	profCPU  float64
+	prof     model.ProfileStats
+	profTop  map[string]float64
+	observer float64
+}
+
+func aggregateOf(obs []model.Observation) aggregate {
+	var a aggregate
+	a.freqMin = math.Inf(1)
+	for _, o := range obs {
+		a.n++
+		d := o.Duration.Seconds()
+		if s := o.System; s != nil && d > 0 {
+			a.dur += d
+			a.cpus = max(a.cpus, s.CPUs)
+			a.user += s.User * d
+			a.system += s.System * d
+			a.iowait += s.IOWait * d
+			a.steal += s.Steal * d
+			a.idle += s.Idle * d
+			a.load1 += s.Load1 * d
+			a.running += float64(s.Running) * d
+			a.ctx += s.CtxSwitches * d
+			a.diskR += s.DiskReadBps * d
+			a.diskW += s.DiskWriteBps * d
+			a.observer += s.ObserverCPUSec
+			if s.FreqMinMHz > 0 {
+				a.freqMin = min(a.freqMin, s.FreqMinMHz)
+				a.freqMax = max(a.freqMax, s.FreqMaxMHz)
+			}
+			for i, v := range []float64{s.CPUPressure, s.MemoryPressure, s.IOPressure} {
+				if v > 0 {
+					a.hasPSI[i] = true
+				}
+				a.psi[i] += v * d
+			}
+			if o.Process != nil {
+				a.other += o.OtherCPU * d
+				a.otherDu += d
+			}
+		}
+		if p := o.Process; p != nil {
+			a.procN++
+			a.procDur += d
+			a.pUser += p.UserSec
+			a.pSys += p.SystemSec
+			a.pVol += p.VoluntaryCtx
+			a.pInvol += p.InvoluntaryCtx
+			a.maxRSS = max(a.maxRSS, p.MaxRSSBytes)
+		}
+		if r := o.Runtime; r != nil {
+			a.rtN++
+			a.rtDur += d
+			a.gcFrac += r.GCCPUFraction * d
+			a.gcCycles += r.GCCycles
+			a.allocBytes += r.HeapAllocBytes
+			a.mutexWait += r.MutexWait.Seconds()
+			a.gomaxprocs = max(a.gomaxprocs, r.GOMAXPROCS)
+			a.schedP99 = max(a.schedP99, r.SchedLatencyP99.Seconds())
+		}
+		if p := o.Profile; p != nil && p.CPUSec > 0 {
+			a.profN++
+			a.profCPU += p.CPUSec
+			a.prof.Samples += p.Samples
+			a.prof.GC += p.GC * p.CPUSec
+			a.prof.Lock += p.Lock * p.CPUSec
+			a.prof.Scheduler += p.Scheduler * p.CPUSec
+			a.prof.Syscall += p.Syscall * p.CPUSec
+			a.prof.Alloc += p.Alloc * p.CPUSec
+			if a.profTop == nil {
+				a.profTop = map[string]float64{}
+			}
+			for _, f := range p.Top {
+				a.profTop[f.Func] += f.Share * p.CPUSec
+			}
+		}
+	}
+	if a.dur > 0 {
+		for _, v := range []*float64{&a.user, &a.system, &a.iowait, &a.steal, &a.idle, &a.load1, &a.running, &a.ctx, &a.diskR, &a.diskW, &a.psi[0], &a.psi[1], &a.psi[2]} {
+			*v /= a.dur
+		}
+	}
+	if a.otherDu > 0 {
+		a.other /= a.otherDu
+	}
+	if a.rtDur > 0 {
+		a.gcFrac /= a.rtDur
+	}
+	if a.profCPU > 0 {
+		for _, v := range []*float64{&a.prof.GC, &a.prof.Lock, &a.prof.Scheduler, &a.prof.Syscall, &a.prof.Alloc} {
+			*v /= a.profCPU
+		}
+	}
+	if math.IsInf(a.freqMin, 1) {
+		a.freqMin = 0
+	}
+	return a
+}
+
+// Bottleneck names what limited the measured processes over obs: lock
+// contention, GC, the kernel, I/O, memory, CPU in user code, or waiting.
+// It is a pure function of the observations; env (which may be nil)
+// supplies the total memory.
+func Bottleneck(obs []model.Observation, env *model.Env) Diagnosis {
+	return bottleneckOf(aggregateOf(obs), env)
+}
+
+func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
+	procCPU := a.pUser + a.pSys
+	haveProc := a.procN > 0 && a.procDur > 0
+	if !haveProc && a.rtN == 0 && a.profN == 0 {
+		if a.dur > 0 && a.system >= kernelRatio*a.user && a.system >= 0.1 {
+			return Diagnosis{BottleneckKernel, "the kernel, machine-wide",
+				fmt.Sprintf("system time %s vs user %s of all CPUs; no per-process data was recorded", pct(a.system), pct(a.user))}
+		}
+		return Diagnosis{Kind: BottleneckInconclusive, Summary: "inconclusive",
+			Evidence: "no data about the measured processes was recorded"}
+	}
+
+	// The evidence a lock leaves, all of it, so the reader can weigh it.
+	var lockEv []string
+	if haveProc && procCPU > 0 {
+		lockEv = append(lockEv,
+			fmt.Sprintf("system time %s of the process's CPU", pct(a.pSys/procCPU)),
+			fmt.Sprintf("%s voluntary context switches per CPU-second", count(float64(a.pVol)/procCPU)))
+	}
+	mutexFrac := 0.0
+	if a.rtN > 0 && a.gomaxprocs > 0 && a.rtDur > 0 {
+		blocked := a.mutexWait / a.rtDur
+		mutexFrac = blocked / float64(a.gomaxprocs)
+		lockEv = append(lockEv, fmt.Sprintf("goroutines spent %.3g s blocked on mutexes in %.3g s (%.2g blocked at once on average, %d Ps)",
+			a.mutexWait, a.rtDur, blocked, a.gomaxprocs))
+	}
+	if a.profN > 0 {
+		lockEv = append(lockEv, fmt.Sprintf("%s of CPU samples in mutex slow paths", pct(a.prof.Lock)))
+	}
+	if (a.profN > 0 && a.prof.Samples >= 20 && a.prof.Lock >= lockProfileShare) || mutexFrac >= lockMutexWait {
+		return Diagnosis{BottleneckLock, "lock contention", strings.Join(lockEv, ", ")}
+	}
+
+	gc := -1.0
+	switch {
+	case a.rtN > 0:
+		gc = a.gcFrac
+	case a.profN > 0:
+		gc = a.prof.GC
+	}
+	if gc >= gcShare {
+		ev := fmt.Sprintf("the garbage collector used %s of the CPU", pct(gc))
+		if a.rtN > 0 {
+			ev += fmt.Sprintf(", %d GC cycles, %s allocated", a.gcCycles, bytesStr(float64(a.allocBytes)))
+		}
+		return Diagnosis{BottleneckGC, "garbage collection", ev}
+	}
+
+	if haveProc && procCPU > 0 && float64(a.pVol)/procCPU >= lockSwitches && a.pSys/procCPU >= lockSystemShare {
+		// Threads that sleep in the kernel and are woken, over and over:
+		// what contended pthread mutexes (and futex-based locks) do.
+		return Diagnosis{BottleneckLock, "lock contention (threads sleeping and waking in the kernel)", strings.Join(lockEv, ", ")}
+	}
+
+	if haveProc && a.pSys >= kernelRatio*a.pUser && a.pSys/a.procDur >= 0.05 {
+		ev := fmt.Sprintf("system time %.3g s vs user %.3g s", a.pSys, a.pUser)
+		if a.profN > 0 {
+			ev += fmt.Sprintf(", %s of CPU samples in system calls", pct(a.prof.Syscall))
+		}
+		return Diagnosis{BottleneckKernel, "the kernel (system calls or page faults)", ev}
+	}
+
+	if a.dur > 0 && (a.iowait >= ioWait || (a.hasPSI[2] && a.psi[2] >= ioPressure)) {
+		ev := fmt.Sprintf("CPUs waited on I/O %s of the time, disk read %s/s, write %s/s",
+			pct(a.iowait), bytesStr(a.diskR), bytesStr(a.diskW))
+		if a.hasPSI[2] {
+			ev += fmt.Sprintf(", tasks stalled on I/O %.0f%% of the time", a.psi[2])
+		}
+		return Diagnosis{BottleneckIO, "I/O", ev}
+	}
+
+	memTotal := uint64(0)
+	if env != nil {
+		memTotal = env.MemTotalBytes
+	}
+	if (a.hasPSI[1] && a.psi[1] >= memPressure) || (memTotal > 0 && float64(a.maxRSS) >= memRSS*float64(memTotal)) {
+		ev := fmt.Sprintf("peak RSS %s", bytesStr(float64(a.maxRSS)))
+		if memTotal > 0 {
+			ev += " of " + bytesStr(float64(memTotal))
+		}
+		if a.hasPSI[1] {
+			ev += fmt.Sprintf(", tasks stalled on memory %.0f%% of the time", a.psi[1])
+		}
+		return Diagnosis{BottleneckMemory, "memory", ev}
+	}
+
+	if haveProc {
+		busy := procCPU / a.procDur
+		if busy < idleCPUs && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
+			return Diagnosis{BottleneckStarved, "not enough CPU: other processes took it",
+				fmt.Sprintf("the process kept only %.2f CPUs busy while other processes used %s of the CPU and the CPUs were idle %s of the time",
+					busy, pct(a.other), pct(a.idle))}
+		}
+		if busy < idleCPUs {
+			return Diagnosis{BottleneckWaiting, "not the CPU: the process mostly waited",
+				fmt.Sprintf("it kept %.2f CPUs busy on average; the time went to sleeping, timers, network or other processes", busy)}
+		}
+		if procCPU > 0 && a.pUser/procCPU >= userShare {
+			ev := fmt.Sprintf("%s of the process's CPU time was user time, %.2f CPUs busy", pct(a.pUser/procCPU), busy)
+			if top := a.topFunc(); top != "" {
+				ev += ", " + top
+			}
+			return Diagnosis{BottleneckUser, "CPU in user code", ev}
+		}
+		return Diagnosis{BottleneckInconclusive, "inconclusive",
+			fmt.Sprintf("user %.3g s, system %.3g s, %.2f CPUs busy: no single resource stands out", a.pUser, a.pSys, busy)}
+	}
+	if a.rtN > 0 {
+		return Diagnosis{BottleneckUser, "CPU in Go code",
+			fmt.Sprintf("GC %s, mutex wait %s of the Ps' time: neither stands out", pct(gc), pct(mutexFrac))}
+	}
+	return Diagnosis{Kind: BottleneckInconclusive, Summary: "inconclusive", Evidence: "too little was recorded"}
+}
+
+// topFunc names the function with the most CPU samples of its own.
+func (a aggregate) topFunc() string {
+	best, share := "", 0.0
+	for f, v := range a.profTop {
+		if s := v / a.profCPU; s > share || (s == share && f < best) {
+			best, share = f, s
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s of CPU samples in %s", pct(share), best)
+}
+
+// Interference returns plain-words notes about what besides the measured
+// code used the machine over obs: other processes, steal, load above the
+// cores, CPU pressure, a changing clock. It is a pure function of the
+// observations.
+func Interference(obs []model.Observation) []string {
+	return interferenceOf(aggregateOf(obs))
+}
+
+func interferenceOf(a aggregate) []string {
+	if a.dur <= 0 {
+		return nil
+	}
+	var busy []string
+	if a.otherDu > 0 && a.other >= otherBusy {
+		busy = append(busy, fmt.Sprintf("other processes used %s of the CPU during the run", pct(a.other)))
+	}
+	if a.steal >= stealShare {
+		busy = append(busy, fmt.Sprintf("the hypervisor took %s of the CPU time away (steal)", pct(a.steal)))
+	}
+	if a.cpus > 0 && a.load1 > float64(a.cpus)+0.5 {
+		busy = append(busy, fmt.Sprintf("the load average was %.1f on %d logical CPUs", a.load1, a.cpus))
+	}
+	if a.hasPSI[0] && a.psi[0] >= cpuPressure {
+		busy = append(busy, fmt.Sprintf("runnable tasks waited for a CPU %.0f%% of the time", a.psi[0]))
+	}
+	var notes []string
+	if len(busy) > 0 {
+		notes = append(notes, "the machine was busy: "+strings.Join(busy, "; ")+
+			"; the numbers may reflect the machine, not the code")
+	}
+	if a.freqMin > 0 && (a.freqMax-a.freqMin)/a.freqMin >= freqChange {
+		notes = append(notes, fmt.Sprintf("the CPU frequency changed during the run (%.0f to %.0f MHz); the numbers may reflect the clock, not the code",
+			a.freqMin, a.freqMax))
+	}
+	return notes
+}
+
+// Annotate appends plain-words notes to run.Notes and to each benchmark's
+// Notes, from what was recorded: the run's Observations and Env, and the
+// benchmarks' samples. It measures nothing, so annotating a Run read back
+// from JSON gives the same notes; a note already present is not added
+// again.
+//
+// Run notes: interference over the whole run, and the bottleneck of
+// observations that cover a whole process rather than one benchmark (per
+// side when there are several). Benchmark notes: the bottleneck and
+// interference of the benchmark's own observations, a throughput above
+// the machine's memory bandwidth, a sub-nanosecond result that was likely
+// optimized away (ConfirmElision can then check the disassembly).
+func Annotate(run *model.Run) {
+	if run == nil {
+		return
+	}
+	all := aggregateOf(run.Observations)
+	runInterference := interferenceOf(all)
+	for _, n := range runInterference {
+		addNote(&run.Notes, n)
+	}
+
+	sides := sideOrder(run)
+	for _, side := range sides {
+		var obs []model.Observation
+		for _, o := range run.Observations {
+			if o.Benchmark == "" && o.Side == side {
+				obs = append(obs, o)
+			}
+		}
+		if len(obs) == 0 {
+			continue
+		}
+		d := bottleneckOf(aggregateOf(obs), run.Env)
+		if len(sides) > 1 && side != "" {
+			addNote(&run.Notes, side+": "+d.String())
+		} else {
+			addNote(&run.Notes, d.String())
+		}
+	}
+
+	for i := range run.Benchmarks {
+		b := &run.Benchmarks[i]
+		var obs []model.Observation
+		for _, o := range run.Observations {
+			if o.Benchmark != "" && (o.Benchmark == b.Key() || o.Benchmark == b.FullName() || o.Benchmark == b.Name) {
+				obs = append(obs, o)
+			}
+		}
+		if len(obs) > 0 {
+			a := aggregateOf(obs)
+			addNote(&b.Notes, bottleneckOf(a, run.Env).String())
+			for _, n := range interferenceOf(a) {
+				if !slices.Contains(runInterference, n) {
+					addNote(&b.Notes, n)
+				}
+			}
+		}
+		if n := cacheNote(b, run.Env); n != "" {
+			addNote(&b.Notes, n)
+		}
+		if n := elisionNote(b, run.Env); n != "" {
+			addNote(&b.Notes, n)
+		}
+	}
+}
+
+// sideOrder lists the run's sides in order, then any side only the
+// observations name, then "" when unlabelled observations exist.
+func sideOrder(run *model.Run) []string {
+	var sides []string
+	for _, s := range run.Sides {
+		sides = append(sides, s.Label)
+	}
+	for _, o := range run.Observations {
+		if !slices.Contains(sides, o.Side) {
+			sides = append(sides, o.Side)
+		}
+	}
+	return sides
+}
+
+func addNote(notes *[]string, n string) {
+	if n != "" && !slices.Contains(*notes, n) {
+		*notes = append(*notes, n)
+	}
+}
+
+// CheckThroughput returns a note when bytesPerSec is above a physical
+// limit recorded in env: the memory bandwidth always, and the NIC speed
+// when the traffic crossed the network. It returns "" when the number is
+// possible or no limit is known. what names the number ("BenchmarkCopy",
+// "step 8").
+func CheckThroughput(env *model.Env, what string, bytesPerSec float64, overNetwork bool) string {
+	if env == nil || bytesPerSec <= 0 {
+		return ""
+	}
+	if overNetwork && env.NICSpeed > 0 && bytesPerSec > bandwidthMargin*env.NICSpeed {
+		return fmt.Sprintf("likely measuring a cache: %s moved %s/s, more than the network interface's %s/s; the data cannot all have crossed the network",
+			what, bytesStr(bytesPerSec), bytesStr(env.NICSpeed))
+	}
+	if env.MemBandwidth > 0 && bytesPerSec > bandwidthMargin*env.MemBandwidth {
+		return fmt.Sprintf("likely measuring a cache: %s reported %s/s, more than this machine's memory bandwidth (%s/s, measured by a copy probe); the data must have come from a CPU cache",
+			what, bytesStr(bytesPerSec), bytesStr(env.MemBandwidth))
+	}
+	return ""
+}
+
+// cacheNote checks a benchmark's B/s against memory bandwidth, using the
+// highest median over its sides.
+func cacheNote(b *model.Benchmark, env *model.Env) string {
+	m := b.Metric("B/s")
+	if m == nil {
+		return ""
+	}
+	best, bestSide := 0.0, ""
+	for _, side := range metricSides(m) {
+		if v := median(m.Values(side)); v > best {
+			best, bestSide = v, side
+		}
+	}
+	what := "the benchmark"
+	if len(metricSides(m)) > 1 {
+		what = "side " + bestSide
+	}
+	return CheckThroughput(env, what, best, false)
+}
+
+// elisionPrefix starts the note elisionNote writes; ConfirmElision
+// replaces that note with its verdict.
+const elisionPrefix = "likely optimized away: "
+
+// LikelyElided reports whether some side of b has a sec/op median under a
+// nanosecond with near-zero variation (coefficient of variation at most
+// 5%, or a single sample): a loop that fast usually does no work.
+func LikelyElided(b *model.Benchmark) bool {
+	_, _, ok := elided(b)
+	return ok
+}
+
+func elided(b *model.Benchmark) (med, cv float64, ok bool) {
+	m := b.Metric("sec/op")
+	if m == nil {
+		return 0, 0, false
+	}
+	for _, side := range metricSides(m) {
+		v := m.Values(side)
+		med := median(v)
+		if len(v) == 0 || med <= 0 || med >= elisionSec {
+			continue
+		}
+		cv := coefVar(v)
+		if len(v) < 2 || cv <= elisionCV {
+			return med, cv, true
+		}
+	}
+	return 0, 0, false
+}
+
+func elisionNote(b *model.Benchmark, env *model.Env) string {
+	med, cv, ok := elided(b)
+	if !ok {
+		return ""
+	}
+	n := fmt.Sprintf("%s%.3g ns/op varying %.1f%% across samples; a loop this fast usually does no work, so the compiler may have removed what it was meant to measure",
+		elisionPrefix, med*1e9, 100*cv)
+	if env != nil && env.Perf != "" && env.Perf != PerfAvailable {
+		n += " (instruction counts could settle it but are " + env.Perf + ")"
+	}
+	return n
+}
+
+func metricSides(m *model.Metric) []string {
+	var sides []string
+	for _, s := range m.Samples {
+		if !slices.Contains(sides, s.Side) {
+			sides = append(sides, s.Side)
+		}
+	}
+	return sides
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// coefVar is the sample standard deviation over the mean.
+func coefVar(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	mean := 0.0
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	if mean == 0 {
+		return 0
+	}
+	return math.Sqrt(ss/float64(len(v)-1)) / mean
+}
+
+func pct(f float64) string {
+	switch p := 100 * f; {
+	case p > 0 && p < 1:
+		return fmt.Sprintf("%.1f%%", p)
+	default:
+		return fmt.Sprintf("%.0f%%", p)
+	}
+}
+
+func count(f float64) string {
+	if f >= 10 {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.1f", f)
+}
+
+// bytesStr formats a byte count with decimal (SI) prefixes, as benchstat
+// formats B/s.
+func bytesStr(b float64) string {
+	for _, u := range []struct {
+		div  float64
+		unit string
+	}{{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
+		if b >= u.div {
+			return fmt.Sprintf("%.3g %s", b/u.div, u.unit)
+		}
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
