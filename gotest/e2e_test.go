@@ -402,12 +402,12 @@ func BenchmarkHangs(b *testing.B) {
 	notes := strings.Join(run.Notes, "\n")
 	for _, want := range []string{
 		"package example.com/lab/broken does not build on new", // build failure...
-		"undefinedThing",                         // ...with the compiler's words
-		"BenchmarkOnlyNew (only on new)",         // one-sided benchmark
-		"BenchmarkPanics failed on old",          // a panic...
-		"boom from the benchmark",                // ...with the output's tail
-		"BenchmarkHangs failed on old",           // a hang...
-		"timed out after 3s",                     // ...killed by the timeout
+		"undefinedThing",                 // ...with the compiler's words
+		"BenchmarkOnlyNew (only on new)", // one-sided benchmark
+		"BenchmarkPanics failed on old",  // a panic...
+		"boom from the benchmark",        // ...with the output's tail
+		"BenchmarkHangs failed on old",   // a hang...
+		"timed out after 3s",             // ...killed by the timeout
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
