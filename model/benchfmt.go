@@ -29,9 +29,12 @@ type sideBuilder struct {
 	source string // input name, for notes and errors
 	side   string
 
-	bench  map[benchKey]int  // benchmark -> index in run.Benchmarks
+	bench  map[string]map[string]int // pkg -> full name -> index in run.Benchmarks
 	metric map[metricKey]int // (benchmark, unit) -> index in its Metrics
 	rounds []int             // results seen so far, per benchmark
+	// maxRounds is the most results of any benchmark so far: the
+	// capacity a new metric's samples start with (go test -count).
+	maxRounds int
 	// configNoted marks benchmarks whose configuration change has
 	// already been noted.
 	configNoted map[int]bool
@@ -46,7 +49,6 @@ type sideBuilder struct {
 	pkg      string
 }
 
-type benchKey struct{ pkg, name string } // name is the full name
 type metricKey struct {
 	bench int
 	unit  string
@@ -62,7 +64,7 @@ func newSideBuilder(source, side string) *sideBuilder {
 		},
 		source:      source,
 		side:        side,
-		bench:       make(map[benchKey]int),
+		bench:       make(map[string]map[string]int),
 		metric:      make(map[metricKey]int),
 		configNoted: make(map[int]bool),
 	}
@@ -144,11 +146,15 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		pkg = b.pkg
 	}
 
-	key := benchKey{pkg, string(res.Name)}
-	bi, ok := b.bench[key]
+	byName := b.bench[pkg]
+	if byName == nil {
+		byName = make(map[string]int)
+		b.bench[pkg] = byName
+	}
+	bi, ok := byName[string(res.Name)]
 	if !ok {
 		bi = len(b.run.Benchmarks)
-		b.bench[key] = bi
+		byName[string(res.Name)] = bi
 		name, procs := splitName(res.Name)
 		b.run.Benchmarks = append(b.run.Benchmarks, Benchmark{
 			Name:    name,
@@ -163,19 +169,20 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			b.configNoted[bi] = true
 			b.run.Notes = append(b.run.Notes, fmt.Sprintf(
 				"%s: configuration of %s changed within the file (%s); its results are kept together under the first configuration",
-				where(), key.name, diff))
+				where(), res.Name, diff))
 		}
 	}
 	bm := &b.run.Benchmarks[bi]
 	round := b.rounds[bi]
 	b.rounds[bi]++
+	b.maxRounds = max(b.maxRounds, round+1)
 	for _, v := range res.Values {
 		mk := metricKey{bi, v.Unit}
 		mi, ok := b.metric[mk]
 		if !ok {
 			mi = len(bm.Metrics)
 			b.metric[mk] = mi
-			bm.Metrics = append(bm.Metrics, Metric{Unit: v.Unit})
+			bm.Metrics = append(bm.Metrics, Metric{Unit: v.Unit, Samples: make([]Sample, 0, b.maxRounds)})
 		}
 		bm.Metrics[mi].Samples = append(bm.Metrics[mi].Samples, Sample{
 			Side:  b.side,
@@ -358,9 +365,10 @@ func readBenchfmt(r io.Reader, name, label string) (*Run, error) {
 // round, and Unit metadata lines for directions and assumptions that
 // benchstat would not infer.
 //
-// Time and rate units are written as go test writes them (ns/op, MB/s)
-// when every value converts back exactly, so that reading the output
-// gives the same values; otherwise they are written in the tidied unit.
+// Tidied units are written as go test writes them (ns/op, ns/item, MB/s)
+// when every value of the unit converts back exactly, so that reading the
+// output gives the same values; otherwise they are written tidied
+// (sec/op), which benchstat reads as well.
 // Names are written as go test would, with spaces replaced by
 // underscores.
 func WriteBenchfmt(w io.Writer, run *Run, side string) error {

@@ -32,12 +32,11 @@ func Read(r io.Reader, name, label string) (*Run, error) {
 
 // ReadFile reads the file at path as Read does, with path as its name.
 func ReadFile(path, label string) (*Run, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Read(f, path, label)
+	return readBytes(data, path, label)
 }
 
 type format int

@@ -1,0 +1,92 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// largeInput is go test -count=10 output of 1,000 benchmarks reporting
+// sec/op, B/op and allocs/op: the size rigor compare must read quickly.
+func largeInput(seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b bytes.Buffer
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/large\ncpu: AMD EPYC 9V74 80-Core Processor\n")
+	for i := range 1000 {
+		base := 100 + rng.Float64()*1e5
+		for range 10 {
+			fmt.Fprintf(&b, "BenchmarkOp/size=%d/alg=%c-8 \t%8d\t%10.1f ns/op\t%6d B/op\t%4d allocs/op\n",
+				i/4, 'a'+i%4, 1000+rng.IntN(100000), base*(0.95+0.1*rng.Float64()), 64*(i%16), i%16)
+		}
+	}
+	b.WriteString("PASS\nok  \texample.com/large\t42.000s\n")
+	return b.Bytes()
+}
+
+func BenchmarkReadLarge(b *testing.B) {
+	in := largeInput(1)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		run, err := Read(bytes.NewReader(in), "old.txt", "old")
+		if err != nil || len(run.Benchmarks) != 1000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareInputs is what rigor compare does before analysis: read
+// two files and merge them.
+func BenchmarkCompareInputs(b *testing.B) {
+	old, new := largeInput(1), largeInput(2)
+	b.SetBytes(int64(len(old) + len(new)))
+	b.ReportAllocs()
+	for b.Loop() {
+		o, err := Read(bytes.NewReader(old), "old.txt", "old")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := Read(bytes.NewReader(new), "new.txt", "new")
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := Merge(o, n)
+		if err != nil || len(m.Benchmarks) != 1000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteBenchfmtLarge(b *testing.B) {
+	run, err := Read(bytes.NewReader(largeInput(1)), "old.txt", "old")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteBenchfmt(io.Discard, run, "old"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkJSONLarge(b *testing.B) {
+	run, err := Read(bytes.NewReader(largeInput(1)), "old.txt", "old")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := run.WriteJSON(&buf); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadJSON(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
