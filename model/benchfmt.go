@@ -30,8 +30,8 @@ type sideBuilder struct {
 	side   string
 
 	bench  map[string]map[string]int // pkg -> full name -> index in run.Benchmarks
-	metric map[metricKey]int // (benchmark, unit) -> index in its Metrics
-	rounds []int             // results seen so far, per benchmark
+	metric map[metricKey]int         // (benchmark, unit) -> index in its Metrics
+	rounds []int                     // results seen so far, per benchmark
 	// maxRounds is the most results of any benchmark so far: the
 	// capacity a new metric's samples start with (go test -count).
 	maxRounds int
