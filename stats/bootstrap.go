@@ -413,28 +413,108 @@ func (b Bootstrap) PairedGeoMeanRatio(x, y []float64) Interval {
 }
 
 // selectQuantiles returns the type-7 quantiles p1 <= p2 of d, which must
-// not contain NaN. It reorders d (quickselect; no full sort).
+// not contain NaN. It may reorder d. It never sorts all of d: small inputs
+// use quickselect; large ones (bootstrap distributions) bracket each needed
+// order statistic between two values of a systematic subsample, keep the
+// few values inside the brackets in one pass, and sort only those, falling
+// back to quickselect if a bracket misses (possible only for data ordered
+// adversarially against the subsample).
 func selectQuantiles(d []float64, p1, p2 float64) (q1, q2 float64) {
-	at := func(d []float64, p float64, from int) float64 {
-		h := float64(len(d)-1) * p
-		k := int(h)
-		if k < from {
-			k = from
-		}
-		v := selectKth(d[from:], k-from)
+	n := len(d)
+	h1, h2 := float64(n-1)*p1, float64(n-1)*p2
+	k1, k2 := int(h1), int(h2)
+	interp := func(lo, hi float64, h float64, k int) float64 {
 		frac := h - float64(k)
-		if frac <= 0 || k+1 >= len(d) {
-			return v
+		if frac <= 0 {
+			return lo
+		}
+		return lo + frac*(hi-lo)
+	}
+	if n >= 1<<14 {
+		if v, ok := bracketSelect(d, k1, k2); ok {
+			return interp(v[0], v[1], h1, k1), interp(v[2], v[3], h2, k2)
+		}
+	}
+	at := func(k, from int) (v, next float64) {
+		v = selectKth(d[from:], k-from)
+		if k+1 >= n {
+			return v, v
 		}
 		// Everything after position k is >= d[k]: the next order
 		// statistic is the minimum there.
-		w := slices.Min(d[k+1:])
-		return v + frac*(w-v)
+		return v, slices.Min(d[k+1:])
 	}
-	q1 = at(d, p1, 0)
-	k1 := min(int(float64(len(d)-1)*p1), len(d)-1)
-	q2 = at(d, p2, k1)
-	return q1, q2
+	a, b := at(k1, 0)
+	q1 = interp(a, b, h1, k1)
+	a, b = at(k2, k1)
+	return q1, interp(a, b, h2, k2)
+}
+
+// bracketSelect returns the order statistics of d at 0-based ranks k1,
+// k1+1, k2 and k2+1 (clamped to n-1), or false if its brackets missed.
+func bracketSelect(d []float64, k1, k2 int) ([4]float64, bool) {
+	n := len(d)
+	const m = 4096 // subsample size
+	sub := make([]float64, m)
+	for i := range sub {
+		sub[i] = d[int(uint64(i)*uint64(n)/m)]
+	}
+	slices.Sort(sub)
+	type bracket struct {
+		k      int
+		lo, hi float64
+		below  int
+		keep   []float64
+	}
+	bs := [2]bracket{{k: k1}, {k: k2}}
+	for i := range bs {
+		b := &bs[i]
+		// The subsample rank of the k-th value has standard deviation
+		// about sqrt(m q(1-q)), q = k/n; brackets of ±6 of those (plus
+		// a little) miss with probability below 1e-8.
+		q := float64(b.k) / float64(n)
+		r := int(q * m)
+		slack := int(6*math.Sqrt(m*q*(1-q))) + 4
+		b.lo, b.hi = math.Inf(-1), math.Inf(1)
+		if r-slack > 0 {
+			b.lo = sub[r-slack]
+		}
+		if r+slack+1 < m-1 {
+			b.hi = sub[r+slack+1]
+		}
+		b.keep = make([]float64, 0, 4*slack*n/m+16)
+	}
+	for _, v := range d {
+		if v < bs[0].lo {
+			bs[0].below++
+		} else if v <= bs[0].hi {
+			bs[0].keep = append(bs[0].keep, v)
+		}
+		if v < bs[1].lo {
+			bs[1].below++
+		} else if v <= bs[1].hi {
+			bs[1].keep = append(bs[1].keep, v)
+		}
+	}
+	var out [4]float64
+	for i := range bs {
+		b := &bs[i]
+		j := b.k - b.below
+		if j < 0 || j >= len(b.keep) {
+			return out, false
+		}
+		slices.Sort(b.keep)
+		out[2*i] = b.keep[j]
+		if j+1 < len(b.keep) {
+			out[2*i+1] = b.keep[j+1]
+		} else if b.k+1 < n {
+			// The next value lies above the bracket.
+			return out, false
+		} else {
+			out[2*i+1] = b.keep[j]
+		}
+	}
+	return out, true
 }
 
 // selectKth reorders d so that d[k] is its k-th smallest value (0-based),

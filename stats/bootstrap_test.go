@@ -219,11 +219,18 @@ func TestBootstrapEdgeCases(t *testing.T) {
 // many repeats.
 func TestSelectQuantiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	for _, n := range []int{1, 2, 3, 10, 1000, 4097} {
-		for _, levels := range []int{1, 3, 1 << 30} {
+	for _, n := range []int{1, 2, 3, 10, 1000, 4097, 1 << 14, 100_000} {
+		for _, levels := range []int{1, 3, 1000, 1 << 30} {
 			d := make([]float64, n)
 			for i := range d {
 				d[i] = float64(r.IntN(levels))
+			}
+			// Orders that a systematic subsample could misjudge.
+			switch levels {
+			case 1000:
+				slices.Sort(d)
+			case 3:
+				slices.Reverse(slices.Sorted(slices.Values(d)))
 			}
 			s := slices.Sorted(slices.Values(d))
 			for _, p := range [][2]float64{{0.025, 0.975}, {0, 1}, {0.5, 0.5}, {0.1, 0.9}} {
@@ -286,4 +293,39 @@ func benchData(n int) []float64 {
 		x[i] = 1000 + 50*r.NormFloat64()
 	}
 	return x
+}
+
+func BenchmarkSelectQuantiles100k(b *testing.B) {
+	r := rand.New(rand.NewPCG(2, 2))
+	d := make([]float64, 100_000)
+	for i := range d {
+		d[i] = r.NormFloat64()
+	}
+	work := make([]float64, len(d))
+	for b.Loop() {
+		copy(work, d)
+		selectQuantiles(work, 0.025, 0.975)
+	}
+}
+
+// TestSelectQuantilesFallback builds data whose systematic subsample sees
+// only zeros while most values are ones, so the upper bracket misses and
+// the quickselect fallback must answer.
+func TestSelectQuantilesFallback(t *testing.T) {
+	const n, m = 100_000, 4096
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = 1
+	}
+	for i := range m {
+		d[i*n/m] = 0
+	}
+	s := slices.Sorted(slices.Values(d))
+	q1, q2 := selectQuantiles(slices.Clone(d), 0.025, 0.975)
+	if w1, w2 := quantileSorted(s, 0.025), quantileSorted(s, 0.975); q1 != w1 || q2 != w2 {
+		t.Errorf("got %v %v, sorted %v %v", q1, q2, w1, w2)
+	}
+	if _, ok := bracketSelect(slices.Clone(d), 2499, 97500); ok {
+		t.Errorf("bracketSelect claimed success on data built to defeat it")
+	}
 }
