@@ -366,9 +366,10 @@ func readBenchfmt(r io.Reader, name, label string) (*Run, error) {
 // benchstat would not infer.
 //
 // Tidied units are written as go test writes them (ns/op, ns/item, MB/s)
-// when every value of the unit converts back exactly, so that reading the
-// output gives the same values; otherwise they are written tidied
-// (sec/op), which benchstat reads as well.
+// when every value of the unit has an exact decimal form in that unit no
+// longer than its tidied one (as values read from go test output do);
+// otherwise they are written tidied (7.992e-07 sec/op), which benchstat
+// reads as well. Either way, reading the output gives the same values.
 // Names are written as go test would, with spaces replaced by
 // underscores.
 func WriteBenchfmt(w io.Writer, run *Run, side string) error {
@@ -489,7 +490,9 @@ func unitsOut(run *Run, side string) (map[string]*unitOut, []string, error) {
 					return nil, nil, fmt.Errorf("%s: %v %s is not a finite number", bm.FullName(), s.Value, m.Unit)
 				}
 				if uo.factor != 1 {
-					if _, ok := untidyValue(s.Value, uo.factor); !ok {
+					// Keep go test's unit only if it is exact and no
+					// longer than the tidied value.
+					if _, prec := untidyValue(s.Value, uo.factor); prec == 0 || prec > shortestDigits(s.Value) {
 						uo.orig, uo.factor = m.Unit, 1
 					}
 				}
@@ -500,15 +503,24 @@ func unitsOut(run *Run, side string) (map[string]*unitOut, []string, error) {
 }
 
 // untidyValue returns the shortest decimal x such that benchunit.Tidy
-// maps x in the scaled unit to exactly v.
-func untidyValue(v, factor float64) (float64, bool) {
+// maps x in the scaled unit to exactly v, and its number of significant
+// digits; or 0, 0 if there is none.
+func untidyValue(v, factor float64) (x float64, digits int) {
 	for prec := 1; prec <= 17; prec++ {
-		x, err := strconv.ParseFloat(strconv.FormatFloat(v/factor, 'g', prec, 64), 64)
+		x, err := strconv.ParseFloat(strconv.FormatFloat(v/factor, 'e', prec-1, 64), 64)
 		if err == nil && x*factor == v {
-			return x, true
+			return x, prec
 		}
 	}
-	return 0, false
+	return 0, 0
+}
+
+// shortestDigits is the number of significant digits of the shortest
+// decimal that reads back as v.
+func shortestDigits(v float64) int {
+	s := strconv.FormatFloat(v, 'e', -1, 64)
+	mant, _, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	return len(strings.ReplaceAll(mant, ".", ""))
 }
 
 // benchstatBetter is the direction benchstat assumes for unit without

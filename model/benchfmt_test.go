@@ -109,7 +109,7 @@ func TestBenchfmtRoundTrip(t *testing.T) {
 func valueFallingBack(t *testing.T) float64 {
 	v := 1.85e-6
 	for range 1000 {
-		if _, ok := untidyValue(v, 1e-9); !ok {
+		if _, d := untidyValue(v, 1e-9); d == 0 {
 			return v
 		}
 		v = math.Nextafter(v, 1)
