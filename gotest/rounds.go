@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -348,7 +349,7 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 		if s.cfg.Iters > 0 {
 			iters = s.cfg.Iters
 		}
-		s.units = append(s.units, &unit{pkg: pkg, key: key, pattern: leafPattern(r0.Name), cpu: cpu, iters: max(iters, 1)})
+		s.units = append(s.units, &unit{pkg: pkg, key: key, pattern: leafPattern(r0.Name, r0.Procs), cpu: cpu, iters: max(iters, 1)})
 		s.bench[key] = len(s.run.Benchmarks)
 		s.run.Benchmarks = append(s.run.Benchmarks, model.Benchmark{
 			Name:    r0.Name,
@@ -362,11 +363,17 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 
 // leafPattern is the -test.bench expression that selects exactly the
 // benchmark name (without "Benchmark" and the GOMAXPROCS suffix): each
-// level anchored, as go test matches level by level.
-func leafPattern(name string) string {
+// level anchored, as go test matches level by level. A name printed with
+// GOMAXPROCS 1 can end in what reads as a suffix ("n=-1"), so with procs
+// the last level matches with or without "-procs".
+func leafPattern(name string, procs int) string {
 	levels := strings.Split("Benchmark"+name, "/")
 	for i, l := range levels {
-		levels[i] = "^" + regexp.QuoteMeta(l) + "$"
+		levels[i] = "^" + regexp.QuoteMeta(l)
+		if i == len(levels)-1 && procs > 0 {
+			levels[i] += "(-" + strconv.Itoa(procs) + ")?"
+		}
+		levels[i] += "$"
 	}
 	return strings.Join(levels, "/")
 }

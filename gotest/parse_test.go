@@ -1,0 +1,151 @@
+package gotest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// A test binary's output as go test prints it, with the seed 003 values,
+// a sub-benchmark, a custom metric and noise around the results.
+const sampleOutput = `goos: linux
+goarch: amd64
+pkg: example.com/benchlab
+cpu: AMD EPYC 9V74 80-Core Processor
+BenchmarkBuild 	   14857	      7856 ns/op	  81.47 MB/s	   43208 B/op	     127 allocs/op
+some log line the benchmark printed
+BenchmarkSort/n=10/algo=quick-8   	  500000	       2.5 ns/op	     12.0 items/op
+BenchmarkLatency-8  100  5.0 ns/op  3.5 hits/op
+Unit hits/op better=higher assume=exact
+--- FAIL: BenchmarkBroken
+PASS
+`
+
+func TestParseResults(t *testing.T) {
+	rs := ParseResults(sampleOutput)
+	if len(rs) != 3 {
+		t.Fatalf("%d results, want 3", len(rs))
+	}
+	b := rs[0]
+	if b.Name != "Build" || b.Procs != 0 || b.Iters != 14857 || b.FullName() != "Build" {
+		t.Errorf("first result: name %q procs %d iters %d", b.Name, b.Procs, b.Iters)
+	}
+	if b.Line != "BenchmarkBuild 	   14857	      7856 ns/op	  81.47 MB/s	   43208 B/op	     127 allocs/op" {
+		t.Errorf("line not kept as printed: %q", b.Line)
+	}
+	if got := b.config("pkg"); got != "example.com/benchlab" {
+		t.Errorf("pkg = %q", got)
+	}
+	if got := b.config("cpu"); got != "AMD EPYC 9V74 80-Core Processor" {
+		t.Errorf("cpu = %q", got)
+	}
+	// Units tidied as benchstat does: ns/op -> sec/op, MB/s -> B/s.
+	want := []Value{
+		{"sec/op", 7856e-9, model.LowerIsBetter, model.AssumeNothing},
+		{"B/s", 81.47e6, model.HigherIsBetter, model.AssumeNothing},
+		{"B/op", 43208, model.LowerIsBetter, model.AssumeNothing},
+		{"allocs/op", 127, model.LowerIsBetter, model.AssumeNothing},
+	}
+	if len(b.Values) != len(want) {
+		t.Fatalf("values %v, want %v", b.Values, want)
+	}
+	for i, v := range b.Values {
+		w := want[i]
+		if v.Unit != w.Unit || v.Better != w.Better || v.Assume != w.Assume || !close(v.Value, w.Value) {
+			t.Errorf("value %d = %+v, want %+v", i, v, w)
+		}
+	}
+	s := rs[1]
+	if s.Name != "Sort/n=10/algo=quick" || s.Procs != 8 || s.FullName() != "Sort/n=10/algo=quick-8" {
+		t.Errorf("sub-benchmark: name %q procs %d", s.Name, s.Procs)
+	}
+	// Unit metadata after the result still applies.
+	h := rs[2].Values[1]
+	if h.Unit != "hits/op" || h.Better != model.HigherIsBetter || h.Assume != model.AssumeExact {
+		t.Errorf("hits/op = %+v, want better higher, assume exact", h)
+	}
+}
+
+func TestParseSeedFile(t *testing.T) {
+	data, err := os.ReadFile("../testdata/seed003/base.txt")
+	if err != nil {
+		t.Skip(err)
+	}
+	rs := ParseResults(string(data))
+	if len(rs) != 12 {
+		t.Fatalf("%d results, want the seed's 12", len(rs))
+	}
+	// The seed's first and last base lines.
+	if rs[0].Iters != 14857 || !close(rs[0].Values[0].Value, 7856e-9) ||
+		rs[11].Iters != 12865 || !close(rs[11].Values[0].Value, 8419e-9) {
+		t.Errorf("first %d %v, last %d %v", rs[0].Iters, rs[0].Values[0], rs[11].Iters, rs[11].Values[0])
+	}
+}
+
+func TestSplitProcs(t *testing.T) {
+	for _, tc := range []struct {
+		out   string
+		name  string
+		procs int
+	}{
+		{"BenchmarkA-8 1 1 ns/op", "A", 8},
+		{"BenchmarkA 1 1 ns/op", "A", 0},
+		{"BenchmarkA/x-y-2 1 1 ns/op", "A/x-y", 2},
+		// Ambiguous: read as benchstat and package model read it.
+		{"BenchmarkA/n=-1 1 1 ns/op", "A/n=", 1},
+		{"BenchmarkA-08 1 1 ns/op", "A-08", 0},
+		{"BenchmarkA-0 1 1 ns/op", "A-0", 0},
+	} {
+		rs := ParseResults(tc.out)
+		if len(rs) != 1 || rs[0].Name != tc.name || rs[0].Procs != tc.procs {
+			t.Errorf("%q: got %+v, want name %q procs %d", tc.out, rs, tc.name, tc.procs)
+		}
+	}
+}
+
+func TestTail(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, strings.Repeat("x", i))
+	}
+	got := tail(strings.Join(lines, "\n")+"\n", 3)
+	if want := "...\n" + lines[27] + "\n" + lines[28] + "\n" + lines[29]; got != want {
+		t.Errorf("tail = %q, want %q", got, want)
+	}
+	if got := tail("a\nb\n", 5); got != "a\nb" {
+		t.Errorf("short tail = %q", got)
+	}
+}
+
+func close(a, b float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d <= 1e-9*max(a, b, -a, -b)
+}
+
+func FuzzParseResults(f *testing.F) {
+	f.Add(sampleOutput)
+	f.Add("BenchmarkX-2 10 5 ns/op\n")
+	f.Add("pkg: a\nBenchmarkY 1 NaN ns/op\nUnit x better=lower\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range ParseResults(s) {
+			if !strings.HasPrefix(r.Line, "Benchmark") {
+				t.Fatalf("result line %q does not start with Benchmark", r.Line)
+			}
+			// "Benchmark-2" is func Benchmark at GOMAXPROCS 2: an empty
+			// name is legal.
+			if r.Procs < 0 {
+				t.Fatalf("bad name %q procs %d", r.Name, r.Procs)
+			}
+			// The line reads back as the same result.
+			again := ParseResults(r.Line)
+			if len(again) != 1 || again[0].FullName() != r.FullName() || again[0].Iters != r.Iters {
+				t.Fatalf("line %q reads back as %+v, not %s %d", r.Line, again, r.FullName(), r.Iters)
+			}
+		}
+	})
+}
