@@ -1,0 +1,349 @@
+package rigor
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+)
+
+// B is passed to a variant's function, once per sample. The function calls
+// exactly one timing loop, which runs the sample's iterations:
+//
+//   - Iter(b, f) or b.Iter(f): time iterations of f, the everyday loop;
+//   - IterWithSetup(b, setup, routine): prepare inputs untimed, in batches
+//     (see BatchSize), and time only routine;
+//   - b.IterCustom(f): f runs the iterations and returns the time they took,
+//     for work the harness cannot time itself (goroutine pools, external
+//     processes).
+//
+// # Loop overhead
+//
+// Iter calls f through a function value in a loop that cannot be inlined,
+// which is what keeps f's work from being optimized away, and costs about
+// a nanosecond per iteration. The harness measures that cost for each loop
+// shape (result type) by timing the same loop around a function that
+// returns the zero value: once when it first sees the shape, then in every
+// round, interleaved with the variants so that it runs under the same
+// conditions. The median of the per-round measurements, per iteration, is
+// subtracted from every sample, together with the cost of one clock
+// reading per timed window. A sample's time never goes below zero; a
+// result within a few times the subtracted overhead gets a footnote, since
+// on an out-of-order CPU the costs do not add exactly.
+// Config.KeepLoopOverhead keeps the raw times instead. IterCustom
+// subtracts nothing: the caller times.
+type B struct {
+	r     *runner
+	iters int
+	gid   int
+	par   *parallelSample // non-nil in a parallel sample
+	// counting is true in allocation rounds: every timed window is then
+	// bracketed by a garbage collection and a runtime/metrics reading so
+	// that allocation counts are exact.
+	counting bool
+
+	loops   int
+	timed   time.Duration // sum of the timed windows
+	windows int
+	shape   *shape // the loop's shape, for its overhead; nil for IterCustom
+	custom  bool
+	allocs  allocDelta
+	tp      throughput
+	tpSet   bool
+	batch   BatchSize
+	err     error
+
+	entered, finished bool // parallel barrier state
+}
+
+// Goroutine returns the index, from 0, of the goroutine running b in a
+// parallel variant; 0 otherwise.
+func (b *B) Goroutine() int { return b.gid }
+
+// SetBytes declares that one call of the timing loop's function processes
+// n bytes, overriding the group's Bytes, as testing.B.SetBytes does.
+func (b *B) SetBytes(n int64) { b.tp, b.tpSet = throughput{float64(n), "B/s"}, true }
+
+// SetElements declares that one call processes n elements.
+func (b *B) SetElements(n int64) { b.tp, b.tpSet = throughput{float64(n), "elems/s"}, true }
+
+// SetThroughput declares that one call processes n units of unit.
+func (b *B) SetThroughput(n float64, unit string) {
+	b.tp, b.tpSet = throughput{n, unit + "/s"}, true
+}
+
+// BatchSize says how IterWithSetup splits a sample's iterations into
+// batches. Before each batch it calls setup once per iteration of the
+// batch, untimed; then it times routine over the whole batch; the outputs
+// are released after the timed window. Larger batches read the clock less
+// often; smaller ones hold fewer inputs in memory at once.
+type BatchSize int
+
+// Batch sizes, as Criterion.rs's.
+const (
+	// SmallInput splits each sample into 10 batches (each holds a tenth
+	// of the sample's inputs). The default.
+	SmallInput BatchSize = -10
+	// LargeInput splits each sample into 1000 batches, for inputs too big
+	// to hold a tenth of a sample's worth.
+	LargeInput BatchSize = -1000
+	// PerIteration times each iteration alone: the clock is read twice per
+	// iteration, so use it only for routines much slower than the timer
+	// resolution.
+	PerIteration BatchSize = 1
+)
+
+// NumBatches splits each sample into k batches.
+func NumBatches(k int) BatchSize { return BatchSize(-max(k, 1)) }
+
+// NumIterations makes each batch k iterations long.
+func NumIterations(k int) BatchSize { return BatchSize(max(k, 1)) }
+
+// perBatch returns the number of iterations per batch for a sample of n.
+func (s BatchSize) perBatch(n int) int {
+	switch {
+	case s > 0:
+		return min(int(s), max(n, 1))
+	case s < 0:
+		k := int(-s)
+		return max((n+k-1)/k, 1)
+	}
+	return SmallInput.perBatch(n)
+}
+
+// SetBatchSize sets the batch size of IterWithSetup for this sample. Call
+// it before IterWithSetup; the default is SmallInput. Allocation rounds,
+// whose counts do not depend on it, use batches of up to 1000 inputs.
+func (b *B) SetBatchSize(s BatchSize) {
+	if !b.counting {
+		b.batch = s
+	}
+}
+
+var (
+	errTwoLoops   = errors.New("called more than one timing loop in one sample")
+	errParallelIO = errors.New("parallel variants must use Iter or B.Iter")
+)
+
+// begin checks that this is the sample's first timing loop.
+func (b *B) begin(parallelOK bool) bool {
+	b.loops++
+	switch {
+	case b.loops > 1:
+		b.fail(errTwoLoops)
+		return false
+	case b.par != nil && !parallelOK:
+		b.fail(errParallelIO)
+		return false
+	}
+	return true
+}
+
+func (b *B) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+// startWindow opens a timed window.
+func (b *B) startWindow() time.Time {
+	if b.counting {
+		b.allocs.start()
+	}
+	return time.Now()
+}
+
+// stopWindow closes the window opened at t0.
+func (b *B) stopWindow(t0 time.Time) {
+	d := time.Since(t0)
+	if b.counting {
+		b.allocs.stop()
+	}
+	b.timed += d
+	b.windows++
+}
+
+// Iter runs the sample's iterations of f and times them. f's result is
+// returned across a call the compiler cannot inline, so the work that
+// produces it cannot be optimized away; return the result of the work
+// rather than discarding it.
+func Iter[T any](b *B, f func() T) {
+	if !b.begin(true) {
+		return
+	}
+	b.shape = b.r.shapeFor(reflect.TypeFor[func() T](), func(n int) time.Duration {
+		zero := func() T { var z T; return z }
+		t0 := time.Now()
+		loop(n, zero)
+		return time.Since(t0)
+	})
+	if b.par != nil {
+		b.parWait()
+		loop(b.iters, f)
+		b.parFinish()
+	} else {
+		t0 := b.startWindow()
+		loop(b.iters, f)
+		b.stopWindow(t0)
+	}
+}
+
+//go:noinline
+func loop[T any](n int, f func() T) {
+	for range n {
+		f()
+	}
+}
+
+// Iter runs the sample's iterations of f and times them, for work whose
+// effect is a side effect. Work that computes a value should return it
+// through the generic Iter instead, or pass it to Sink.
+func (b *B) Iter(f func()) {
+	if !b.begin(true) {
+		return
+	}
+	b.shape = b.r.shapeFor(reflect.TypeFor[func()](), func(n int) time.Duration {
+		t0 := time.Now()
+		loopFunc(n, func() {})
+		return time.Since(t0)
+	})
+	if b.par != nil {
+		b.parWait()
+		loopFunc(b.iters, f)
+		b.parFinish()
+	} else {
+		t0 := b.startWindow()
+		loopFunc(b.iters, f)
+		b.stopWindow(t0)
+	}
+}
+
+//go:noinline
+func loopFunc(n int, f func()) {
+	for range n {
+		f()
+	}
+}
+
+// IterWithSetup times routine alone: setup prepares one input per
+// iteration outside the timed window, in batches (SmallInput unless
+// SetBatchSize says otherwise), and routine's outputs are released after
+// the window, so neither setup nor the release is measured. Its cost is
+// Criterion.rs's iter_batched: the clock is read twice per batch.
+//
+// Allocation counts (B/op, allocs/op) are those of routine alone.
+func IterWithSetup[I, O any](b *B, setup func() I, routine func(I) O) {
+	if !b.begin(false) {
+		return
+	}
+	per := b.batch.perBatch(b.iters)
+	b.shape = b.r.shapeFor(reflect.TypeFor[func(I) O](), func(n int) time.Duration {
+		const m = 256
+		in, out := make([]I, m), make([]O, m)
+		zero := func(I) O { var z O; return z }
+		t0 := time.Now()
+		for done := 0; done < n; done += m {
+			loopIO(in, out, zero)
+		}
+		return time.Since(t0) * time.Duration(n) / time.Duration((n+m-1)/m*m)
+	})
+	in, out := make([]I, per), make([]O, per)
+	for done := 0; done < b.iters; {
+		k := min(per, b.iters-done)
+		for i := range in[:k] {
+			in[i] = setup()
+		}
+		t0 := b.startWindow()
+		loopIO(in[:k], out[:k], routine)
+		b.stopWindow(t0)
+		clear(in[:k])
+		clear(out[:k])
+		done += k
+	}
+}
+
+//go:noinline
+func loopIO[I, O any](in []I, out []O, f func(I) O) {
+	out = out[:len(in)]
+	for i := range in {
+		out[i] = f(in[i])
+	}
+}
+
+// IterCustom hands the sample's iteration count to f, which runs that many
+// iterations and returns the time they took. Nothing is subtracted: f's
+// timing is taken as it is.
+func (b *B) IterCustom(f func(iters int) time.Duration) {
+	if !b.begin(false) {
+		return
+	}
+	b.custom = true
+	if b.counting {
+		b.allocs.start()
+	}
+	d := f(b.iters)
+	if b.counting {
+		b.allocs.stop()
+	}
+	if d < 0 {
+		b.fail(fmt.Errorf("IterCustom returned a negative duration %v", d))
+		d = 0
+	}
+	b.timed += d
+	b.windows++
+}
+
+// Sink marks v as used, so that the computation of v cannot be optimized
+// away. It does not allocate and costs one function call.
+//
+//go:noinline
+func Sink[T any](v T) {}
+
+// Opaque returns v through a call the compiler cannot see through, so that
+// a constant input cannot be folded into the code under test: as Rust's
+// black_box.
+//
+//go:noinline
+func Opaque[T any](v T) T { return v }
+
+// A parallelSample starts a parallel sample's goroutines together.
+type parallelSample struct {
+	ready sync.WaitGroup // each goroutine is at its loop
+	start chan struct{}
+	done  sync.WaitGroup // each goroutine finished its loop
+}
+
+func newParallelSample(goroutines int) *parallelSample {
+	p := &parallelSample{start: make(chan struct{})}
+	p.ready.Add(goroutines)
+	p.done.Add(goroutines)
+	return p
+}
+
+// parWait reports that b's goroutine is at its loop and waits for the
+// common start.
+func (b *B) parWait() {
+	b.entered = true
+	b.par.ready.Done()
+	<-b.par.start
+}
+
+// parFinish reports that b's goroutine finished its loop.
+func (b *B) parFinish() {
+	b.finished = true
+	b.par.done.Done()
+}
+
+// parRelease balances the barrier for a goroutine that returned (or
+// panicked) without running its loop, so the sample cannot hang.
+func (b *B) parRelease() {
+	if !b.entered {
+		b.entered = true
+		b.par.ready.Done()
+	}
+	if !b.finished {
+		b.finished = true
+		b.par.done.Done()
+	}
+}

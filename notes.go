@@ -1,0 +1,335 @@
+package rigor
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// Units the harness reports besides throughput.
+const (
+	unitTime   = "sec/op"
+	unitBytes  = "B/op"
+	unitAllocs = "allocs/op"
+	unitGCs    = "GCs/op"
+)
+
+// Thresholds of the harness's footnotes.
+const (
+	overheadRatio   = 5    // results within 5x of the subtracted overhead
+	shortWindow     = 100  // timed windows under 100x the resolution
+	gcHeavy         = 0.10 // GC used more than 10% of the CPU time
+	tinyEffect      = 0.2  // Cohen's d_z below this is tiny
+	bimodalMinN     = 20
+	bimodalMinShare = 0.15 // each mode holds at least 15% of the samples
+)
+
+// benchmark turns a measured set into the model's benchmark: sides are
+// variants; sec/op, throughput and GCs/op come from the timed rounds,
+// B/op and allocs/op from the allocation rounds.
+func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
+	b := model.Benchmark{
+		Name:   s.set.name,
+		Procs:  gomaxprocs(),
+		Group:  g.Name,
+		Config: map[string]string{},
+	}
+	p := s.plan
+	b.Config["sampling"] = p.mode.String()
+	switch p.mode {
+	case Linear:
+		b.Config["iterations"] = fmt.Sprintf("m·%d for m = 1..%d, shuffled", p.n, len(p.mult))
+	default:
+		b.Config["iterations"] = fmt.Sprintf("%d ±20%%", p.n)
+	}
+	b.Config["rounds"] = strconv.Itoa(s.rounds)
+	b.Config["timer-resolution"] = r.clock.Resolution.String()
+	for sh, m := range s.overhead {
+		b.Config["loop-overhead:"+sh.name] = fmtSeconds(median(m)) + "/op, measured in every round and subtracted"
+	}
+	b.Config["stopped"] = s.stop
+	for i, bn := range s.set.benches {
+		if p.scale[i] > 1 {
+			b.Config["scale:"+bn.variant] = fmt.Sprintf("×%d (too fast for the shared count)", p.scale[i])
+		}
+		if bn.subgroup != "" {
+			b.Config["subgroup:"+bn.variant] = bn.subgroup
+		}
+		if bn.goroutines > 0 {
+			b.Config["goroutines:"+bn.variant] = strconv.Itoa(bn.goroutines)
+		}
+	}
+
+	sec := model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
+	gcs := model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
+	anyGC := false
+	var tps []*model.Metric
+	tpMetric := func(unit string) *model.Metric {
+		for _, m := range tps {
+			if m.Unit == unit {
+				return m
+			}
+		}
+		m := &model.Metric{Unit: unit, Better: model.HigherIsBetter}
+		tps = append(tps, m)
+		return m
+	}
+	for i, bn := range s.set.benches {
+		for k, x := range s.samples[i] {
+			round := k + 1
+			sec.Samples = append(sec.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.net / float64(x.iters)})
+			ops := float64(x.iters * x.goroutines)
+			gcs.Samples = append(gcs.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(ops), Value: float64(x.gcs) / ops})
+			anyGC = anyGC || x.gcs > 0
+			if x.tp.unit != "" && x.net > 0 {
+				m := tpMetric(x.tp.unit)
+				m.Samples = append(m.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.tp.n * ops / x.net})
+			}
+		}
+	}
+	b.Metrics = append(b.Metrics, sec)
+	for _, m := range tps {
+		b.Metrics = append(b.Metrics, *m)
+	}
+	bytes := model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
+	allocs := model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
+	for i, bn := range s.set.benches {
+		for k, x := range s.allocs[i] {
+			ops := float64(x.iters * x.goroutines)
+			bytes.Samples = append(bytes.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.bytes) / ops})
+			allocs.Samples = append(allocs.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.objects) / ops})
+		}
+	}
+	b.Metrics = append(b.Metrics, bytes, allocs)
+	if anyGC {
+		b.Metrics = append(b.Metrics, gcs)
+	}
+	b.Notes = s.notes(r)
+	return b
+}
+
+// notes returns the harness's footnotes for a measured set, in plain words.
+func (s *setResult) notes(r *runner) []string {
+	var notes []string
+	res := r.clock.Resolution.Seconds()
+	label := func(i int) string {
+		if len(s.set.benches) == 1 {
+			return ""
+		}
+		return s.set.benches[i].variant + ": "
+	}
+	for i, bn := range s.set.benches {
+		xs := s.samples[i]
+		if len(xs) == 0 {
+			continue
+		}
+		perOp := make([]float64, len(xs))
+		clamped, custom := 0, false
+		var raw, wall, gcCPU float64
+		windows := 0
+		ovs := make([]float64, len(xs))
+		for k, x := range xs {
+			ovs[k] = x.ovPerOp
+			perOp[k] = x.net / float64(x.iters)
+			if x.clamped {
+				clamped++
+			}
+			custom = custom || x.custom
+			raw += x.raw
+			wall += x.wall * float64(x.goroutines)
+			gcCPU += x.gcCPU
+			windows += x.windows
+		}
+		med := median(perOp)
+		if ov := median(ovs); ov > 0 && !r.keepOverhead && !custom && med < overheadRatio*ov {
+			notes = append(notes, fmt.Sprintf("%swithin %dx of the loop overhead subtracted (%s/op): on an out-of-order CPU the costs do not add exactly, so read small differences with care",
+				label(i), overheadRatio, fmtSeconds(ov)))
+		}
+		if clamped > 0 {
+			notes = append(notes, fmt.Sprintf("%s%d of %d samples measured at or below the loop overhead and count as 0: the work may have been optimized away, or costs less than a call",
+				label(i), clamped, len(xs)))
+		}
+		if w := raw / float64(windows); windows > len(xs) && w < shortWindow*res {
+			notes = append(notes, fmt.Sprintf("%stimed batches average %s, under %dx the timer resolution (%s): reading the clock weighs on every batch; use larger batches",
+				label(i), fmtSeconds(w), shortWindow, fmtSeconds(res)))
+		}
+		if wall > 0 && gcCPU/wall > gcHeavy {
+			notes = append(notes, fmt.Sprintf("%sgarbage collection used about %.0f%% of the CPU time the variant ran for: its times include GC work",
+				label(i), 100*gcCPU/wall))
+		}
+		if bn.goroutines > 0 {
+			notes = append(notes, fmt.Sprintf("%s%d goroutines per sample, started together: sec/op is the time per operation on one goroutine; throughput counts all %d",
+				label(i), bn.goroutines, bn.goroutines))
+		}
+		if bimodal(perOp) {
+			notes = append(notes, fmt.Sprintf("%sthe times are bimodal (two clusters): the code or the machine switches between two states; the median hides one of them", label(i)))
+		}
+		if i > 0 {
+			if d, ok := tinyRealEffect(s.samples[0], xs, s.set.benches[0].variant, bn.variant, r.cfg.Confidence); ok {
+				notes = append(notes, d)
+			}
+		}
+	}
+	if s.stop == stopBudget || s.stop == stopMaxRounds {
+		if !s.resolved(r.cfg, r.cfg.Confidence, res) {
+			what := fmt.Sprintf("the %v budget", r.cfg.Budget)
+			if s.stop == stopMaxRounds {
+				what = fmt.Sprintf("the limit of %d rounds", r.cfg.MaxRounds)
+			}
+			notes = append(notes, fmt.Sprintf("stopped at %s after %d rounds with a comparison or a precision target still unresolved: a larger budget may resolve it", what, s.rounds))
+		}
+	}
+	return notes
+}
+
+// tinyRealEffect reports a difference that is real (its interval on the
+// mean log ratio excludes zero) but whose standardized effect, Cohen's d_z
+// on the per-round log ratios, is under 0.2.
+func tinyRealEffect(base, xs []result, baseName, name string, conf float64) (string, bool) {
+	var logs []float64
+	for k := range min(len(base), len(xs)) {
+		if base[k].net > 0 && xs[k].net > 0 {
+			logs = append(logs, math.Log(xs[k].net/base[k].net))
+		}
+	}
+	if len(logs) < 10 {
+		return "", false
+	}
+	m, h := mean(logs), halfWidth(logs, conf)
+	if m-h <= 0 && m+h >= 0 {
+		return "", false
+	}
+	ss := 0.0
+	for _, v := range logs {
+		ss += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(ss / float64(len(logs)-1))
+	if sd == 0 {
+		return "", false
+	}
+	dz := math.Abs(m) / sd
+	if dz >= tinyEffect {
+		return "", false
+	}
+	return fmt.Sprintf("%s vs %s: a real but tiny effect (Cohen's d_z %.2f, under %.1f): it shows only because of the number of rounds, and is unlikely to matter",
+		name, baseName, dz, tinyEffect), true
+}
+
+// bimodal reports whether x has two or more clear modes: a Gaussian
+// kernel density estimate with Silverman's bandwidth (which over-smooths
+// multimodal data, so errs towards one mode) has at least two peaks, each
+// holding at least 15% of the samples, separated by a valley under half
+// the lower peak.
+func bimodal(x []float64) bool {
+	n := len(x)
+	if n < bimodalMinN {
+		return false
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	m := mean(s)
+	ss := 0.0
+	for _, v := range s {
+		ss += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(ss / float64(n-1))
+	iqr := quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
+	spread := sd
+	if iqr > 0 {
+		spread = math.Min(sd, iqr/1.34)
+	}
+	h := 0.9 * spread * math.Pow(float64(n), -0.2)
+	if !(h > 0) {
+		return false
+	}
+	const grid = 512
+	lo, hi := s[0]-3*h, s[n-1]+3*h
+	step := (hi - lo) / (grid - 1)
+	dens := make([]float64, grid)
+	for j := range dens {
+		t := lo + float64(j)*step
+		for _, v := range s {
+			z := (t - v) / h
+			if z > -6 && z < 6 {
+				dens[j] += math.Exp(-z * z / 2)
+			}
+		}
+	}
+	// Split the grid at local minima into modes; keep modes with enough
+	// samples and check their valleys.
+	type mode struct {
+		peak  float64
+		lo    float64 // the mode's region starts here
+		count int
+	}
+	var modes []mode
+	cur := mode{lo: math.Inf(-1)}
+	var valleys []float64
+	for j := 1; j < grid-1; j++ {
+		cur.peak = math.Max(cur.peak, dens[j])
+		if dens[j] < dens[j-1] && dens[j] <= dens[j+1] {
+			modes = append(modes, cur)
+			valleys = append(valleys, dens[j])
+			cur = mode{lo: lo + float64(j)*step}
+		}
+	}
+	modes = append(modes, cur)
+	for k := range modes {
+		hiEdge := math.Inf(1)
+		if k+1 < len(modes) {
+			hiEdge = modes[k+1].lo
+		}
+		for _, v := range s {
+			if v >= modes[k].lo && v < hiEdge {
+				modes[k].count++
+			}
+		}
+	}
+	// Merge small modes into their neighbours by looking only at the big
+	// ones: two big modes with a deep valley between them.
+	prev := -1
+	for k, md := range modes {
+		if float64(md.count) < bimodalMinShare*float64(n) {
+			continue
+		}
+		if prev >= 0 {
+			valley := math.Inf(1)
+			for j := prev; j < k; j++ {
+				valley = math.Min(valley, valleys[j])
+			}
+			if valley < 0.5*math.Min(modes[prev].peak, md.peak) {
+				return true
+			}
+		}
+		prev = k
+	}
+	return false
+}
+
+// quantileSorted interpolates the p-quantile of sorted s (type 7).
+func quantileSorted(s []float64, p float64) float64 {
+	h := p * float64(len(s)-1)
+	i := int(h)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
+
+// fmtSeconds formats seconds with a unit: 1.23ns, 45.6µs, 1.5s.
+func fmtSeconds(s float64) string {
+	switch a := math.Abs(s); {
+	case a == 0:
+		return "0s"
+	case a < 1e-6:
+		return strconv.FormatFloat(s*1e9, 'g', 3, 64) + "ns"
+	case a < 1e-3:
+		return strconv.FormatFloat(s*1e6, 'g', 3, 64) + "µs"
+	case a < 1:
+		return strconv.FormatFloat(s*1e3, 'g', 3, 64) + "ms"
+	}
+	return strconv.FormatFloat(s, 'g', 3, 64) + "s"
+}

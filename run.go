@@ -1,0 +1,593 @@
+package rigor
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// A runner measures one pass of a group.
+type runner struct {
+	cfg          Config
+	clock        Clock
+	rng          *rand.Rand
+	ms           []metrics.Sample
+	keepOverhead bool
+	shapes       map[reflect.Type]*shape
+	// mark, when set, is told which benchmark, variant and round the next
+	// sample belongs to (the observer's hook).
+	mark func(benchmark, side string, round int)
+}
+
+func newRunner(cfg Config, seed uint64) *runner {
+	return &runner{
+		cfg:          cfg,
+		clock:        MeasureClock(),
+		rng:          rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		ms:           newMetricSamples(),
+		keepOverhead: cfg.KeepLoopOverhead,
+		shapes:       map[reflect.Type]*shape{},
+	}
+}
+
+// A result is one sample of one variant.
+type result struct {
+	iters      int     // per goroutine
+	goroutines int     // 1 unless parallel
+	raw        float64 // timed seconds, as measured
+	net        float64 // raw minus the harness's overhead, at least 0
+	clamped    bool    // net would have been negative
+	wall       float64 // seconds the whole call took
+	windows    int
+	gcs        uint64
+	gcCPU      float64
+	objects    uint64 // allocation rounds only
+	bytes      uint64
+	tp         throughput
+	custom     bool
+	shape      *shape
+	ovPerOp    float64 // loop overhead subtracted, seconds per iteration
+}
+
+// sample runs one sample of bn with n iterations (per goroutine).
+func (r *runner) sample(bn *bench, n int, counting bool) (result, error) {
+	if bn.goroutines > 0 {
+		return r.parallel(bn, n, counting)
+	}
+	b := &B{r: r, iters: n, counting: counting}
+	if counting {
+		// Exact counts need few windows: one batch of setups at a time.
+		b.batch = NumIterations(1000)
+	}
+	g0 := readMetrics(r.ms)
+	w0 := time.Now()
+	bn.fn(b)
+	wall := time.Since(w0)
+	g1 := readMetrics(r.ms)
+	res := result{
+		iters:      n,
+		goroutines: 1,
+		raw:        b.timed.Seconds(),
+		wall:       wall.Seconds(),
+		windows:    b.windows,
+		gcs:        g1.gcs - g0.gcs,
+		gcCPU:      g1.gcCPU - g0.gcCPU,
+		objects:    b.allocs.objects,
+		bytes:      b.allocs.bytes,
+		tp:         bn.tp,
+		custom:     b.custom,
+		shape:      b.shape,
+	}
+	if b.tpSet {
+		res.tp = b.tp
+	}
+	if err := sampleErr(bn, b); err != nil {
+		return res, err
+	}
+	if b.shape != nil {
+		r.subtract(&res, b.shape.initial)
+	} else {
+		r.subtract(&res, 0)
+	}
+	return res, nil
+}
+
+func sampleErr(bn *bench, b *B) error {
+	switch {
+	case b.err != nil:
+		return fmt.Errorf("variant %q: %w", bn.variant, b.err)
+	case b.loops == 0:
+		return fmt.Errorf("variant %q did not call a timing loop (Iter, B.Iter, IterWithSetup or B.IterCustom)", bn.variant)
+	}
+	return nil
+}
+
+// subtract sets res.net: the timed time less the loop overhead, perOp
+// seconds per iteration, and one clock reading per timed window. A
+// parallel sample's goroutines loop side by side, so their wall time holds
+// one goroutine's loop overhead, not the sum.
+func (r *runner) subtract(res *result, perOp float64) {
+	res.net, res.clamped, res.ovPerOp = res.raw, false, 0
+	if r.keepOverhead || res.custom {
+		return
+	}
+	res.ovPerOp = perOp
+	res.net -= perOp*float64(res.iters) + float64(res.windows)*r.clock.Window.Seconds()
+	if res.net < 0 {
+		res.net, res.clamped = 0, true
+	}
+}
+
+// parallel runs one sample of a parallel variant: bn.goroutines
+// goroutines each run n iterations, released together.
+func (r *runner) parallel(bn *bench, n int, counting bool) (result, error) {
+	g := bn.goroutines
+	p := newParallelSample(g)
+	bs := make([]*B, g)
+	var wg sync.WaitGroup
+	g0 := readMetrics(r.ms)
+	w0 := time.Now()
+	for i := range bs {
+		b := &B{r: r, iters: n, gid: i, par: p}
+		bs[i] = b
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer b.parRelease()
+			bn.fn(b)
+		}()
+	}
+	p.ready.Wait()
+	var allocs allocDelta
+	if counting {
+		allocs.start()
+	}
+	t0 := time.Now()
+	close(p.start)
+	p.done.Wait()
+	d := time.Since(t0)
+	if counting {
+		allocs.stop()
+	}
+	wg.Wait()
+	wall := time.Since(w0)
+	g1 := readMetrics(r.ms)
+	res := result{
+		iters:      n,
+		goroutines: g,
+		raw:        d.Seconds(),
+		wall:       wall.Seconds(),
+		windows:    1,
+		gcs:        g1.gcs - g0.gcs,
+		gcCPU:      g1.gcCPU - g0.gcCPU,
+		objects:    allocs.objects,
+		bytes:      allocs.bytes,
+		tp:         bn.tp,
+		shape:      bs[0].shape,
+	}
+	if bs[0].tpSet {
+		res.tp = bs[0].tp
+	}
+	for _, b := range bs {
+		if err := sampleErr(bn, b); err != nil {
+			return res, err
+		}
+	}
+	if res.shape != nil {
+		r.subtract(&res, res.shape.initial)
+	}
+	return res, nil
+}
+
+// A set is one benchmark of a group (one set of parameters): its
+// variants, measured together.
+type set struct {
+	name    string // model name: group, or group/params
+	benches []*bench
+}
+
+// plan is a set's schedule.
+type plan struct {
+	mode SamplingMode
+	n    int // flat: the shared iteration count before jitter; linear: d
+	mult []int
+	// scale multiplies the shared count for variants so fast that the
+	// shared count would give them samples shorter than 1000 times the
+	// timer resolution; 1 for every variant of similar speed.
+	scale []int
+	// metWall and metTimed are the warm-up estimates, seconds per
+	// iteration, of each variant's whole call and timed part.
+	metWall, metTimed []float64
+}
+
+// warmUp runs the variants round-robin with doubling iteration counts for
+// the configured warm-up time, as Criterion.rs does, and returns each
+// variant's estimated seconds per iteration (whole call, and timed part).
+func (r *runner) warmUp(ctx context.Context, s *set) (wall, timed []float64, shapes []*shape, err error) {
+	v := len(s.benches)
+	shapes = make([]*shape, v)
+	iters := make([]float64, v)
+	wall = make([]float64, v)
+	timed = make([]float64, v)
+	next := make([]int, v)
+	for i := range next {
+		next[i] = 1
+	}
+	deadline := time.Now().Add(r.cfg.WarmUp)
+	for first := true; first || time.Now().Before(deadline); first = false {
+		for i, bn := range s.benches {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, nil, err
+			}
+			res, err := r.sample(bn, next[i], false)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			shapes[i] = res.shape
+			iters[i] += float64(next[i])
+			wall[i] += res.wall
+			timed[i] += res.raw
+			// Double, but do not overshoot the remaining warm-up by much.
+			per := wall[i] / iters[i]
+			left := time.Until(deadline).Seconds()
+			next[i] = max(1, min(2*next[i], int(math.Ceil(left/per/float64(v)))))
+			if r.cfg.WarmUp < 0 {
+				break
+			}
+		}
+		if r.cfg.WarmUp < 0 {
+			break
+		}
+	}
+	for i := range wall {
+		wall[i] /= iters[i]
+		timed[i] /= iters[i]
+	}
+	return wall, timed, shapes, nil
+}
+
+// makePlan chooses the sampling mode and iteration counts from the
+// warm-up estimates. Rounds share one iteration count, sized so that the
+// planned rounds fit the budget; a variant too fast for it to last 1000
+// times the timer resolution runs a whole multiple of it instead.
+func (r *runner) makePlan(metWall, metTimed []float64) plan {
+	p := plan{metWall: metWall, metTimed: metTimed, mode: r.cfg.Sampling, scale: make([]int, len(metWall))}
+	sumWall := 0.0
+	for _, w := range metWall {
+		sumWall += math.Max(w, 1e-12)
+	}
+	budget := r.cfg.Budget.Seconds()
+	floor := 1000 * r.clock.Resolution.Seconds()
+	// scales returns the multipliers that lift every variant's shortest
+	// sample, of n iterations, over the floor, and the round time at n.
+	scales := func(n float64) float64 {
+		round := 0.0
+		for i := range p.scale {
+			t := metTimed[i]
+			if !(t > 0) {
+				t = metWall[i]
+			}
+			p.scale[i] = clampIters(math.Ceil(floor / (n * math.Max(t, 1e-12))))
+			round += float64(p.scale[i]) * n * metWall[i]
+		}
+		return round
+	}
+	rounds := min(max(plannedRounds, r.cfg.MinRounds), r.cfg.MaxRounds)
+	if p.mode == Auto || p.mode == Linear {
+		total := float64(rounds*(rounds+1)) / 2
+		d := clampIters(math.Ceil(budget / (sumWall * total)))
+		// The round at multiplier 1 is the shortest.
+		expected := total * scales(float64(d))
+		if p.mode == Linear || expected <= 2*budget {
+			p.mode, p.n = Linear, d
+			p.mult = make([]int, rounds)
+			for i := range p.mult {
+				p.mult[i] = i + 1
+			}
+			return p
+		}
+		p.mode = Flat
+	}
+	// Flat: one round should take budget/rounds. Jitter goes down to 80%,
+	// which must still clear the floor.
+	p.n = clampIters(budget / float64(rounds) / sumWall)
+	scales(0.8 * float64(p.n))
+	return p
+}
+
+func clampIters(x float64) int {
+	switch {
+	case !(x >= 1):
+		return 1
+	case x > 1<<40:
+		return 1 << 40
+	}
+	return int(x)
+}
+
+// iters returns the shared iteration count of round k (from 1).
+func (r *runner) iters(p *plan, k int) int {
+	if p.mode == Linear {
+		i := (k - 1) % len(p.mult)
+		if i == 0 {
+			r.rng.Shuffle(len(p.mult), func(a, b int) { p.mult[a], p.mult[b] = p.mult[b], p.mult[a] })
+		}
+		return p.n * p.mult[i]
+	}
+	j := 0.8 + 0.4*r.rng.Float64()
+	return max(int(math.Ceil(float64(p.n)*j)), 1)
+}
+
+// allocRounds is the number of allocation rounds per set.
+const allocRounds = 3
+
+// measureSet measures one set: warm-up, calibration, allocation rounds,
+// then interleaved rounds until the comparisons are resolved or the budget
+// is spent.
+func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
+	metWall, metTimed, shapes, err := r.warmUp(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	p := r.makePlan(metWall, metTimed)
+	v := len(s.benches)
+	out := &setResult{set: s, plan: p, samples: make([][]result, v), allocs: make([][]result, v),
+		overhead: map[*shape][]float64{}}
+
+	// Allocation rounds: exact counts, at a small cost (about 5% of the
+	// budget, and at most 10000 iterations per sample).
+	sumWall := 0.0
+	for _, w := range metWall {
+		sumWall += w
+	}
+	na := clampIters(0.05 * r.cfg.Budget.Seconds() / (allocRounds * sumWall))
+	na = min(na, 10000, p.n)
+	for range allocRounds {
+		for _, i := range r.rng.Perm(v) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			res, err := r.sample(s.benches[i], na, true)
+			if err != nil {
+				return nil, err
+			}
+			out.allocs[i] = append(out.allocs[i], res)
+		}
+	}
+
+	// The loop shapes whose overhead is measured in every round.
+	var used []*shape
+	if !r.keepOverhead {
+		for _, sh := range shapes {
+			if sh != nil && !slices.Contains(used, sh) {
+				used = append(used, sh)
+			}
+		}
+	}
+	floor := 1000 * r.clock.Resolution.Seconds()
+
+	start := time.Now()
+	stopConf := 1 - (1-r.cfg.Confidence)/5
+	nextLook := r.cfg.MinRounds
+	for k := 1; k <= r.cfg.MaxRounds; k++ {
+		n := r.iters(&p, k)
+		// Variants and overhead loops, in one shuffled order.
+		for _, i := range r.rng.Perm(v + len(used)) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if i >= v {
+				sh := used[i-v]
+				m := clampIters(math.Ceil(floor / math.Max(sh.initial, 1e-12)))
+				for j, bn := range s.benches {
+					if shapes[j] == sh {
+						m = max(m, n*p.scale[j])
+					}
+					_ = bn
+				}
+				out.overhead[sh] = append(out.overhead[sh], r.perOp(sh, m, 1))
+				continue
+			}
+			if r.mark != nil {
+				r.mark(s.name, s.benches[i].variant, k)
+			}
+			res, err := r.sample(s.benches[i], n*p.scale[i], false)
+			if err != nil {
+				return nil, err
+			}
+			out.samples[i] = append(out.samples[i], res)
+		}
+		out.rounds = k
+		if k < r.cfg.MinRounds {
+			continue
+		}
+		if time.Since(start) >= r.cfg.Budget {
+			out.stop = stopBudget
+			break
+		}
+		if k >= nextLook {
+			// Look again when the round count has grown by 10%: a
+			// bounded number of looks, each with a stricter interval, keeps
+			// repeated looks from inflating false verdicts.
+			nextLook = max(k+1, int(math.Ceil(float64(k)*1.1)))
+			if out.resolved(r.cfg, stopConf, r.clock.Resolution.Seconds()) {
+				out.stop = stopResolved
+				break
+			}
+		}
+		if k == r.cfg.MaxRounds {
+			out.stop = stopMaxRounds
+		}
+	}
+	out.elapsed = time.Since(start)
+
+	// Subtract the overhead measured alongside the variants.
+	for i := range out.samples {
+		for k := range out.samples[i] {
+			x := &out.samples[i][k]
+			if x.shape == nil {
+				continue
+			}
+			ov := x.shape.initial
+			if m := out.overhead[x.shape]; len(m) > 0 {
+				ov = median(m)
+			}
+			r.subtract(x, ov)
+		}
+	}
+	return out, nil
+}
+
+// Why a set's rounds stopped.
+const (
+	stopResolved  = "resolved"
+	stopBudget    = "budget"
+	stopMaxRounds = "max-rounds"
+)
+
+// A setResult is a measured set.
+type setResult struct {
+	set     *set
+	plan    plan
+	samples [][]result // per bench, per round
+	allocs  [][]result // per bench, per allocation round
+	// overhead holds each loop shape's overhead, seconds per iteration,
+	// measured once per round.
+	overhead map[*shape][]float64
+	rounds   int
+	stop     string
+	elapsed  time.Duration
+}
+
+// resolved reports whether every comparison with the first variant is
+// resolved (its interval on the mean log ratio clears the noise band or
+// lies inside it, or the difference is below the timer's resolution) and
+// every variant has reached the precision target.
+func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
+	lb, ub := math.Log1p(-cfg.Noise), math.Log1p(cfg.Noise)
+	base := s.samples[0]
+	for i := range s.samples {
+		if cfg.Precision > 0 {
+			var logs []float64
+			for _, x := range s.samples[i] {
+				if x.net > 0 {
+					logs = append(logs, math.Log(x.net/float64(x.iters)))
+				}
+			}
+			if len(logs) >= 2 {
+				if h := halfWidth(logs, conf); h > math.Log1p(cfg.Precision) {
+					return false
+				}
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		var logs, diffs []float64
+		for k, x := range s.samples[i] {
+			y := base[k]
+			diffs = append(diffs, math.Abs(x.net-y.net))
+			if x.net > 0 && y.net > 0 {
+				logs = append(logs, math.Log(x.net/y.net))
+			}
+		}
+		if median(diffs) < resolution {
+			continue // below the clock's floor: more rounds will not help
+		}
+		if len(logs) < 2 {
+			return false
+		}
+		m := mean(logs)
+		h := halfWidth(logs, conf)
+		lo, hi := m-h, m+h
+		inside := lo >= lb && hi <= ub
+		clears := lo > ub || hi < lb
+		if !inside && !clears {
+			return false
+		}
+	}
+	return true
+}
+
+// halfWidth is the half-width of Student's t interval on the mean of x.
+func halfWidth(x []float64, conf float64) float64 {
+	n := float64(len(x))
+	if n < 2 {
+		return math.Inf(1)
+	}
+	m := mean(x)
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-conf)/2)
+	return t * sd / math.Sqrt(n)
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// measurePass measures every set of g once and returns the pass's run.
+func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark func(string, string, int)) (*model.Run, error) {
+	variants, err := g.variants()
+	if err != nil {
+		return nil, err
+	}
+	r := newRunner(cfg, seed)
+	r.mark = mark
+	run := &model.Run{
+		SchemaVersion: model.SchemaVersion,
+		Kind:          model.KindHarness,
+		Paired:        true,
+		Start:         time.Now(),
+	}
+	for _, v := range variants {
+		run.Sides = append(run.Sides, model.Side{Label: v})
+	}
+	for _, params := range g.paramSets() {
+		s := &set{name: g.Name}
+		if params != "" {
+			s.name += "/" + params
+		}
+		for _, v := range variants {
+			for _, bn := range g.benches {
+				if bn.variant == v && bn.params == params {
+					s.benches = append(s.benches, bn)
+				}
+			}
+		}
+		res, err := r.measureSet(ctx, s)
+		if err != nil {
+			return nil, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
+		}
+		run.Benchmarks = append(run.Benchmarks, res.benchmark(g, r))
+	}
+	run.End = time.Now()
+	run.Notes = append(run.Notes, r.clockNote())
+	return run, nil
+}
+
+func (r *runner) clockNote() string {
+	c := r.clock
+	return fmt.Sprintf("timer resolution %v (smallest step %v, %v per reading): every sample was planned to last at least %v",
+		c.Resolution, c.Tick, c.ReadCost, 1000*c.Resolution)
+}
+
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
