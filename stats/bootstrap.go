@@ -390,6 +390,26 @@ func (b Bootstrap) Ratio(x, y []float64, stat func([]float64) float64) Interval 
 	return b.interval(stat(slices.Clone(y))/stat(slices.Clone(x)), dist)
 }
 
+// medianRatioResampled is Ratio(x, y, Median) by Monte Carlo, with each
+// resample's median found by counting (no sorting, no allocation).
+func (b Bootstrap) medianRatioResampled(x, y []float64) Interval {
+	if len(x) == 0 || len(y) == 0 || hasNaN(x) || hasNaN(y) {
+		return b.nanInterval()
+	}
+	sx, sy := slices.Sorted(slices.Values(x)), slices.Sorted(slices.Values(y))
+	dist := b.distribution(func() kernel {
+		cx, cy := newCounter(sx), newCounter(sy)
+		return func(r *rng, out []float64) {
+			for i := range out {
+				cx.draw(r)
+				cy.draw(r)
+				out[i] = cy.median() / cx.median()
+			}
+		}
+	})
+	return b.interval(quantileSorted(sy, 0.5)/quantileSorted(sx, 0.5), dist)
+}
+
 // PairedGeoMeanRatio returns the bootstrap interval of the geometric mean of
 // y[i]/x[i], resampling the pairs: the change measured by interleaved A/B
 // rounds, where round i of x and round i of y ran under the same

@@ -329,3 +329,21 @@ func TestSelectQuantilesFallback(t *testing.T) {
 		t.Errorf("bracketSelect claimed success on data built to defeat it")
 	}
 }
+
+// TestMedianRatioResampledMatchesExact checks the counting Monte Carlo
+// ratio of medians against the exact distribution, like Ratio above.
+func TestMedianRatioResampledMatchesExact(t *testing.T) {
+	x := []float64{10, 12, 11, 13, 9, 10.5}
+	y := []float64{8, 9.5, 8.7, 9, 8.1}
+	ax := exactBootstrap(len(x), func(c []int) float64 { return Median(expand(x, c)) })
+	ay := exactBootstrap(len(y), func(c []int) float64 { return Median(expand(y, c)) })
+	var atoms []atom
+	for _, a := range ax {
+		for _, b := range ay {
+			atoms = append(atoms, atom{b.v / a.v, a.p * b.p})
+		}
+	}
+	sort.Slice(atoms, func(i, j int) bool { return atoms[i].v < atoms[j].v })
+	b := Bootstrap{Seed: 12, Resamples: 50_000}
+	checkAgainstExact(t, "resampled ratio of medians", b.medianRatioResampled(x, y), atoms, Median(y)/Median(x), b)
+}

@@ -33,7 +33,14 @@ func Quantile(x []float64, p float64) float64 {
 	if len(x) == 0 || !(p >= 0 && p <= 1) || hasNaN(x) {
 		return math.NaN()
 	}
-	s := slices.Clone(x)
+	// Small samples are sorted in a stack buffer, so that Quantile (and
+	// Median) allocate nothing when called once per bootstrap resample.
+	var buf [64]float64
+	s := buf[:0]
+	if len(x) > len(buf) {
+		s = make([]float64, 0, len(x))
+	}
+	s = append(s, x...)
 	slices.Sort(s)
 	return quantileSorted(s, p)
 }

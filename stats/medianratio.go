@@ -17,18 +17,19 @@ const maxExactMedian = 200
 // computes the bootstrap distribution of each median exactly, as if every
 // one of the n^n resamples had been drawn, so the interval carries no
 // resampling error and costs microseconds; beyond that, or when x's median
-// can be zero or negative, it falls back to Ratio's Monte Carlo resampling.
+// can be zero or negative, it falls back to Monte Carlo resampling (the
+// same distribution as Ratio(x, y, Median), counted without sorting).
 func (b Bootstrap) MedianRatio(x, y []float64) Interval {
 	if len(x) == 0 || len(y) == 0 || hasNaN(x) || hasNaN(y) || hasInf(x) || hasInf(y) {
 		return b.nanInterval()
 	}
 	if len(x) > maxExactMedian || len(y) > maxExactMedian {
-		return b.Ratio(x, y, Median)
+		return b.medianRatioResampled(x, y)
 	}
 	vx, px := medianDistribution(x)
 	vy, py := medianDistribution(y)
 	if !(vx[0] > 0) {
-		return b.Ratio(x, y, Median)
+		return b.medianRatioResampled(x, y)
 	}
 	cy := make([]float64, len(py))
 	acc := 0.0

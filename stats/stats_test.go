@@ -427,3 +427,12 @@ func TestMedianCIMessages(t *testing.T) {
 		t.Errorf("confidence 0 accepted")
 	}
 }
+
+// TestMedianDoesNotAllocate: Median is called once per resample by
+// Bootstrap.Statistic and Ratio, so small samples must not allocate.
+func TestMedianDoesNotAllocate(t *testing.T) {
+	x := []float64{3, 1, 2, 5, 4, 9, 8, 7, 6, 0}
+	if a := testing.AllocsPerRun(100, func() { Median(x) }); a != 0 {
+		t.Errorf("Median allocates %v times", a)
+	}
+}
