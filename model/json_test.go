@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -199,5 +200,45 @@ func TestDefaultBetter(t *testing.T) {
 		if got := DefaultBetter(tt.unit); got != tt.want {
 			t.Errorf("DefaultBetter(%q) = %d, want %d", tt.unit, got, tt.want)
 		}
+	}
+}
+
+// TestSchemaDocExample checks that the example in docs/schema.md is what
+// reading seed 003's files gives, abbreviated.
+func TestSchemaDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/schema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```json\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("no JSON example in docs/schema.md")
+	}
+	got, err := ReadJSON(strings.NewReader(example))
+	if err != nil {
+		t.Fatalf("the documented example does not read: %v", err)
+	}
+	base, err := ReadFile("../testdata/seed003/base.txt", "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := ReadFile("../testdata/seed003/optimized.txt", "optimized")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Merge(base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Abbreviate as the document does: the first sample of each side.
+	for i := range want.Benchmarks[0].Metrics {
+		m := &want.Benchmarks[0].Metrics[i]
+		m.Samples = []Sample{m.Samples[0], m.Samples[12]}
+	}
+	want.Sides[0].Source = "testdata/seed003/base.txt"
+	want.Sides[1].Source = "testdata/seed003/optimized.txt"
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("docs/schema.md example differs from the real run\n got %+v\nwant %+v", got, want)
 	}
 }
