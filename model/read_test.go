@@ -233,7 +233,7 @@ func TestRead(t *testing.T) {
 				"BenchmarkA  10  1e400 ns/op\n" +
 				"BenchmarkA  0  5 ns/op\n" +
 				"BenchmarkA  -3  5 ns/op\n" +
-				"BenchmarkA  10  5 ns/op 6 ns/op\n" +
+				"BenchmarkA  10  0 ns/op 6 ns/op\n" +
 				"BenchmarkA\n" +
 				"--- FAIL: BenchmarkB\n" +
 				"BenchmarkA  10  7 ns/op\n",
@@ -286,6 +286,22 @@ func TestRead(t *testing.T) {
 				"input:11: not a go test -json event (unexpected end of JSON input); line skipped",
 				"input: go test reported a failure: example.com/a BenchmarkZ",
 			},
+		},
+		{
+			// An elided benchmark prints 0.00 ns/op; benchfmt alone
+			// would leave that zero in ns/op rather than sec/op.
+			name: "go test -json with benchmark logs and a zero time",
+			input: `{"Action":"start"}
+{"Action":"output","Output":"goos: linux\n"}
+{"Action":"output","Output":"BenchmarkElided-8   \t1000000000\t         0.00 ns/op\n"}
+{"Action":"output","Test":"BenchmarkElided-8","Output":"--- BENCH: BenchmarkElided-8\n"}
+{"Action":"output","Test":"BenchmarkElided-8","Output":"    x_test.go:8: a log line\n"}
+{"Action":"bench","Test":"BenchmarkElided-8"}
+{"Action":"output","Output":"BenchmarkElided-8   \t1000000000\t         0.3017 ns/op\n"}
+{"Action":"output","Output":"PASS\n"}
+{"Action":"pass"}
+`,
+			want: []bench{{"Elided", 8, "", []metric{{"sec/op", -1, "", []float64{0, 0.3017e-9}}}}},
 		},
 		{
 			name:  "UTF-8 byte order mark",
