@@ -140,3 +140,30 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// procTime is one process's cumulative CPU time.
+type procTime struct {
+	cpu  float64 // seconds
+	name string
+}
+
+// processTimes reads every process's CPU time so far.
+func processTimes() map[int]procTime {
+	fs, err := procfs.NewFS(procRoot)
+	if err != nil {
+		return nil
+	}
+	procs, err := fs.AllProcs()
+	if err != nil {
+		return nil
+	}
+	out := make(map[int]procTime, len(procs))
+	for _, p := range procs {
+		st, err := p.Stat()
+		if err != nil {
+			continue // exited meanwhile
+		}
+		out[p.PID] = procTime{cpu: st.CPUTime(), name: st.Comm}
+	}
+	return out
+}

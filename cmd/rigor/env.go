@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
+)
+
+func init() {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "env",
+		Short: "Print the machine and toolchain every run records",
+		Long: `env prints what rigor records about the machine with every run: Go version,
+CPU, cores, kernel, frequency governor, turbo, ASLR, virtualization, memory,
+and the physical limits sanity checks use (memory bandwidth, measured once by
+a copy probe and cached; NIC speed).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return usageErrorf("unknown --format %q (want text or json)", format)
+			}
+			env := observe.CaptureEnv(cmd.Context())
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(env)
+			}
+			return writeEnv(out, &env)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	rootCmd.AddCommand(cmd)
+}
+
+// writeEnv prints env as aligned "name  value" lines; what could not be
+// read says so rather than printing nothing.
+func writeEnv(w io.Writer, e *model.Env) error {
+	or := func(s, none string) string {
+		if s == "" {
+			return none
+		}
+		return s
+	}
+	si := func(b float64) string {
+		for _, u := range []struct {
+			div  float64
+			unit string
+		}{{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
+			if b >= u.div {
+				return fmt.Sprintf("%.3g %s", b/u.div, u.unit)
+			}
+		}
+		return fmt.Sprintf("%.0f B", b)
+	}
+	goLine := e.GoVersion
+	if e.GoToolchain != "" && e.GoToolchain != e.GoVersion {
+		goLine += " (go command: " + e.GoToolchain + ")"
+	}
+	cpu := or(e.CPUModel, "(unknown model)")
+	if e.PhysicalCores > 0 {
+		cpu += fmt.Sprintf(", %d cores", e.PhysicalCores)
+	}
+	if e.LogicalCores > 0 {
+		cpu += fmt.Sprintf(", %d logical CPUs", e.LogicalCores)
+	}
+	memory := "(unknown)"
+	if e.MemTotalBytes > 0 {
+		memory = si(float64(e.MemTotalBytes))
+	}
+	if e.MemBandwidth > 0 {
+		memory += ", copy bandwidth " + si(e.MemBandwidth) + "/s"
+	}
+	nic := "(no physical interface with a known speed)"
+	if e.NICSpeed > 0 {
+		nic = si(e.NICSpeed) + "/s (" + fmt.Sprintf("%.0f Mbit/s", e.NICSpeed*8/1e6) + ")"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, row := range [][2]string{
+		{"go", goLine},
+		{"os/arch", e.GOOS + "/" + e.GOARCH},
+		{"gomaxprocs", fmt.Sprint(e.GOMAXPROCS)},
+		{"cpu", cpu},
+		{"kernel", or(e.Kernel, "(unknown)")},
+		{"governor", or(e.Governor, "(not exposed)")},
+		{"turbo", or(e.Turbo, "(not readable)")},
+		{"aslr", or(e.ASLR, "(not readable)")},
+		{"vm", or(e.Virtualization, "none detected")},
+		{"container", or(e.Container, "none detected")},
+		{"memory", memory},
+		{"nic", nic},
+		{"perf", or(e.Perf, "(not checked)")},
+		{"power", or(e.Power, "no battery")},
+		{"host", or(e.Hostname, "(unknown)")},
+		{"command", strings.Join(e.CommandLine, " ")},
+	} {
+		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+	}
+	return tw.Flush()
+}
