@@ -237,12 +237,14 @@ type observation struct {
 func observe(sc stepConfig) observation {
 	o := observation{machine: machineSample(), self: selfSample(), sched: readSched()}
 	switch {
-	case sc.pid > 0:
+	case sc.pid > 0 && sc.pid != os.Getpid():
 		o.target, _ = pidSample(sc.pid)
-	case sc.inProcess:
-		o.target, _ = pidSample(os.Getpid())
-		if !o.target.ok {
-			o.target = o.self
+	case sc.pid > 0 || sc.inProcess:
+		// The target is this process: getrusage's CPU times are finer
+		// than /proc's clock ticks; /proc adds the run-queue wait.
+		o.target = o.self
+		if p, err := pidSample(os.Getpid()); err == nil {
+			o.target.runq, o.target.hasRunq = p.runq, p.hasRunq
 		}
 	}
 	return o
