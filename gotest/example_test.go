@@ -1,0 +1,26 @@
+package gotest_test
+
+import (
+	"fmt"
+
+	"github.com/rigorbench/rigor/gotest"
+)
+
+func ExampleParseResults() {
+	out := `goos: linux
+pkg: example.com/benchlab
+BenchmarkBuild/size=128-8   	   14857	      7856 ns/op	   43208 B/op	     127 allocs/op
+PASS
+`
+	for _, r := range gotest.ParseResults(out) {
+		fmt.Println(r.Name, r.Procs, r.Iters)
+		for _, v := range r.Values {
+			fmt.Printf("  %g %s\n", v.Value, v.Unit)
+		}
+	}
+	// Output:
+	// Build/size=128 8 14857
+	//   7.856e-06 sec/op
+	//   43208 B/op
+	//   127 allocs/op
+}
