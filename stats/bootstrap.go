@@ -190,12 +190,22 @@ func (b Bootstrap) StdDev(x []float64) Interval {
 	dist := b.distribution(func() kernel {
 		return func(r *rng, out []float64) {
 			for i := range out {
-				var s, ss float64
-				for j := 0; j < len(c); j++ {
-					v := c[index(r.next(), n)]
-					s += v
-					ss += v * v
+				var s0, s1, ss0, ss1 float64
+				j := 0
+				for ; j+1 < len(c); j += 2 {
+					w := r.next()
+					a, b := c[index(w, n)], c[index(w>>32, n)]
+					s0 += a
+					ss0 += a * a
+					s1 += b
+					ss1 += b * b
 				}
+				if j < len(c) {
+					a := c[index(r.next(), n)]
+					s0 += a
+					ss0 += a * a
+				}
+				s, ss := s0+s1, ss0+ss1
 				out[i] = math.Sqrt(max(0, (ss-s*s/nf)/(nf-1)))
 			}
 		}
@@ -348,18 +358,24 @@ func (b Bootstrap) Slope(iters, totals []float64) Interval {
 	dist := b.distribution(func() kernel {
 		return func(r *rng, out []float64) {
 			for i := range out {
-				var sxy, sxx float64
-				for j := 0; j < len(xy); j += 2 {
+				// Two accumulators per sum keep the adds from
+				// serializing on their latency.
+				var sxy0, sxy1, sxx0, sxx1 float64
+				j := 0
+				for ; j+1 < len(xy); j += 2 {
 					v := r.next()
-					k := index(v, n)
-					sxy += xy[k]
-					sxx += xx[k]
-					if j+1 < len(xy) {
-						k = index(v>>32, n)
-						sxy += xy[k]
-						sxx += xx[k]
-					}
+					k0, k1 := index(v, n), index(v>>32, n)
+					sxy0 += xy[k0]
+					sxx0 += xx[k0]
+					sxy1 += xy[k1]
+					sxx1 += xx[k1]
 				}
+				if j < len(xy) {
+					k := index(r.next(), n)
+					sxy0 += xy[k]
+					sxx0 += xx[k]
+				}
+				sxy, sxx := sxy0+sxy1, sxx0+sxx1
 				out[i] = sxy / sxx
 			}
 		}
