@@ -23,6 +23,29 @@ const (
 	testDuration = 250 * time.Millisecond
 )
 
+// rampEnough runs a ramp, retrying with longer steps while a step completed
+// fewer than min requests: on a busy shared machine a short window can
+// pass with the test process barely scheduled. It checks behaviour, not
+// speed.
+func rampEnough(t *testing.T, target Target, cfg Config, min int64) *model.Ramp {
+	t.Helper()
+	for try := 0; ; try++ {
+		r, err := Ramp(context.Background(), target, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enough := len(r.Steps) > 0
+		for _, s := range r.Steps {
+			enough = enough && s.Requests >= min
+		}
+		if enough || try == 3 {
+			return r
+		}
+		cfg.Duration *= 2
+		t.Logf("fewer than %d requests completed: the machine is busy; retrying with %v steps", min, cfg.Duration)
+	}
+}
+
 func errorCount(s model.RampStep, class string) int64 {
 	for _, e := range s.Errors {
 		if e.Class == class {
@@ -48,16 +71,13 @@ func TestRampHTTPHalfErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Ramp(context.Background(), target, Config{Concurrency: []int{2}, Warmup: testWarmup, Duration: testDuration})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rampEnough(t, target, Config{Concurrency: []int{2}, Warmup: testWarmup, Duration: testDuration}, 20)
 	if len(r.Steps) != 1 {
 		t.Fatalf("%d steps, want 1", len(r.Steps))
 	}
 	s := r.Steps[0]
 	if s.Requests < 20 {
-		t.Fatalf("only %d requests completed in %v", s.Requests, testDuration)
+		t.Fatalf("only %d requests completed in %v", s.Requests, s.Duration)
 	}
 	if len(s.Errors) != 1 || s.Errors[0].Class != "status 500" {
 		t.Fatalf("errors = %+v, want only status 500", s.Errors)
@@ -73,7 +93,7 @@ func TestRampHTTPHalfErrors(t *testing.T) {
 	if math.Abs(s.ErrorRate-float64(failed)/float64(s.Requests)) > 1e-12 {
 		t.Errorf("error rate %v, want %d/%d", s.ErrorRate, failed, s.Requests)
 	}
-	if want := float64(s.Successes) / testDuration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
+	if want := float64(s.Successes) / s.Duration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
 		t.Errorf("throughput %v, want successes/duration = %v", s.Throughput, want)
 	}
 	if s.Latency.Count != s.Successes {
@@ -85,7 +105,7 @@ func TestRampHTTPHalfErrors(t *testing.T) {
 	if s.BytesPerSec <= 0 {
 		t.Errorf("bytes/s = %v", s.BytesPerSec)
 	}
-	if s.Offered != s.Achieved || s.Achieved != float64(s.Requests)/testDuration.Seconds() {
+	if s.Offered != s.Achieved || s.Achieved != float64(s.Requests)/s.Duration.Seconds() {
 		t.Errorf("closed loop: offered %v, achieved %v, want both requests/duration", s.Offered, s.Achieved)
 	}
 }
@@ -104,10 +124,7 @@ func TestRampHTTPTimeoutsAndConnectErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Ramp(context.Background(), slow, Config{Concurrency: []int{1}, Warmup: -1, Duration: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rampEnough(t, slow, Config{Concurrency: []int{1}, Warmup: -1, Duration: 200 * time.Millisecond}, 1)
 	s := r.Steps[0]
 	if errorCount(s, ClassTimeout) == 0 || s.Successes != 0 || s.Throughput != 0 {
 		t.Errorf("slow server: errors %+v, successes %d, throughput %v; want only timeouts", s.Errors, s.Successes, s.Throughput)
@@ -124,10 +141,7 @@ func TestRampHTTPTimeoutsAndConnectErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err = Ramp(context.Background(), closed, Config{Concurrency: []int{1}, Warmup: -1, Duration: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r = rampEnough(t, closed, Config{Concurrency: []int{1}, Warmup: -1, Duration: 100 * time.Millisecond}, 1)
 	if s := r.Steps[0]; errorCount(s, ClassConnect) == 0 || s.Successes != 0 {
 		t.Errorf("closed port: errors %+v, successes %d; want connect errors", s.Errors, s.Successes)
 	}
@@ -147,10 +161,7 @@ func TestRampFuncErrorClasses(t *testing.T) {
 		}
 		return nil
 	})
-	r, err := Ramp(context.Background(), f, Config{Name: "limiter", Concurrency: []int{1}, Warmup: testWarmup, Duration: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rampEnough(t, f, Config{Name: "limiter", Concurrency: []int{1}, Warmup: testWarmup, Duration: 100 * time.Millisecond}, 8)
 	s := r.Steps[0]
 	if r.Target != "limiter" || r.Protocol != "func" {
 		t.Errorf("target %q protocol %q", r.Target, r.Protocol)
