@@ -473,21 +473,21 @@ func unitsOut(run *Run, side string) (map[string]*unitOut, []string, error) {
 			uo := units[m.Unit]
 			if uo == nil {
 				if err := checkField("unit", m.Unit); err != nil {
-					return nil, nil, fmt.Errorf("%s: %w", bm.FullName(), err)
+					return nil, nil, fmt.Errorf("%s: %w", oneLine(bm.FullName()), err)
 				}
 				uo = &unitOut{better: better, assume: assume}
 				uo.orig, uo.factor = untidyUnit(m.Unit)
 				units[m.Unit] = uo
 				order = append(order, m.Unit)
 			} else if uo.better != better || uo.assume != assume {
-				return nil, nil, fmt.Errorf("unit %s has different better/assume settings in different benchmarks (%s), which Go benchmark format cannot express", m.Unit, bm.FullName())
+				return nil, nil, fmt.Errorf("unit %s has different better/assume settings in different benchmarks (%s), which Go benchmark format cannot express", oneLine(m.Unit), oneLine(bm.FullName()))
 			}
 			for _, s := range m.Samples {
 				if s.Side != side {
 					continue
 				}
 				if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
-					return nil, nil, fmt.Errorf("%s: %v %s is not a finite number", bm.FullName(), s.Value, m.Unit)
+					return nil, nil, fmt.Errorf("%s: %v %s is not a finite number", oneLine(bm.FullName()), s.Value, oneLine(m.Unit))
 				}
 				if uo.factor != 1 {
 					// Keep go test's unit only if it is exact and no
@@ -549,7 +549,7 @@ func resultLines(bm *Benchmark, side string, units map[string]*unitOut) ([]resul
 				continue
 			}
 			if s.Iters < 1 || int64(int(s.Iters)) != s.Iters {
-				return nil, fmt.Errorf("%s: iteration count %d cannot be written", bm.FullName(), s.Iters)
+				return nil, fmt.Errorf("%s: iteration count %d cannot be written", oneLine(bm.FullName()), s.Iters)
 			}
 			v := benchfmt.Value{Value: s.Value, Unit: m.Unit}
 			if uo.factor != 1 {
@@ -584,7 +584,7 @@ func configOut(bm *Benchmark, cfg []benchfmt.Config) ([]benchfmt.Config, error) 
 			return nil // an empty value means "unset" in Go benchmark format
 		}
 		if err := checkConfig(k, v); err != nil {
-			return fmt.Errorf("%s: %w", bm.FullName(), err)
+			return fmt.Errorf("%s: %w", oneLine(bm.FullName()), err)
 		}
 		cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true})
 		return nil

@@ -92,6 +92,9 @@ func FuzzReadJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
+			if bytes.Contains([]byte(err.Error()), []byte("\n")) {
+				t.Fatalf("error of more than one line: %q", err)
+			}
 			return
 		}
 		checkRun(t, run)

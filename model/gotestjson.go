@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -77,7 +80,7 @@ func readTestJSON(data []byte, name, label string) (*Run, error) {
 	for _, p := range pkgs {
 		src := name
 		if p.pkg != "" {
-			src = fmt.Sprintf("%s (output of %s)", name, p.pkg)
+			src = fmt.Sprintf("%s (output of %s)", name, oneLine(p.pkg))
 		}
 		if err := b.scan(br, &p.text, src, p.pkg); err != nil {
 			return nil, err
@@ -88,7 +91,15 @@ func readTestJSON(data []byte, name, label string) (*Run, error) {
 		return nil, err
 	}
 	for _, f := range failures {
-		run.Notes = append(run.Notes, fmt.Sprintf("%s: go test reported a failure: %s", name, f))
+		run.Notes = append(run.Notes, fmt.Sprintf("%s: go test reported a failure: %s", name, oneLine(f)))
 	}
 	return run, nil
+}
+
+// oneLine returns s, quoted if it would not print as one line of text.
+func oneLine(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) || !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return s
 }

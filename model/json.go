@@ -60,7 +60,11 @@ func readJSON(data []byte) (*Run, error) {
 	}
 	var version int
 	if err := json.Unmarshal(probe.Version, &version); err != nil {
-		return nil, fmt.Errorf("schema_version %s is not an integer", probe.Version)
+		v := string(probe.Version)
+		if len(v) > 40 {
+			v = v[:40] + "..."
+		}
+		return nil, fmt.Errorf("schema_version %s is not an integer", oneLine(v))
 	}
 	switch {
 	case version > SchemaVersion:
@@ -121,18 +125,18 @@ func (r *Run) validate() error {
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		if keys[b.Key()] {
-			return fmt.Errorf("benchmark %s appears twice", b.Key())
+			return fmt.Errorf("benchmark %s appears twice", oneLine(b.Key()))
 		}
 		keys[b.Key()] = true
 		if b.Procs < 0 {
-			return fmt.Errorf("benchmark %s: procs %d is negative", b.Key(), b.Procs)
+			return fmt.Errorf("benchmark %s: procs %d is negative", oneLine(b.Key()), b.Procs)
 		}
 		units := make(map[string]bool, len(b.Metrics))
 		for j := range b.Metrics {
 			m := &b.Metrics[j]
-			where := func() string { return fmt.Sprintf("benchmark %s, unit %q", b.Key(), m.Unit) }
+			where := func() string { return fmt.Sprintf("benchmark %s, unit %q", oneLine(b.Key()), m.Unit) }
 			if m.Unit == "" {
-				return fmt.Errorf("benchmark %s: metrics[%d] has no unit", b.Key(), j)
+				return fmt.Errorf("benchmark %s: metrics[%d] has no unit", oneLine(b.Key()), j)
 			}
 			if units[m.Unit] {
 				return fmt.Errorf("%s: unit appears twice", where())
