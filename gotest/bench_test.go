@@ -96,4 +96,3 @@ func BenchmarkStoppingRule(b *testing.B) {
 		}
 	}
 }
-
