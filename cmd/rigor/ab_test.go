@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rigorIn runs the rigor binary in dir and returns stdout, stderr and the
+// exit code.
+func rigorIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(rigorBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+const workGo = `package lab
+
+const scale = SCALE
+
+func Work(n int) uint64 {
+	x := uint64(1)
+	for i := 0; i < n*scale; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+`
+
+const workTest = `package lab
+
+import "testing"
+
+var sink uint64
+
+func BenchmarkWork(b *testing.B) {
+	for b.Loop() {
+		sink = Work(300)
+	}
+}
+`
+
+// labRepo makes a git repository whose HEAD~1 does some work per
+// operation and HEAD ten times as much.
+func labRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	for _, scale := range []string{"1", "10"} {
+		files := map[string]string{
+			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
+			"lab/work.go":     strings.Replace(workGo, "SCALE", scale, 1),
+			"lab/lab_test.go": workTest,
+			".gitignore":      ".rigor/\n",
+		}
+		for name, content := range files {
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", "scale "+scale)
+	}
+	return dir
+}
+
+// quickFlags keep end-to-end runs short: 5 ms samples, 10 rounds.
+var quickFlags = []string{"--benchtime", "5ms", "--min-rounds", "10", "--max-rounds", "10"}
+
+func TestABFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"ab", "--new-env", "GOGC"},
+		{"ab", "--old-env", "=1"},
+		{"ab", "--cpu", "0"},
+		{"ab", "--cpu", "1,x"},
+		{"ab", "--benchtime", "1y"},
+		{"ab", "--benchtime", "0x"},
+		{"ab", "--order", "abab"},
+		{"ab", "--min-rounds", "1"},
+		{"ab", "--max-rounds", "1"},
+		{"ab", "--time", "0s"},
+		{"ab", "--format", "xml"},
+		{"ab", "--bogus"},
+		{"run", "--env", "X"},
+		{"run", "--update-on-pass"},
+		{"run", "--baseline", "../x"},
+		{"run", "--save-baseline", ".hidden"},
+	} {
+		_, stderr, code := rigorIn(t, dir, args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "rigor: ") {
+			t.Errorf("rigor %s: exit %d, stderr %q; want exit 2 and one line", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+func TestABNotARepository(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.26\n"), 0o644)
+	_, stderr, code := rigorIn(t, dir, "ab", ".")
+	if code != exitUsage || !strings.Contains(stderr, "git repository") {
+		t.Errorf("ab outside git: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestABGateAndJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	dir := labRepo(t)
+	out := filepath.Join(t.TempDir(), "out")
+	// HEAD does ten times the work of HEAD~1: a regression beyond 5%.
+	args := append([]string{"ab", "--old", "HEAD~1", "--new", "HEAD", "--max-regression", "5", "--format", "json", "--out", out}, quickFlags...)
+	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
+	if code != exitGateFail {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "gate: example.com/lab/lab.Work") {
+		t.Errorf("stderr does not name the regressed benchmark:\n%s", stderr)
+	}
+	var rep struct {
+		Kind       string
+		Paired     bool
+		Sides      []string
+		Benchmarks []struct {
+			Name    string
+			Metrics []struct {
+				Unit    string
+				Changes []struct{ Verdict string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--format json: %v\n%s", err, stdout)
+	}
+	var verdict string
+	for _, b := range rep.Benchmarks {
+		for _, m := range b.Metrics {
+			if m.Unit == "sec/op" && len(m.Changes) == 1 {
+				verdict = m.Changes[0].Verdict
+			}
+		}
+	}
+	if verdict != "regressed" {
+		t.Errorf("sec/op verdict %q, want regressed\n%s", verdict, stdout)
+	}
+	for _, f := range []string{"old.txt", "new.txt", "run.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestRunBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	dir := labRepo(t)
+	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "main"}, quickFlags...), "./...")...)
+	if code != exitOK {
+		t.Fatalf("run --save-baseline: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	path := filepath.Join(dir, ".rigor", "baselines", "main.json")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("baseline not saved: %v", err)
+	}
+	if !strings.Contains(stdout, "current") || !strings.Contains(stderr, "saved baseline main") {
+		t.Errorf("output:\n%s\n%s", stdout, stderr)
+	}
+	runs, _ := os.ReadDir(filepath.Join(dir, ".rigor", "runs"))
+	if len(runs) != 1 {
+		t.Errorf("%d run directories under .rigor/runs, want 1", len(runs))
+	}
+
+	// The same code against the baseline: unpaired, and said so; nothing
+	// regressed beyond 50%, so --update-on-pass replaces it.
+	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", "main", "--update-on-pass", "--max-regression", "50"}, quickFlags...), "./...")...)
+	if code != exitOK {
+		t.Fatalf("run --baseline: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "unpaired") || !strings.Contains(stdout, "main") {
+		t.Errorf("comparison with a baseline does not say it is unpaired:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "baseline main updated") {
+		t.Errorf("baseline not updated:\n%s", stderr)
+	}
+	after, _ := os.ReadFile(path)
+	if bytes.Equal(before, after) {
+		t.Error("baseline file unchanged after --update-on-pass")
+	}
+
+	_, stderr, code = rigorIn(t, dir, "run", "--baseline", "nope")
+	if code != exitUsage || !strings.Contains(stderr, "no such baseline") {
+		t.Errorf("missing baseline: exit %d, %q", code, stderr)
+	}
+}
