@@ -261,6 +261,9 @@ func (c *counter) middle() (a, b float64) {
 // median returns the type-7 median of the drawn resample.
 func (c *counter) median() float64 {
 	a, b := c.middle()
+	if a == b {
+		return a
+	}
 	return a + 0.5*(b-a)
 }
 

@@ -53,7 +53,7 @@ func quantileSorted(s []float64, p float64) float64 {
 		return s[len(s)-1]
 	}
 	frac := h - float64(lo)
-	if frac == 0 {
+	if frac == 0 || s[lo] == s[lo+1] { // the second case keeps ±Inf from becoming NaN
 		return s[lo]
 	}
 	return s[lo] + frac*(s[lo+1]-s[lo])

@@ -12,6 +12,9 @@ func near(got, want, tol float64) bool {
 	if math.IsNaN(want) {
 		return math.IsNaN(got)
 	}
+	if got == want {
+		return true
+	}
 	return math.Abs(got-want) <= tol
 }
 
@@ -67,6 +70,8 @@ func TestDescriptive(t *testing.T) {
 		{"max NaN", Max([]float64{nan, 1}), nan},
 		{"median NaN", Median([]float64{1, nan, 2}), nan},
 		{"mad empty", MAD(nil), nan},
+		{"median of infinities", Median([]float64{math.Inf(1), math.Inf(1)}), math.Inf(1)},
+		{"median across infinities", Median([]float64{math.Inf(-1), math.Inf(1)}), nan},
 		// points (1,2), (2,4.5), (3,5.5): sum xy = 2+9+16.5 = 27.5, sum xx = 14
 		{"slope", Slope([]float64{1, 2, 3}, []float64{2, 4.5, 5.5}), 27.5 / 14},
 		{"slope length mismatch", Slope([]float64{1}, []float64{1, 2}), nan},
