@@ -304,7 +304,9 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 
 	if haveProc {
 		busy := procCPU / a.procDur
-		if busy < idleCPUs && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
+		// Starved: runnable but not running. The process was preempted more
+		// often than it went to sleep, while others kept the CPUs busy.
+		if busy < idleCPUs && a.pInvol > a.pVol && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
 			return Diagnosis{BottleneckStarved, "not enough CPU: other processes took it",
 				fmt.Sprintf("the process kept only %.2f CPUs busy while other processes used %s of the CPU and the CPUs were idle %s of the time",
 					busy, pct(a.other), pct(a.idle))}

@@ -73,6 +73,9 @@ func machineKey(ctx context.Context) string {
 // and returns the best rate. The best, not the mean, because the question
 // is what the hardware can do; a busy machine only makes copies slower.
 func probeBandwidth(ctx context.Context) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("memory bandwidth probe: %w", err)
+	}
 	src := make([]byte, probeBytes)
 	dst := make([]byte, probeBytes)
 	for i := 0; i < len(src); i += 4096 { // fault every page in before timing

@@ -1,0 +1,131 @@
+package observe
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// The Observer's bookkeeping: labels, order, attachments, pauses. Nothing
+// here depends on how fast the machine is.
+func TestObserverMarks(t *testing.T) {
+	o := Start(context.Background(), 10*time.Millisecond)
+	o.AddProcess(&model.ProcessStats{UserSec: 9}) // before any Mark: dropped
+	o.Mark("A", "old", 1)
+	o.AddProcess(&model.ProcessStats{PID: 10, UserSec: 1, SystemSec: 0.5, VoluntaryCtx: 2, MaxRSSBytes: 100})
+	o.AddProcess(&model.ProcessStats{PID: 11, UserSec: 2, SystemSec: 0.5, VoluntaryCtx: 3, MaxRSSBytes: 300})
+	o.AddProfile(&model.ProfileStats{Samples: 5, CPUSec: 0.05, Lock: 0.2})
+	time.Sleep(30 * time.Millisecond)
+	o.Pause()
+	time.Sleep(5 * time.Millisecond)
+	o.Mark("B", "new", 1)
+	time.Sleep(5 * time.Millisecond)
+	obs := o.Stop()
+	o.Mark("C", "new", 2) // after Stop: ignored
+
+	if len(obs) != 2 {
+		t.Fatalf("got %d observations, want 2 (the pause is left out)", len(obs))
+	}
+	a, b := obs[0], obs[1]
+	if a.Benchmark != "A" || a.Side != "old" || a.Round != 1 || b.Benchmark != "B" || b.Side != "new" {
+		t.Errorf("labels: %q/%q/%d, %q/%q", a.Benchmark, a.Side, a.Round, b.Benchmark, b.Side)
+	}
+	if a.Duration <= 0 || b.Duration <= 0 || !a.Start.Add(a.Duration).Before(b.Start) {
+		t.Errorf("intervals: A %v+%v, B %v: want positive and A ending before B (the pause)", a.Start, a.Duration, b.Start)
+	}
+	p := a.Process
+	if p == nil || p.PID != 0 || p.UserSec != 3 || p.SystemSec != 1 || p.VoluntaryCtx != 5 || p.MaxRSSBytes != 300 {
+		t.Errorf("A's process stats %+v, want the two processes summed, largest RSS, no single PID", p)
+	}
+	if a.Profile == nil || a.Profile.Lock != 0.2 || b.Process != nil || b.Profile != nil {
+		t.Errorf("attachments: A profile %+v, B process %+v profile %+v", a.Profile, b.Process, b.Profile)
+	}
+	if runtime.GOOS == "linux" {
+		if a.System == nil || b.System == nil || a.System.CPUs < 1 {
+			t.Fatalf("no system stats on Linux: %+v %+v", a.System, b.System)
+		}
+		if u := a.System.User + a.System.System + a.System.Idle + a.System.IOWait + a.System.Steal; u < 0.99 || u > 1.01 {
+			t.Errorf("CPU fractions sum to %v, want 1", u)
+		}
+	}
+	if again := o.Stop(); len(again) != 2 || again[0].Benchmark != "A" {
+		t.Errorf("second Stop returned %d observations", len(again))
+	}
+}
+
+func TestObserverNoMarks(t *testing.T) {
+	o := Start(context.Background(), 0)
+	obs := o.Stop()
+	if len(obs) != 1 || obs[0].Benchmark != "" || obs[0].Duration <= 0 {
+		t.Fatalf("got %+v, want one unlabelled observation of the whole time", obs)
+	}
+}
+
+// A cancelled context stops the sampler; Stop still closes the record.
+func TestObserverContextDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	o := Start(ctx, time.Millisecond)
+	o.Mark("A", "a", 0)
+	cancel()
+	time.Sleep(5 * time.Millisecond)
+	obs := o.Stop()
+	if len(obs) != 1 || obs[0].Benchmark != "A" {
+		t.Fatalf("got %+v", obs)
+	}
+	if runtime.GOOS == "linux" && obs[0].System == nil {
+		t.Error("no system stats after the context ended")
+	}
+}
+
+// In self mode every interval carries this process's usage and runtime
+// metrics; the allocation made inside A is attributed to A.
+func TestObserverSelf(t *testing.T) {
+	o := StartSelf(context.Background(), 0)
+	o.Mark("A", "a", 0)
+	for range 32 {
+		sink = append(sink, make([]byte, 32<<10))
+	}
+	o.Mark("B", "a", 0)
+	obs := o.Stop()
+	sink = nil
+	if len(obs) != 2 {
+		t.Fatalf("got %d observations, want 2", len(obs))
+	}
+	for _, ob := range obs {
+		if ob.Runtime == nil {
+			t.Fatalf("%s: no runtime stats", ob.Benchmark)
+		}
+		if runtime.GOOS == "linux" && ob.Process == nil {
+			t.Fatalf("%s: no process stats", ob.Benchmark)
+		}
+	}
+	if got := obs[0].Runtime.HeapAllocBytes; got < 32*32<<10 {
+		t.Errorf("A allocated %d bytes by the metrics, want at least 1 MiB", got)
+	}
+}
+
+func TestOtherCPU(t *testing.T) {
+	// 2 CPUs for 2 s = 4 CPU-seconds; 75% busy = 3 CPU-seconds; the
+	// measured process used 1.5, the observer 0.1: others 1.4 of 4.
+	obs := &model.Observation{
+		Duration: 2 * time.Second,
+		System:   &model.SystemStats{CPUs: 2, User: 0.5, System: 0.25, ObserverCPUSec: 0.1},
+		Process:  &model.ProcessStats{UserSec: 1, SystemSec: 0.5},
+	}
+	if got := otherCPU(obs, false); !near(got, 1.4/4) {
+		t.Errorf("external: got %v, want 0.35", got)
+	}
+	if got := otherCPU(obs, true); !near(got, 1.5/4) { // the observer is inside the process
+		t.Errorf("self: got %v, want 0.375", got)
+	}
+	obs.Process.UserSec = 10 // more than the machine did (tick rounding): clamp
+	if got := otherCPU(obs, false); got != 0 {
+		t.Errorf("clamp: got %v, want 0", got)
+	}
+	if got := otherCPU(&model.Observation{Duration: time.Second}, false); got != 0 {
+		t.Errorf("no data: got %v, want 0", got)
+	}
+}
