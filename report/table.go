@@ -1,0 +1,181 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/rigorbench/rigor/analysis"
+)
+
+// renderTable writes the tree's sections as bordered tables, one row per
+// benchmark (or variant) with its full name and a column for the
+// smallest sample, then the footnotes.
+func renderTable(w io.Writer, rep *analysis.Report, opts Options) error {
+	if opts.Width <= 0 {
+		opts.Width = 100
+	}
+	ew := &errWriter{w: w}
+	secs, notes := sections(rep)
+	if h := headline(rep); h != "" {
+		fmt.Fprintln(ew, h)
+	}
+	for _, s := range secs {
+		fmt.Fprintln(ew)
+		writeTable(ew, s, opts)
+	}
+	writeNotes(ew, notes, rep, opts)
+	return ew.err
+}
+
+// writeTable draws one section as a bordered table.
+func writeTable(w io.Writer, s section, opts Options) {
+	// Columns: the subgroup when variants have one, the name, the unit
+	// when rows differ in it, the section's value columns with "min"
+	// after the first, and a notes column when a row has a footnote.
+	var units []string
+	hasGroup, hasNote := false, false
+	for _, r := range s.rows {
+		if len(r.cells) == 0 {
+			continue
+		}
+		if !slices.Contains(units, r.unit) {
+			units = append(units, r.unit)
+		}
+		hasGroup = hasGroup || r.group != ""
+		hasNote = hasNote || r.note != ""
+	}
+	title := s.title
+	if len(units) == 1 {
+		title += "  (" + units[0] + ")"
+	}
+	fmt.Fprintln(w, title)
+
+	var head []string
+	kind := map[int]string{} // column index -> "name", "text", "verdict"
+	add := func(h, k string) {
+		kind[len(head)] = k
+		head = append(head, h)
+	}
+	if hasGroup {
+		add("subgroup", "text")
+	}
+	add("name", "name")
+	if len(units) > 1 {
+		add("unit", "text")
+	}
+	add(s.cols[0], "num")
+	add("min", "num")
+	for i, c := range s.cols[1:] {
+		if i+1 == s.verdictCol {
+			add("verdict", "verdict")
+			continue
+		}
+		add(c, "num")
+	}
+	if hasNote {
+		add("note", "text")
+	}
+
+	type trow struct {
+		cells   []string
+		verdict analysis.Verdict
+	}
+	var rows []trow
+	var footer []string
+	lastGroup := ""
+	for _, r := range s.rows {
+		if len(r.cells) == 0 {
+			if r.sub {
+				footer = append(footer, r.name)
+			}
+			continue // a tree node without results: the paths say it
+		}
+		var c []string
+		if hasGroup {
+			g := r.group
+			if g == lastGroup || r.sub {
+				g = ""
+			} else {
+				lastGroup = r.group
+			}
+			c = append(c, g)
+		}
+		c = append(c, r.path)
+		if len(units) > 1 {
+			c = append(c, r.unit)
+		}
+		c = append(c, r.cells[0], r.min)
+		c = append(c, r.cells[1:]...)
+		for len(c) < len(head)-1 {
+			c = append(c, "")
+		}
+		if hasNote {
+			c = append(c, r.note)
+		}
+		rows = append(rows, trow{c, r.verdict})
+	}
+
+	widths := make([]int, len(head))
+	for i, h := range head {
+		widths[i] = width(h)
+	}
+	for _, r := range rows {
+		for i, c := range r.cells {
+			widths[i] = max(widths[i], width(c))
+		}
+	}
+	nameCol := slices.Index(head, "name")
+	rest := 1
+	for i, wd := range widths {
+		if i != nameCol {
+			rest += wd + 3
+		}
+	}
+	widths[nameCol] = max(min(widths[nameCol], opts.Width-rest-4), min(widths[nameCol], 12))
+
+	rule := func(l, m, r string) string {
+		var b strings.Builder
+		b.WriteString(l)
+		for i, wd := range widths {
+			if i > 0 {
+				b.WriteString(m)
+			}
+			b.WriteString(strings.Repeat("─", wd+2))
+		}
+		b.WriteString(r)
+		return b.String()
+	}
+	line := func(cells []string, v analysis.Verdict, header bool) string {
+		var b strings.Builder
+		b.WriteString("│")
+		for i, wd := range widths {
+			c := cells[i]
+			var cell string
+			switch k := kind[i]; {
+			case k == "name":
+				cell = pad(truncate(c, wd), wd, false)
+			case header || k != "num":
+				cell = pad(c, wd, false)
+				if !header && opts.Color && k == "verdict" {
+					cell = colorize(cell, v)
+				}
+			default:
+				cell = pad(c, wd, true)
+			}
+			b.WriteString(" " + cell + " │")
+		}
+		return b.String()
+	}
+	fmt.Fprintln(w, rule("┌", "┬", "┐"))
+	fmt.Fprintln(w, line(head, "", true))
+	fmt.Fprintln(w, rule("├", "┼", "┤"))
+	for _, r := range rows {
+		fmt.Fprintln(w, line(r.cells, r.verdict, false))
+	}
+	fmt.Fprintln(w, rule("└", "┴", "┘"))
+	for _, f := range footer {
+		fmt.Fprintln(w, f)
+	}
+}

@@ -1,0 +1,816 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchunit"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+func init() {
+	register("tree", renderTree)
+	register("table", renderTable)
+}
+
+// renderTree writes zenbench's terminal layout: per package (or, when the
+// sides are a group's variants, per benchmark) a tree of rows giving the
+// median ± its CI's relative half-width, the CI or the change against the
+// baseline with its CI, the verdict and the throughput; then a bar chart
+// sorted fastest first; then the footnotes. Style "table" gives bordered
+// tables instead.
+func renderTree(w io.Writer, rep *analysis.Report, opts Options) error {
+	if opts.Style == "table" {
+		return renderTable(w, rep, opts)
+	}
+	if opts.Width <= 0 {
+		opts.Width = 100
+	}
+	ew := &errWriter{w: w}
+	secs, notes := sections(rep)
+	if h := headline(rep); h != "" {
+		fmt.Fprintln(ew, h)
+	}
+	for _, s := range secs {
+		fmt.Fprintln(ew)
+		writeTreeSection(ew, s, opts)
+		writeBars(ew, s, opts)
+	}
+	writeNotes(ew, notes, rep, opts)
+	return ew.err
+}
+
+// headline says what was compared and how.
+func headline(rep *analysis.Report) string {
+	switch {
+	case len(rep.Sides) == 1:
+		return ""
+	case rep.Paired:
+		return fmt.Sprintf("%s: paired, interleaved rounds; %s CIs; noise band ±%s",
+			strings.Join(rep.Sides, " vs "), pct(rep.Options.Confidence), pct(rep.Options.Noise))
+	}
+	return fmt.Sprintf("%s: %s CIs; noise band ±%s",
+		strings.Join(rep.Sides, " vs "), pct(rep.Options.Confidence), pct(rep.Options.Noise))
+}
+
+// A section is one tree (or table): a title, columns, rows, and the
+// entries of its bar chart.
+type section struct {
+	title string
+	cols  []string // headers of the value columns
+	// verdictCol is the index in cols of the verdict column, -1 if none.
+	verdictCol int
+	rows       []row
+	// charts are bar charts, each ranking comparable entries.
+	charts [][]bar
+}
+
+// A row is one line of a section.
+type row struct {
+	prefix string // tree drawing before the name
+	name   string // label in the tree
+	path   string // full label, for tables
+	group  string // the variant's subgroup, for tables
+	unit   string // the unit of the row's values, for tables
+	note   string // footnote marker: "[3]"
+	cells  []string
+	min    string // the smallest sample, for tables
+	// verdict colours the verdict cell.
+	verdict analysis.Verdict
+	sub     bool // an extra metric under the row above
+	base    bool // the baseline of a group's variants
+}
+
+// A bar is one entry of a section's bar chart.
+type bar struct {
+	label string
+	value float64 // bar length is proportional to it
+	text  string  // the value as printed
+}
+
+// A footnote collects one benchmark's notes under one number.
+type footnote struct {
+	n     int
+	title string
+	lines []string
+}
+
+// variantsAsRows reports whether rep's sides are alternatives to rank (a
+// group's variants, or more than two things compared) rather than an old
+// and a new version of every benchmark.
+func variantsAsRows(rep *analysis.Report) bool {
+	return len(rep.Sides) > 2 || (rep.Kind == model.KindHarness && len(rep.Sides) > 1)
+}
+
+// sections lays out rep as tree sections and numbers the footnotes.
+func sections(rep *analysis.Report) ([]section, []footnote) {
+	var notes []footnote
+	mark := func(b *analysis.Benchmark, title string) string {
+		lines := benchNotes(b)
+		if len(lines) == 0 {
+			return ""
+		}
+		notes = append(notes, footnote{n: len(notes) + 1, title: title, lines: lines})
+		return fmt.Sprintf("[%d]", len(notes))
+	}
+	var secs []section
+	if variantsAsRows(rep) {
+		for i := range rep.Benchmarks {
+			secs = append(secs, variantSection(rep, &rep.Benchmarks[i], mark))
+		}
+		return secs, notes
+	}
+	for _, pkg := range packages(rep) {
+		secs = append(secs, packageSection(rep, pkg, mark))
+	}
+	return secs, notes
+}
+
+// benchNotes gathers a benchmark's notes in plain words: its own, each
+// metric's, and why a comparison is inconclusive.
+func benchNotes(b *analysis.Benchmark) []string {
+	out := slices.Clone(b.Notes)
+	for _, m := range b.Metrics {
+		for _, n := range m.Notes {
+			out = append(out, m.Unit+": "+n)
+		}
+		for _, c := range m.Changes {
+			if c != nil && c.Verdict == analysis.Inconclusive {
+				out = append(out, fmt.Sprintf("%s, %s: inconclusive: %s", m.Unit, c.Side, c.Reason))
+			}
+		}
+	}
+	return out
+}
+
+// primary returns the index of the metric a row shows: sec/op when
+// present, else the first that is not a throughput.
+func primary(b *analysis.Benchmark) int {
+	for i, m := range b.Metrics {
+		if m.Unit == "sec/op" {
+			return i
+		}
+	}
+	for i, m := range b.Metrics {
+		if !isThroughput(m) {
+			return i
+		}
+	}
+	return 0
+}
+
+// throughput returns the index of the benchmark's throughput metric (a
+// per-second unit where higher is better), or -1.
+func throughput(b *analysis.Benchmark) int {
+	for i, m := range b.Metrics {
+		if isThroughput(m) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isThroughput(m analysis.Metric) bool {
+	return m.Better == model.HigherIsBetter && strings.HasSuffix(m.Unit, "/s")
+}
+
+// extras returns the indexes of the metrics shown as sub-rows: every
+// metric but the primary and the throughput, except exact metrics that
+// are identical on every side (they are listed once in a footer).
+func extras(b *analysis.Benchmark) (show []int, identical []string) {
+	p, t := primary(b), throughput(b)
+	for i, m := range b.Metrics {
+		if i == p || i == t {
+			continue
+		}
+		if m.Exact && len(m.Changes) > 0 && !slices.ContainsFunc(m.Changes, func(c *analysis.Change) bool {
+			return c == nil || c.Verdict != analysis.Unchanged
+		}) {
+			identical = append(identical, m.Unit)
+			continue
+		}
+		show = append(show, i)
+	}
+	return show, identical
+}
+
+// unitSuffix is what follows a scaled value of unit: "s" for time, "B"
+// for bytes per op, "B/s" for bytes per second; other units are named in
+// the column header or the row.
+func unitSuffix(unit string) string {
+	switch unit {
+	case "sec/op":
+		return "s"
+	case "B/op":
+		return "B"
+	case "B/s":
+		return "B/s"
+	}
+	return ""
+}
+
+// value formats v of unit with four significant digits and a prefix,
+// as benchstat scales one value: "8.107µs", "42.20KiB"; whole numbers
+// below 10000 print as they are ("127", "64B").
+func value(unit string, v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "?"
+	case v == math.Trunc(v) && math.Abs(v) < 10000 && unit != "sec/op":
+		return strconv.FormatFloat(v, 'f', 0, 64) + unitSuffix(unit)
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(unit)) + unitSuffix(unit)
+}
+
+// center formats a side's median and its CI's relative half-width,
+// "7.856µs ±7%", or "-" for a side with no samples.
+func centerCell(unit string, s analysis.Summary) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return value(unit, s.Center) + " ±" + spread(s)
+}
+
+// interval formats a summary's CI with one prefix: "[7.25–8.65]µs".
+func interval(unit string, s analysis.Summary) string {
+	if s.N == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) || math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return "-"
+	}
+	sc := benchunit.CommonScale([]float64{s.Lo, s.Hi}, benchunit.ClassOf(unit))
+	num := func(v float64) string { return strconv.FormatFloat(v/sc.Factor, 'f', sc.Prec, 64) }
+	return "[" + num(s.Lo) + "–" + num(s.Hi) + "]" + sc.Prefix + unitSuffix(unit)
+}
+
+// minimum formats a summary's smallest sample.
+func minimum(unit string, s analysis.Summary) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return value(unit, s.Min)
+}
+
+// centerOnly formats a summary's median, or "-" without samples.
+func centerOnly(unit string, s analysis.Summary) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return value(unit, s.Center)
+}
+
+// shortPct formats a relative change compactly: "-4.7%", "+0.35%".
+func shortPct(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "?"
+	case math.Abs(v) < 0.001:
+		return fmt.Sprintf("%+.2f%%", v*100)
+	case math.Abs(v) >= 10:
+		return fmt.Sprintf("%+.0f%%", v*100)
+	}
+	return fmt.Sprintf("%+.1f%%", v*100)
+}
+
+// changeCells formats a change as its estimate and "[lo, hi]".
+func changeCells(c *analysis.Change) (est, ci string) {
+	if c == nil {
+		return "-", ""
+	}
+	if c.Test == "exact" {
+		return shortPct(c.Estimate), "(exact)"
+	}
+	if math.IsNaN(c.Lo) || math.IsNaN(c.Hi) {
+		return shortPct(c.Estimate), "-"
+	}
+	return shortPct(c.Estimate), "[" + shortPct(c.Lo) + ", " + shortPct(c.Hi) + "]"
+}
+
+// roundsTitle says how many samples (or rounds) of how many iterations a
+// summary holds: "15 rounds × 320 iters".
+func roundsTitle(rep *analysis.Report, s analysis.Summary) string {
+	if s.N == 0 {
+		return ""
+	}
+	what := "samples"
+	if rep.Paired {
+		what = "rounds"
+	}
+	iters := strconv.FormatFloat(s.Iters, 'f', 0, 64)
+	if s.Iters >= 10000 || s.Iters != math.Trunc(s.Iters) {
+		iters = benchunit.Scale(s.Iters, benchunit.Decimal)
+	}
+	return fmt.Sprintf("%d %s × %s iters", s.N, what, iters)
+}
+
+// variantSection lays out one benchmark whose sides are variants: a row
+// per variant, under its subgroup when it has one.
+func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*analysis.Benchmark, string) string) section {
+	p, t := primary(b), throughput(b)
+	pm := b.Metrics[p]
+	title := b.FullName
+	if rt := roundsTitle(rep, pm.Sides[0]); rt != "" {
+		title += "  " + rt
+	}
+	if m := mark(b, b.FullName); m != "" {
+		title += " " + m
+	}
+	s := section{
+		title:      title,
+		cols:       []string{"median ±CI", pct(rep.Options.Confidence) + " CI", "vs base", ""},
+		verdictCol: 3,
+	}
+	if t >= 0 {
+		s.cols = append(s.cols, b.Metrics[t].Unit)
+	}
+	show, identical := extras(b)
+
+	// Variants grouped by subgroup, in the order of their first variant.
+	type node struct {
+		label string
+		sides []int
+		sub   bool
+	}
+	var nodes []*node
+	bySub := map[string]*node{}
+	for i, side := range rep.Sides {
+		sub := b.Config["subgroup:"+side]
+		if sub == "" {
+			nodes = append(nodes, &node{label: side, sides: []int{i}})
+			continue
+		}
+		n := bySub[sub]
+		if n == nil {
+			n = &node{label: sub, sub: true}
+			bySub[sub] = n
+			nodes = append(nodes, n)
+		}
+		n.sides = append(n.sides, i)
+	}
+
+	var bars []bar
+	sideRow := func(i int, prefix, cont, group string) {
+		sm := pm.Sides[i]
+		r := row{prefix: prefix, name: rep.Sides[i], path: rep.Sides[i], group: group, unit: pm.Unit, min: minimum(pm.Unit, sm)}
+		r.cells = []string{centerCell(pm.Unit, sm), "", "", ""}
+		if i == 0 {
+			r.cells[1], r.cells[2] = interval(pm.Unit, sm), "base"
+			r.base = true
+		} else {
+			c := pm.Changes[i-1]
+			r.cells[2], r.cells[1] = changeCells(c)
+			if c != nil {
+				r.cells[3], r.verdict = string(c.Verdict), c.Verdict
+			}
+		}
+		if t >= 0 {
+			tm := b.Metrics[t]
+			ts := tm.Sides[i]
+			r.cells = append(r.cells, centerOnly(tm.Unit, ts))
+			if ts.N > 0 && ts.Center > 0 {
+				bars = append(bars, bar{label: rep.Sides[i], value: ts.Center, text: value(tm.Unit, ts.Center)})
+			}
+		} else if pm.Unit == "sec/op" && sm.N > 0 && sm.Center > 0 {
+			bars = append(bars, bar{label: rep.Sides[i], value: -sm.Center, text: value(pm.Unit, sm.Center)})
+		}
+		s.rows = append(s.rows, r)
+		for _, k := range show {
+			s.rows = append(s.rows, subRow(b.Metrics[k], i, cont+"  ", len(s.cols)))
+		}
+	}
+	for ni, n := range nodes {
+		pre, cont := branch(ni == len(nodes)-1)
+		if !n.sub {
+			sideRow(n.sides[0], pre, cont, "")
+			continue
+		}
+		s.rows = append(s.rows, row{prefix: pre, name: n.label, path: n.label})
+		for si, i := range n.sides {
+			p2, c2 := branch(si == len(n.sides)-1)
+			sideRow(i, cont+p2, cont+c2, n.label)
+		}
+	}
+	if len(identical) > 0 {
+		s.rows = append(s.rows, row{name: "identical on every side: " + strings.Join(identical, ", "), sub: true})
+	}
+	s.charts = append(s.charts, bars)
+	return s
+}
+
+// subRow shows metric m of side i (compared with side 0) under its row,
+// in a variant section's columns.
+func subRow(m analysis.Metric, i int, prefix string, ncols int) row {
+	sm := m.Sides[i]
+	r := row{prefix: prefix, name: "· " + m.Unit, unit: m.Unit, sub: true, min: minimum(m.Unit, sm)}
+	r.cells = make([]string, ncols)
+	r.cells[0] = centerCell(m.Unit, sm)
+	if i > 0 {
+		c := m.Changes[i-1]
+		r.cells[2], r.cells[1] = changeCells(c)
+		if c != nil {
+			r.cells[3], r.verdict = string(c.Verdict), c.Verdict
+		}
+	}
+	return r
+}
+
+// branch returns the tree drawing for an entry and for the lines under it.
+func branch(last bool) (entry, cont string) {
+	if last {
+		return "╰─ ", "   "
+	}
+	return "├─ ", "│  "
+}
+
+// A tnode is a node of a package's name tree.
+type tnode struct {
+	label    string
+	bench    *analysis.Benchmark
+	children []*tnode
+}
+
+func (n *tnode) child(label string) *tnode {
+	for _, c := range n.children {
+		if c.label == label && c.bench == nil {
+			return c
+		}
+	}
+	c := &tnode{label: label}
+	n.children = append(n.children, c)
+	return c
+}
+
+// collapse merges chains of single children without results of their
+// own: "Hash" > "sha256" becomes "Hash/sha256".
+func (n *tnode) collapse() {
+	for i, c := range n.children {
+		for c.bench == nil && len(c.children) == 1 {
+			only := c.children[0]
+			only.label = c.label + "/" + only.label
+			c = only
+		}
+		n.children[i] = c
+		c.collapse()
+	}
+}
+
+// A leaf is a benchmark in a name tree, with its path below the node
+// the walk started from.
+type leaf struct {
+	path  string
+	bench *analysis.Benchmark
+}
+
+func (n *tnode) leaves(path string, out *[]leaf) {
+	if n.bench != nil {
+		*out = append(*out, leaf{path, n.bench})
+	}
+	for _, c := range n.children {
+		p := c.label
+		if path != "" {
+			p = path + "/" + c.label
+		}
+		c.leaves(p, out)
+	}
+}
+
+// packageSection lays out one package's benchmarks as a tree of their
+// names' slash-separated parts, comparing at most two sides.
+func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchmark, string) string) section {
+	two := len(rep.Sides) == 2
+	last := len(rep.Sides) - 1
+	s := section{title: "pkg: " + pkg, verdictCol: -1}
+	if pkg == "" {
+		s.title = "benchmarks"
+	}
+	if two {
+		s.cols = []string{rep.Sides[0], rep.Sides[1], "vs base", pct(rep.Options.Confidence) + " CI", ""}
+		s.verdictCol = 4
+	} else {
+		s.cols = []string{"median ±CI", pct(rep.Options.Confidence) + " CI"}
+	}
+
+	// Procs suffixes are shown only when they tell benchmarks apart.
+	procs := map[string]bool{}
+	var first *analysis.Benchmark
+	for i, b := range rep.Benchmarks {
+		if b.Pkg == pkg {
+			procs[strings.TrimPrefix(b.FullName, b.Name)] = true
+			if first == nil {
+				first = &rep.Benchmarks[i]
+			}
+		}
+	}
+	if first != nil && len(first.Metrics) > 0 {
+		if rt := roundsTitle(rep, first.Metrics[primary(first)].Sides[0]); rt != "" {
+			s.title += "  (" + strings.Split(rt, " × ")[0] + ")"
+		}
+	}
+	root := &tnode{}
+	tpUnit := ""
+	for i := range rep.Benchmarks {
+		b := &rep.Benchmarks[i]
+		if b.Pkg != pkg {
+			continue
+		}
+		parts := strings.Split(b.Name, "/")
+		if len(procs) > 1 {
+			parts[len(parts)-1] += strings.TrimPrefix(b.FullName, b.Name)
+		}
+		n := root
+		for _, p := range parts[:len(parts)-1] {
+			n = n.child(p)
+		}
+		n.children = append(n.children, &tnode{label: parts[len(parts)-1], bench: b})
+		if t := throughput(b); t >= 0 && tpUnit == "" {
+			tpUnit = b.Metrics[t].Unit
+		}
+	}
+	root.collapse()
+	// tp returns b's throughput metric when it is in the column's unit.
+	tp := func(b *analysis.Benchmark) *analysis.Metric {
+		if t := throughput(b); t >= 0 && b.Metrics[t].Unit == tpUnit {
+			return &b.Metrics[t]
+		}
+		return nil
+	}
+	if tpUnit != "" {
+		h := tpUnit
+		if two {
+			h += " (" + rep.Sides[last] + ")"
+		}
+		s.cols = append(s.cols, h)
+	}
+	ncols := len(s.cols)
+
+	metricRow := func(m analysis.Metric, r row) row {
+		r.unit = m.Unit
+		r.min = minimum(m.Unit, m.Sides[last])
+		if two {
+			r.cells = []string{centerCell(m.Unit, m.Sides[0]), centerCell(m.Unit, m.Sides[1]), "-", "", ""}
+			if c := m.Changes[0]; c != nil {
+				r.cells[2], r.cells[3] = changeCells(c)
+				r.cells[4], r.verdict = string(c.Verdict), c.Verdict
+			}
+		} else {
+			r.cells = []string{centerCell(m.Unit, m.Sides[0]), interval(m.Unit, m.Sides[0])}
+		}
+		for len(r.cells) < ncols {
+			r.cells = append(r.cells, "")
+		}
+		return r
+	}
+
+	identical := map[string]int{}
+	var identicalOrder []string
+	var walk func(n *tnode, prefix, path string)
+	walk = func(n *tnode, prefix, path string) {
+		for ci, c := range n.children {
+			entry, cont := branch(ci == len(n.children)-1)
+			p := c.label
+			if path != "" {
+				p = path + "/" + c.label
+			}
+			r := row{prefix: prefix + entry, name: c.label, path: p}
+			b := c.bench
+			if b == nil || len(b.Metrics) == 0 {
+				s.rows = append(s.rows, r)
+				walk(c, prefix+cont, p)
+				continue
+			}
+			r = metricRow(b.Metrics[primary(b)], r)
+			if tm := tp(b); tm != nil {
+				r.cells[ncols-1] = centerOnly(tm.Unit, tm.Sides[last])
+			}
+			r.note = mark(b, b.FullName)
+			s.rows = append(s.rows, r)
+			show, same := extras(b)
+			for _, u := range same {
+				if identical[u] == 0 {
+					identicalOrder = append(identicalOrder, u)
+				}
+				identical[u]++
+			}
+			under := prefix + cont + "  "
+			if len(c.children) > 0 {
+				under = prefix + cont + "│ "
+			}
+			for _, k := range show {
+				m := b.Metrics[k]
+				s.rows = append(s.rows, metricRow(m, row{prefix: under, name: "· " + m.Unit, sub: true}))
+			}
+			walk(c, prefix+cont, p)
+		}
+	}
+	walk(root, "", "")
+
+	// Geomean of time, when the run has one package.
+	if two && len(packages(rep)) == 1 {
+		for _, g := range rep.Geomeans {
+			if g.Unit != "sec/op" || len(g.Changes) == 0 {
+				continue
+			}
+			r := row{name: "geomean", path: "geomean", unit: g.Unit, sub: true}
+			r.cells = []string{value(g.Unit, g.Centers[0]), value(g.Unit, g.Centers[1]), shortPct(g.Changes[0]), "", ""}
+			for len(r.cells) < ncols {
+				r.cells = append(r.cells, "")
+			}
+			s.rows = append(s.rows, r)
+		}
+	}
+	if len(identicalOrder) > 0 {
+		var parts []string
+		for _, u := range identicalOrder {
+			parts = append(parts, fmt.Sprintf("%s (%d %s)", u, identical[u], plural(identical[u], "benchmark", "benchmarks")))
+		}
+		s.rows = append(s.rows, row{name: "identical on every side, not shown: " + strings.Join(parts, ", "), sub: true})
+	}
+
+	// Bars: each top-level node with several benchmarks ranks them by
+	// the last side's throughput when all have one, else by time.
+	for _, top := range root.children {
+		var ls []leaf
+		top.leaves(top.label, &ls)
+		if len(ls) < 2 {
+			continue
+		}
+		byTP := !slices.ContainsFunc(ls, func(l leaf) bool { return tp(l.bench) == nil })
+		var bars []bar
+		for _, l := range ls {
+			if byTP {
+				ts := tp(l.bench).Sides[last]
+				if ts.N > 0 && ts.Center > 0 {
+					bars = append(bars, bar{label: l.path, value: ts.Center, text: value(tpUnit, ts.Center)})
+				}
+				continue
+			}
+			pm := l.bench.Metrics[primary(l.bench)]
+			if ps := pm.Sides[last]; pm.Unit == "sec/op" && ps.N > 0 && ps.Center > 0 {
+				bars = append(bars, bar{label: l.path, value: -ps.Center, text: value(pm.Unit, ps.Center)})
+			}
+		}
+		s.charts = append(s.charts, bars)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func writeTreeSection(w io.Writer, s section, opts Options) {
+	fmt.Fprintln(w, s.title)
+	ncols := len(s.cols)
+	for _, r := range s.rows {
+		ncols = max(ncols, len(r.cells))
+	}
+	widths := make([]int, ncols)
+	for i, c := range s.cols {
+		widths[i] = width(c)
+	}
+	nameW := 0
+	for _, r := range s.rows {
+		for i, c := range r.cells {
+			widths[i] = max(widths[i], width(c))
+		}
+		if !r.sub || len(r.cells) > 0 {
+			nameW = max(nameW, width(r.prefix)+width(r.name)+noteWidth(r.note))
+		}
+	}
+	rest := 0
+	for _, wd := range widths {
+		if wd > 0 {
+			rest += wd + 2
+		}
+	}
+	nameW = max(min(nameW, opts.Width-rest), min(nameW, 12))
+
+	line := func(name string, cells []string, v analysis.Verdict) string {
+		var b strings.Builder
+		b.WriteString(pad(name, nameW, false))
+		for i, wd := range widths {
+			if wd == 0 {
+				continue
+			}
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			b.WriteString("  ")
+			if i == s.verdictCol || i >= len(s.cols) {
+				cell := pad(c, wd, false)
+				if opts.Color && i == s.verdictCol && c != "" {
+					cell = colorize(cell, v)
+				}
+				b.WriteString(cell)
+				continue
+			}
+			b.WriteString(pad(c, wd, true))
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+	fmt.Fprintln(w, line("", s.cols, ""))
+	for _, r := range s.rows {
+		if len(r.cells) == 0 && r.sub {
+			fmt.Fprintln(w, r.prefix+r.name)
+			continue
+		}
+		name := r.prefix + truncate(r.name, max(nameW-width(r.prefix)-noteWidth(r.note), 5))
+		if r.note != "" {
+			name += " " + r.note
+		}
+		fmt.Fprintln(w, line(name, r.cells, r.verdict))
+	}
+}
+
+// noteWidth is the room a footnote marker takes after a name.
+func noteWidth(note string) int {
+	if note == "" {
+		return 0
+	}
+	return 1 + width(note)
+}
+
+// barRunes are the eighths of a block, for bars with sub-cell precision.
+var barRunes = []rune(" ▏▎▍▌▋▊▉")
+
+// writeBars writes a section's bar charts, fastest first: bars are
+// proportional to throughput, or to the inverse of time.
+func writeBars(w io.Writer, s section, opts Options) {
+	for _, c := range s.charts {
+		writeChart(w, c, opts)
+	}
+}
+
+func writeChart(w io.Writer, bars []bar, opts Options) {
+	if len(bars) < 2 {
+		return
+	}
+	bars = slices.Clone(bars)
+	// Values are throughputs (higher is faster) or negated times.
+	slices.SortStableFunc(bars, func(a, b bar) int {
+		switch {
+		case a.value > b.value:
+			return -1
+		case a.value < b.value:
+			return 1
+		}
+		return 0
+	})
+	labelW, textW := 0, 0
+	for _, b := range bars {
+		labelW = max(labelW, width(b.label))
+		textW = max(textW, width(b.text))
+	}
+	labelW = min(labelW, max(opts.Width/3, 12))
+	barW := min(opts.Width-labelW-textW-4, 50)
+	if barW < 5 {
+		barW = 5
+	}
+	fmt.Fprintln(w)
+	best := bars[0].value
+	for _, b := range bars {
+		// Throughput bars are value/best; time bars best/value (both
+		// negated, so the ratio is the same expression inverted).
+		frac := b.value / best
+		if b.value < 0 {
+			frac = best / b.value
+		}
+		cells := frac * float64(barW)
+		full := int(cells)
+		eighths := int((cells - float64(full)) * 8)
+		bs := strings.Repeat("█", full)
+		if eighths > 0 {
+			bs += string(barRunes[eighths])
+		}
+		if bs == "" {
+			bs = "▏"
+		}
+		fmt.Fprintf(w, "%s  %s  %s\n", pad(truncate(b.label, labelW), labelW, false), pad(bs, barW, false), b.text)
+	}
+}
+
+// writeNotes writes the numbered footnotes, then the run's notes.
+func writeNotes(w io.Writer, notes []footnote, rep *analysis.Report, opts Options) {
+	if len(notes) == 0 && len(rep.Notes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Notes:")
+	for _, n := range notes {
+		fmt.Fprintf(w, "[%d] %s\n", n.n, n.title)
+		for _, l := range n.lines {
+			fmt.Fprintf(w, "    - %s\n", l)
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+}
