@@ -35,7 +35,7 @@ func TestEnvFromSysfs(t *testing.T) {
 		"sys/class/net/eth0/device/vendor":                     "0x8086\n",
 		"sys/class/net/eth0/speed":                             "1000\n",
 		"sys/class/net/eth1/device/vendor":                     "0x8086\n",
-		"sys/class/net/eth1/speed":                             "-1\n", // link down
+		"sys/class/net/eth1/speed":                             "-1\n",    // link down
 		"sys/class/net/veth0/speed":                            "10000\n", // virtual: no device
 		"sys/class/power_supply/AC/type":                       "Mains\n",
 		"sys/class/power_supply/AC/online":                     "0\n",

@@ -18,7 +18,7 @@ func Example() {
 	o := observe.Start(ctx, 0) // 0: observe.DefaultInterval
 	for round := 1; round <= 2; round++ {
 		for _, side := range []string{"old", "new"} {
-			o.Mark("", side, round) // "": the process runs every benchmark
+			o.Mark("", side, round)                 // "": the process runs every benchmark
 			cmd := exec.CommandContext(ctx, "true") // stands in for old.test -test.bench=.
 			if err := cmd.Run(); err != nil {
 				fmt.Println(err)
