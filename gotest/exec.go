@@ -122,6 +122,14 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	if err == nil {
 		return out, nil
 	}
+	if interrupted(out.State) {
+		// Ctrl-C reaches the whole process group: the test binary may
+		// die of it before our own handler cancels ctx.
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package gotest
+
+import "os"
+
+// interrupted reports whether the process was killed by an interrupt; the
+// exit status does not say so outside Unix.
+func interrupted(*os.ProcessState) bool { return false }
