@@ -79,7 +79,8 @@ func ParsePolicy(s string) (Policy, error) {
 type Config struct {
 	// WarmUp is the time spent running the variants, round-robin with
 	// doubling iteration counts, before anything is recorded. It also
-	// estimates each variant's time per iteration for calibration.
+	// estimates each variant's time per iteration for calibration. A
+	// negative WarmUp runs each variant once, for the estimate only.
 	WarmUp time.Duration
 	// Budget is the time the measured rounds of one benchmark (one set of
 	// parameters) may take. Rounds stop earlier when every comparison is
@@ -187,8 +188,6 @@ func (c Config) withDefaults() Config {
 // filled in.
 func (c Config) validate() error {
 	switch {
-	case c.WarmUp < 0:
-		return fmt.Errorf("warm-up must not be negative, got %v", c.WarmUp)
 	case c.Budget < 0:
 		return fmt.Errorf("budget must not be negative, got %v", c.Budget)
 	case c.MinRounds < 2:

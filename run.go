@@ -25,6 +25,7 @@ type runner struct {
 	ms           []metrics.Sample
 	keepOverhead bool
 	shapes       map[reflect.Type]*shape
+	shapesMu     sync.Mutex
 	// mark, when set, is told which benchmark, variant and round the next
 	// sample belongs to (the observer's hook).
 	mark func(benchmark, side string, round int)
@@ -329,8 +330,10 @@ func (r *runner) iters(p *plan, k int) int {
 	return max(int(math.Ceil(float64(p.n)*j)), 1)
 }
 
-// allocRounds is the number of allocation rounds per set.
-const allocRounds = 3
+// allocRounds is the number of allocation rounds per set. One more runs
+// first and is not recorded: the runtime makes a few allocations of its own
+// the first time some paths run, and they would land in it.
+const allocRounds = 5
 
 // measureSet measures one set: warm-up, calibration, allocation rounds,
 // then interleaved rounds until the comparisons are resolved or the budget
@@ -351,9 +354,9 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	for _, w := range metWall {
 		sumWall += w
 	}
-	na := clampIters(0.05 * r.cfg.Budget.Seconds() / (allocRounds * sumWall))
+	na := clampIters(0.05 * r.cfg.Budget.Seconds() / ((allocRounds + 1) * sumWall))
 	na = min(na, 10000, p.n)
-	for range allocRounds {
+	for k := range allocRounds + 1 {
 		for _, i := range r.rng.Perm(v) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -362,7 +365,9 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			out.allocs[i] = append(out.allocs[i], res)
+			if k > 0 {
+				out.allocs[i] = append(out.allocs[i], res)
+			}
 		}
 	}
 
@@ -545,10 +550,10 @@ func mean(x []float64) float64 {
 }
 
 // measurePass measures every set of g once and returns the pass's run.
-func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark func(string, string, int)) (*model.Run, error) {
+func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark func(string, string, int)) (*model.Run, float64, error) {
 	variants, err := g.variants()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	r := newRunner(cfg, seed)
 	r.mark = mark
@@ -575,13 +580,13 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark f
 		}
 		res, err := r.measureSet(ctx, s)
 		if err != nil {
-			return nil, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
+			return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
 		}
 		run.Benchmarks = append(run.Benchmarks, res.benchmark(g, r))
 	}
 	run.End = time.Now()
 	run.Notes = append(run.Notes, r.clockNote())
-	return run, nil
+	return run, r.clock.Resolution.Seconds(), nil
 }
 
 func (r *runner) clockNote() string {

@@ -73,6 +73,10 @@ type shape struct {
 // shapeFor returns the shape key names, measuring its overhead the first
 // time it is seen in this pass.
 func (r *runner) shapeFor(key reflect.Type, measure func(n int) time.Duration) *shape {
+	// The goroutines of a parallel sample get here together: one measures,
+	// the others wait for it.
+	r.shapesMu.Lock()
+	defer r.shapesMu.Unlock()
 	if sh, ok := r.shapes[key]; ok {
 		return sh
 	}

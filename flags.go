@@ -1,0 +1,175 @@
+package rigor
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// options are the settings Run and Main take from flags and environment
+// variables; Measure ignores them.
+type options struct {
+	saveBaseline  string
+	baseline      string
+	maxRegression float64 // percent; negative disables the gate
+	format        string
+	out           string
+	budget        time.Duration
+	processes     int
+	passes        int
+	policy        string
+}
+
+// The flags, each with its environment equivalent (RIGOR_ and the name in
+// capitals with '-' as '_'). A flag given on the command line wins over
+// its variable.
+var flagDefs = []struct {
+	name, usage string
+	set         func(o *options, v string) error
+	get         func(o *options) string
+}{
+	{"save-baseline", "save each group's results as the named `baseline` under .rigor/baselines in the module root",
+		func(o *options, v string) error { o.saveBaseline = v; return nil },
+		func(o *options) string { return o.saveBaseline }},
+	{"baseline", "compare each group's results with the named `baseline` saved earlier",
+		func(o *options, v string) error { o.baseline = v; return nil },
+		func(o *options) string { return o.baseline }},
+	{"max-regression", "fail when a comparison regressed by more than this `percent` (negative: off)",
+		func(o *options, v string) error { return parseFloat(&o.maxRegression, v) },
+		func(o *options) string { return strconv.FormatFloat(o.maxRegression, 'g', -1, 64) }},
+	{"format", "report `format`: text, json, csv, md, ...",
+		func(o *options, v string) error { o.format = v; return nil },
+		func(o *options) string { return o.format }},
+	{"out", "also write each group's raw results, as JSON, into this `directory`",
+		func(o *options, v string) error { o.out = v; return nil },
+		func(o *options) string { return o.out }},
+	{"budget", "measuring time per benchmark (`duration`), overriding the group's",
+		func(o *options, v string) error { return parseDuration(&o.budget, v) },
+		func(o *options) string { return durString(o.budget) }},
+	{"processes", "repeat each group in this many fresh `processes` (needs -rigor.policy)",
+		func(o *options, v string) error { return parseInt(&o.processes, v) },
+		func(o *options) string { return strconv.Itoa(o.processes) }},
+	{"passes", "repeat each group this many `times` in each process (needs -rigor.policy)",
+		func(o *options, v string) error { return parseInt(&o.passes, v) },
+		func(o *options) string { return strconv.Itoa(o.passes) }},
+	{"policy", "combine passes and processes: best, mean or median",
+		func(o *options, v string) error { o.policy = v; return nil },
+		func(o *options) string { return o.policy }},
+}
+
+func durString(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+func parseFloat(dst *float64, v string) error {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %q", v)
+	}
+	*dst = f
+	return nil
+}
+
+func parseInt(dst *int, v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("not a count: %q", v)
+	}
+	*dst = n
+	return nil
+}
+
+func parseDuration(dst *time.Duration, v string) error {
+	if v == "" {
+		*dst = 0
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("not a duration: %q", v)
+	}
+	*dst = d
+	return nil
+}
+
+// envName is the environment variable of a flag: RIGOR_MAX_REGRESSION.
+func envName(flagName string) string {
+	return "RIGOR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// flagValue adapts one option to flag.Value.
+type flagValue struct {
+	o   *options
+	set func(*options, string) error
+	get func(*options) string
+}
+
+func (f flagValue) String() string {
+	if f.o == nil {
+		return ""
+	}
+	return f.get(f.o)
+}
+func (f flagValue) Set(v string) error { return f.set(f.o, v) }
+
+var (
+	opts       = defaultOptions()
+	optsErr    error // from the environment
+	registered sync.Once
+)
+
+func defaultOptions() *options {
+	return &options{maxRegression: -1, format: "text"}
+}
+
+// registerFlags registers the -rigor.* flags on fs, with defaults from the
+// environment. It runs once.
+func registerFlags(fs *flag.FlagSet) {
+	registered.Do(func() {
+		for _, d := range flagDefs {
+			if v, ok := os.LookupEnv(envName(d.name)); ok {
+				if err := d.set(opts, v); err != nil && optsErr == nil {
+					optsErr = fmt.Errorf("%s: %w", envName(d.name), err)
+				}
+			}
+			fs.Var(flagValue{opts, d.set, d.get}, "rigor."+d.name, d.usage+" (env "+envName(d.name)+")")
+		}
+	})
+}
+
+func init() {
+	// A test binary parses its flags before any benchmark runs, so the
+	// flags must exist by then; other programs get them from Main.
+	if testing.Testing() {
+		registerFlags(flag.CommandLine)
+	}
+}
+
+// apply overrides a group's configuration with the options.
+func (o *options) apply(cfg Config) (Config, error) {
+	if o.budget > 0 {
+		cfg.Budget = o.budget
+	}
+	if o.processes > 0 {
+		cfg.Processes = o.processes
+	}
+	if o.passes > 0 {
+		cfg.Passes = o.passes
+	}
+	if o.policy != "" {
+		p, err := ParsePolicy(o.policy)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Policy = p
+	}
+	return cfg, nil
+}

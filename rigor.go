@@ -1,0 +1,215 @@
+// Package rigor is an in-process benchmark harness in the manner of
+// Criterion.rs and zenbench, for Go: it compares implementations inside one
+// process and says, with a confidence interval and a verdict, which is
+// faster and by how much.
+//
+// A Group holds variants. Each round runs every variant once, in a
+// shuffled order, with one shared, jittered iteration count, so round i of
+// one variant and round i of another form a pair; the comparison with the
+// baseline variant is the geometric mean of the per-round ratios. Before
+// the rounds, a warm-up estimates each variant's cost; calibration then
+// sizes samples to fill the budget, never shorter than 1000 times the
+// timer resolution measured at start. Rounds stop when every comparison is
+// resolved (its interval clears the noise band, or lies inside it) and
+// every variant reached the target precision, or when the budget is spent.
+//
+//	func BenchmarkFib(b *testing.B) {
+//		g := rigor.NewGroup("fib")
+//		g.Bench("fib20", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(20) }) })
+//		g.Bench("fib21", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(21) }) })
+//		rigor.Run(b, g)
+//	}
+//
+// Run reports through testing (one sub-benchmark per variant, with ns/op,
+// B/op, allocs/op and throughput) and prints rigor's report; Main does the
+// same from a program's main. Both read the -rigor.* flags, or the RIGOR_*
+// environment variables:
+//
+//	-rigor.save-baseline NAME  save results as a baseline (.rigor/baselines)
+//	-rigor.baseline NAME       compare with a saved baseline
+//	-rigor.max-regression P    fail when something regressed by more than P%
+//	-rigor.format F            report format (text, json, csv, md)
+//	-rigor.out DIR             also write raw results as JSON
+//	-rigor.budget D            measuring time per benchmark
+//	-rigor.processes N, -rigor.passes N, -rigor.policy best|mean|median
+//
+// Measure measures without flags or output, for programs of their own.
+//
+// Results are model.Run values, like every other rigor source: the same
+// JSON, reports, baselines and gate.
+package rigor
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+// Run measures g inside a Go benchmark, reports each variant as a
+// sub-benchmark of b (ns/op, B/op, allocs/op and throughput, the medians of
+// the rounds) so that benchstat can read them, prints rigor's report on
+// standard output, handles the baseline flags, and fails b when the gate
+// fails. It returns the outcome, or nil in a child process of a
+// multi-process run.
+//
+// Call Run once per group in a benchmark function that does nothing else:
+// its own b.N is meaningless.
+func Run(b *testing.B, g *Group) *Outcome {
+	b.Helper()
+	if optsErr != nil {
+		b.Fatalf("rigor: %v", optsErr)
+	}
+	if os.Getenv(envChild) != "" && !isChild(g) {
+		return nil // a child measures one group only
+	}
+	cfg, err := opts.apply(g.Config)
+	if err != nil {
+		b.Fatalf("rigor: %v", err)
+	}
+	g.Config = cfg
+	run, res, err := g.measure(b.Context(), childTestArgs(b.Name()))
+	if err != nil {
+		b.Fatalf("rigor: %v", err)
+	}
+	if isChild(g) {
+		return nil
+	}
+	out, err := opts.finish(os.Stdout, g, run, res)
+	if err != nil {
+		b.Fatalf("rigor: %v", err)
+	}
+	reportSubBenchmarks(b, out)
+	for _, f := range out.Failures {
+		b.Errorf("rigor: %s", gateWords(f, opts.maxRegression))
+	}
+	return out
+}
+
+// childTestArgs returns the arguments that make a copy of this test binary
+// run only the named benchmark, once.
+func childTestArgs(name string) []string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return append(slices.Clone(os.Args[1:]),
+		"-test.run=^$",
+		"-test.bench="+strings.Join(parts, "/"),
+		"-test.benchtime=1x",
+		"-test.count=1",
+		"-test.cpu="+strconv.Itoa(gomaxprocs()))
+}
+
+// reportSubBenchmarks reports each variant's medians through testing.
+func reportSubBenchmarks(b *testing.B, out *Outcome) {
+	rep := out.Report
+	for _, bm := range rep.Benchmarks {
+		params := strings.TrimPrefix(strings.TrimPrefix(bm.Name, bm.Group), "/")
+		for i, side := range rep.Sides {
+			name := side
+			if params != "" {
+				name += "/" + params
+			}
+			type metric struct {
+				v    float64
+				unit string
+			}
+			var ms []metric
+			for _, m := range bm.Metrics {
+				s := m.Sides[i]
+				if s.N == 0 {
+					continue
+				}
+				v, unit := s.Center, m.Unit
+				switch unit {
+				case unitTime:
+					v, unit = v*1e9, "ns/op"
+				case "B/s":
+					v, unit = v/1e6, "MB/s"
+				}
+				ms = append(ms, metric{v, unit})
+			}
+			if len(ms) == 0 {
+				continue
+			}
+			b.Run(name, func(b *testing.B) {
+				for _, m := range ms {
+					b.ReportMetric(m.v, m.unit)
+				}
+			})
+		}
+	}
+}
+
+func gateWords(f analysis.GateFailure, limit float64) string {
+	return fmt.Sprintf("%s (%s) regressed by %.2f%% against %s, more than the %.4g%% allowed",
+		f.Benchmark, f.Unit, 100*f.Change, f.Side, limit)
+}
+
+// Main measures groups from a program's main: it parses the command line
+// (the -rigor.* flags, and any the program registered), measures each
+// group, prints each report on standard output, and exits: 0 when all is
+// well, 1 when the gate failed, 2 on a usage or measurement error.
+func Main(groups ...*Group) {
+	os.Exit(mainCode(os.Stdout, os.Stderr, groups))
+}
+
+func mainCode(stdout, stderr io.Writer, groups []*Group) int {
+	registerFlags(flag.CommandLine)
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	if optsErr != nil {
+		fmt.Fprintf(stderr, "rigor: %v\n", optsErr)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	code := 0
+	for _, g := range groups {
+		if os.Getenv(envChild) != "" && !isChild(g) {
+			continue
+		}
+		out, err := mainGroup(ctx, stdout, g)
+		if err != nil {
+			fmt.Fprintf(stderr, "rigor: %v\n", err)
+			return 2
+		}
+		if out == nil {
+			continue
+		}
+		for _, f := range out.Failures {
+			fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, opts.maxRegression))
+			code = 1
+		}
+	}
+	return code
+}
+
+func mainGroup(ctx context.Context, stdout io.Writer, g *Group) (*Outcome, error) {
+	cfg, err := opts.apply(g.Config)
+	if err != nil {
+		return nil, err
+	}
+	g.Config = cfg
+	var run *model.Run
+	run, res, err := g.measure(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if isChild(g) {
+		return nil, nil
+	}
+	return opts.finish(stdout, g, run, res)
+}

@@ -1,0 +1,230 @@
+package rigor
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func testRunner(cfg Config, res time.Duration) *runner {
+	cfg = cfg.withDefaults()
+	return &runner{
+		cfg:    cfg,
+		clock:  Clock{Resolution: res, Tick: res, ReadCost: res, Window: res},
+		rng:    rand.New(rand.NewPCG(cfg.Seed, 1)),
+		ms:     newMetricSamples(),
+		shapes: map[reflect.Type]*shape{},
+	}
+}
+
+// Seed 000 derives Criterion.rs's linear step for fib(20): warm-up
+// estimated 11225 ns per iteration, 10 samples in 200 ms, so
+// d = ceil(200e6 / (11225 * 55)) = ceil(323.95) = 324, and the samples run
+// 324, 648, ..., 3240 iterations.
+func TestPlanLinearCriterionFib20(t *testing.T) {
+	r := testRunner(Config{Budget: 200 * time.Millisecond, MinRounds: 10, MaxRounds: 10}, 50*time.Nanosecond)
+	p := r.makePlan([]float64{11225e-9}, []float64{11225e-9})
+	if p.mode != Linear {
+		t.Fatalf("mode = %v, want linear (55·324·11225ns = 200ms is within twice the budget)", p.mode)
+	}
+	if p.n != 324 {
+		t.Errorf("d = %d, want 324", p.n)
+	}
+	if p.scale[0] != 1 {
+		t.Errorf("scale = %d, want 1", p.scale[0])
+	}
+	seen := map[int]bool{}
+	for k := 1; k <= 10; k++ {
+		n := r.iters(&p, k)
+		if n%324 != 0 || n < 324 || n > 3240 || seen[n] {
+			t.Errorf("round %d: %d iterations, want a fresh multiple of 324 in [324, 3240]", k, n)
+		}
+		seen[n] = true
+	}
+}
+
+func TestPlanAutoFallsBackToFlat(t *testing.T) {
+	// 10 ms per iteration, 100 rounds: linear would need
+	// 5050·10ms = 50s, over twice the 3s budget (Criterion.rs's rule).
+	r := testRunner(Config{}, 50*time.Nanosecond)
+	p := r.makePlan([]float64{10e-3}, []float64{10e-3})
+	if p.mode != Flat {
+		t.Fatalf("mode = %v, want flat", p.mode)
+	}
+	if p.n != 3 {
+		t.Errorf("n = %d, want 3 (30ms a round)", p.n)
+	}
+	// Explicit linear keeps linear.
+	r = testRunner(Config{Sampling: Linear}, 50*time.Nanosecond)
+	if p := r.makePlan([]float64{10e-3}, []float64{10e-3}); p.mode != Linear || p.n != 1 {
+		t.Errorf("explicit linear: mode %v, d %d; want linear, 1", p.mode, p.n)
+	}
+}
+
+func TestPlanFlat(t *testing.T) {
+	// Two variants of 1µs and 3µs: a round of n iterations takes 4n µs;
+	// 3s over 100 rounds is 30ms a round, so n = 7500.
+	r := testRunner(Config{Sampling: Flat}, 50*time.Nanosecond)
+	p := r.makePlan([]float64{1e-6, 3e-6}, []float64{1e-6, 3e-6})
+	if p.mode != Flat || p.n != 7500 {
+		t.Fatalf("plan = %v n=%d, want flat n=7500", p.mode, p.n)
+	}
+	for k := 1; k <= 200; k++ {
+		n := r.iters(&p, k)
+		if n < 6000 || n > 9000 {
+			t.Fatalf("round %d: %d iterations, outside 7500 ±20%%", k, n)
+		}
+	}
+}
+
+func TestPlanScalesFastVariants(t *testing.T) {
+	// A 1 ns variant next to a 100 µs one: the shared count (299 at 3s
+	// over 100 rounds, jittered down to 240) gives the fast one 240 ns
+	// samples, under 1000 x 50 ns = 50 µs; it runs ceil(50µs/239.2ns) =
+	// 210 times as many iterations instead.
+	r := testRunner(Config{Sampling: Flat}, 50*time.Nanosecond)
+	p := r.makePlan([]float64{100e-6, 1e-9}, []float64{100e-6, 1e-9})
+	if p.n != 299 {
+		t.Fatalf("n = %d, want 299 (30ms / 100.001µs)", p.n)
+	}
+	want := int(math.Ceil(50e-6 / (0.8 * 299 * 1e-9)))
+	if p.scale[0] != 1 || p.scale[1] != want {
+		t.Errorf("scale = %v, want [1 %d]", p.scale, want)
+	}
+	for k := 1; k <= 50; k++ {
+		n := r.iters(&p, k)
+		if got := float64(n*p.scale[1]) * 1e-9; got < 50e-6 {
+			t.Fatalf("fast variant's sample lasts %v s, under the floor", got)
+		}
+	}
+}
+
+func samples(nets ...float64) []result {
+	var rs []result
+	for _, n := range nets {
+		rs = append(rs, result{iters: 1, goroutines: 1, net: n, raw: n})
+	}
+	return rs
+}
+
+// noisy returns n values around center with relative noise rel, seeded.
+func noisy(center, rel float64, n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = center * (1 + rel*rng.NormFloat64())
+	}
+	return v
+}
+
+func TestResolved(t *testing.T) {
+	cfg := Config{Precision: -1}.withDefaults()
+	base := noisy(1e-3, 0.002, 30, 1)
+	tests := []struct {
+		name  string
+		other []float64
+		want  bool
+	}{
+		{"clear regression", noisy(1.5e-3, 0.002, 30, 2), true},
+		{"same", noisy(1e-3, 0.002, 30, 3), true},
+		{"noisy", noisy(1e-3, 0.2, 30, 4), false},
+		{"on the band's edge", noisy(1.01e-3, 0.002, 30, 5), false},
+	}
+	for _, tt := range tests {
+		s := &setResult{samples: [][]result{samples(base...), samples(tt.other...)}}
+		if got := s.resolved(cfg, 0.99, 1e-9); got != tt.want {
+			t.Errorf("%s: resolved = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// Differences below the timer's resolution cannot be resolved by more
+	// rounds: they count as resolved.
+	s := &setResult{samples: [][]result{samples(noisy(1e-9, 0.5, 30, 6)...), samples(noisy(1.01e-9, 0.5, 30, 7)...)}}
+	if !s.resolved(cfg, 0.99, 50e-9) {
+		t.Error("a difference below the resolution should count as resolved")
+	}
+	// Precision: a single noisy variant is not resolved until precise.
+	cfg.Precision = 0.01
+	s = &setResult{samples: [][]result{samples(noisy(1e-3, 0.2, 30, 8)...)}}
+	if s.resolved(cfg, 0.99, 1e-9) {
+		t.Error("a 20% CV variant over 30 rounds reached ±1% precision")
+	}
+	s = &setResult{samples: [][]result{samples(noisy(1e-3, 0.001, 30, 9)...)}}
+	if !s.resolved(cfg, 0.99, 1e-9) {
+		t.Error("a 0.1% CV variant over 30 rounds did not reach ±1% precision")
+	}
+}
+
+// Student's t quantiles from a printed table: t(0.975, 4) = 2.776,
+// t(0.995, 9) = 3.250.
+func TestHalfWidth(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 5} // sd = sqrt(2.5)
+	if got, want := halfWidth(x, 0.95), 2.776*math.Sqrt(2.5)/math.Sqrt(5); math.Abs(got-want) > 1e-3 {
+		t.Errorf("halfWidth 95%% = %v, want %v", got, want)
+	}
+	y := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} // sd = sqrt(55/6)
+	if got, want := halfWidth(y, 0.99), 3.250*math.Sqrt(55.0/6)/math.Sqrt(10); math.Abs(got-want) > 2e-3 {
+		t.Errorf("halfWidth 99%% = %v, want %v", got, want)
+	}
+	if !math.IsInf(halfWidth([]float64{1}, 0.95), 1) {
+		t.Error("halfWidth of one value is not infinite")
+	}
+}
+
+func TestScalingCounts(t *testing.T) {
+	tests := map[int][]int{1: {1}, 2: {1, 2}, 3: {1, 2, 3}, 6: {1, 2, 4, 6}, 8: {1, 2, 4, 8}}
+	for procs, want := range tests {
+		if got := scalingCounts(procs); !reflect.DeepEqual(got, want) {
+			t.Errorf("scalingCounts(%d) = %v, want %v", procs, got, want)
+		}
+	}
+}
+
+func TestBimodal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var normal, two, skewed, outlier []float64
+	for i := range 200 {
+		normal = append(normal, 100+rng.NormFloat64())
+		c := 100.0
+		if i%3 == 0 {
+			c = 130
+		}
+		two = append(two, c+rng.NormFloat64())
+		skewed = append(skewed, 100*math.Exp(0.3*rng.NormFloat64()))
+		v := 100 + rng.NormFloat64()
+		if i%25 == 0 {
+			v = 200 // 4% far outliers: not a mode
+		}
+		outlier = append(outlier, v)
+	}
+	for _, tt := range []struct {
+		name string
+		x    []float64
+		want bool
+	}{
+		{"normal", normal, false},
+		{"two clusters, 2:1", two, true},
+		{"lognormal", skewed, false},
+		{"4% outliers", outlier, false},
+		{"too few", two[:10], false},
+		{"constant", make([]float64, 50), false},
+	} {
+		if got := bimodal(tt.x); got != tt.want {
+			t.Errorf("bimodal(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFmtSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		s    float64
+		want string
+	}{
+		{0, "0s"}, {1.234e-9, "1.23ns"}, {45.6e-6, "45.6µs"}, {0.0015, "1.5ms"}, {2.5, "2.5s"},
+	} {
+		if got := fmtSeconds(tt.s); got != tt.want {
+			t.Errorf("fmtSeconds(%v) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
