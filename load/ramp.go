@@ -301,6 +301,9 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 			startWorker(func(c Client, w *workerRecorder) {
 				for !stop.Load() {
 					s := int64(time.Since(base))
+					if s >= we {
+						return // the window is over: send nothing into the next step
+					}
 					out := c.Do(ctx)
 					e := int64(time.Since(base))
 					w.add(s, s, e, out)

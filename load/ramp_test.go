@@ -385,3 +385,31 @@ func TestHTTPRequestShape(t *testing.T) {
 		}
 	}
 }
+
+// Without a warm-up, every request the server handled completed in the
+// window except at most one per worker still in flight at its end: the
+// generator counts what really happened.
+func TestRampCountsMatchServer(t *testing.T) {
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		w.Write([]byte("hello"))
+	}))
+	defer srv.Close()
+	target, err := NewHTTP(HTTP{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 4
+	r, err := Ramp(context.Background(), target, Config{Concurrency: []int{workers}, Warmup: -1, Duration: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Steps[0]
+	if d := served.Load() - s.Requests; d < 0 || d > workers {
+		t.Errorf("server handled %d requests, rigor counted %d in the window: want at most %d more", served.Load(), s.Requests, workers)
+	}
+	if s.Successes != s.Requests || len(s.Errors) != 0 {
+		t.Errorf("errors %+v", s.Errors)
+	}
+}
