@@ -35,8 +35,8 @@ type Run struct {
 	// Paired is true when the sides were measured in the same rounds, so
 	// that round i of one side and round i of another form a pair.
 	Paired  bool      `json:"paired"`
-	Start   time.Time `json:"start,omitempty"`
-	End     time.Time `json:"end,omitempty"`
+	Start   time.Time `json:"start,omitzero"`
+	End     time.Time `json:"end,omitzero"`
 	Command []string  `json:"command,omitempty"`
 	Env     *Env      `json:"env,omitempty"`
 	// Sides lists the things compared, in order: the first is the baseline.
