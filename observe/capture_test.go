@@ -17,7 +17,28 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-var capture = flag.Bool("capture", false, "run real workloads on this machine and rewrite the fixtures in testdata (slow)")
+var (
+	capture     = flag.Bool("capture", false, "run real workloads on this machine and rewrite the fixtures in testdata (slow)")
+	captureWait = flag.Duration("capture-wait", 20*time.Minute, "with -capture, how long to wait for a quiet machine before each workload")
+)
+
+// waitQuiet waits until other processes use under 10% of the CPU over a
+// second, so that what a fixture shows is the workload, not the
+// neighbours. It gives up after -capture-wait and says so.
+func waitQuiet(t *testing.T, what string) {
+	deadline := time.Now().Add(*captureWait)
+	for {
+		s, err := SampleMachine(t.Context(), time.Second)
+		if err == nil && s.System != nil && s.OthersCPUShare < 0.10 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Logf("%s: the machine did not become quiet (others %.0f%%); recording anyway", what, 100*s.OthersCPUShare)
+			return
+		}
+		time.Sleep(5 * time.Second)
+	}
+}
 
 // TestCapture records the fixtures the classification tests read: real
 // observations of a lock-bound benchmark, a CPU-bound one beside a CPU hog,
@@ -94,8 +115,10 @@ func TestCapture(t *testing.T) {
 		}
 	}
 
+	waitQuiet(t, "lockbound")
 	write("lockbound", rounds("lockbound", lockBin, "^BenchmarkGlobalMutex/goroutines=64", "a", 3))
 
+	waitQuiet(t, "cpuhog")
 	hog := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
 	if err := hog.Start(); err != nil {
 		t.Fatal(err)
@@ -107,6 +130,7 @@ func TestCapture(t *testing.T) {
 	write("cpuhog", busy)
 
 	// An idle workload: the measured process sleeps.
+	waitQuiet(t, "idle")
 	{
 		o := Start(ctx, 0)
 		for r := range 3 {
@@ -122,6 +146,7 @@ func TestCapture(t *testing.T) {
 	}
 
 	// In-process: the harness's path, with runtime metrics.
+	waitQuiet(t, "selflock")
 	{
 		o := StartSelf(ctx, 0)
 		var samples []model.Sample
@@ -143,6 +168,7 @@ func TestCapture(t *testing.T) {
 
 	// Elision: seed 003's BenchmarkElided and BenchmarkKept, three samples
 	// each, as the seed ran them.
+	waitQuiet(t, "elision")
 	{
 		cmd := exec.CommandContext(ctx, labBin, "-test.run=^$", "-test.bench=Benchmark(Elided|Kept)$",
 			"-test.benchtime=100ms", "-test.count=3", "-test.cpu=1")
