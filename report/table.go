@@ -53,7 +53,8 @@ func writeTable(w io.Writer, s section, opts Options) {
 	fmt.Fprintln(w, title)
 
 	var head []string
-	kind := map[int]string{} // column index -> "name", "text", "verdict"
+	kind := map[int]string{} // column index -> "name", "text", "num", "verdict"
+	colOf := map[int]int{}   // section column -> table column
 	add := func(h, k string) {
 		kind[len(head)] = k
 		head = append(head, h)
@@ -65,14 +66,33 @@ func writeTable(w io.Writer, s section, opts Options) {
 	if len(units) > 1 {
 		add("unit", "text")
 	}
+	colOf[0] = len(head)
 	add(s.cols[0], "num")
+	minCol := len(head)
 	add("min", "num")
 	for i, c := range s.cols[1:] {
+		colOf[i+1] = len(head)
 		if i+1 == s.verdictCol {
 			add("verdict", "verdict")
 			continue
 		}
 		add(c, "num")
+	}
+	// A narrow terminal drops the throughput, then the minimum, then
+	// the tree's other optional columns.
+	var drop []int
+	for i, c := range s.drop {
+		if i == 0 && c == len(s.cols)-1 && s.verdictCol != c {
+			drop = append(drop, colOf[c])
+			continue
+		}
+		if len(drop) == 0 || drop[len(drop)-1] != minCol {
+			drop = append(drop, minCol)
+		}
+		drop = append(drop, colOf[c])
+	}
+	if !slices.Contains(drop, minCol) {
+		drop = append(drop, minCol)
 	}
 	if hasNote {
 		add("note", "text")
@@ -127,21 +147,35 @@ func writeTable(w io.Writer, s section, opts Options) {
 		}
 	}
 	nameCol := slices.Index(head, "name")
-	rest := 1
-	for i, wd := range widths {
-		if i != nameCol {
-			rest += wd + 3
+	rest := func() int {
+		n := 1
+		for i, wd := range widths {
+			if i != nameCol && wd >= 0 {
+				n += wd + 3
+			}
 		}
+		return n + 3
 	}
-	widths[nameCol] = max(min(widths[nameCol], opts.Width-rest-4), min(widths[nameCol], 12))
+	for _, i := range drop {
+		if opts.Width-rest() >= min(widths[nameCol], 24) {
+			break
+		}
+		widths[i] = -1 // dropped
+	}
+	widths[nameCol] = max(min(widths[nameCol], opts.Width-rest()), min(widths[nameCol], 12))
 
 	rule := func(l, m, r string) string {
 		var b strings.Builder
 		b.WriteString(l)
-		for i, wd := range widths {
-			if i > 0 {
+		first := true
+		for _, wd := range widths {
+			if wd < 0 {
+				continue
+			}
+			if !first {
 				b.WriteString(m)
 			}
+			first = false
 			b.WriteString(strings.Repeat("─", wd+2))
 		}
 		b.WriteString(r)
@@ -151,6 +185,9 @@ func writeTable(w io.Writer, s section, opts Options) {
 		var b strings.Builder
 		b.WriteString("│")
 		for i, wd := range widths {
+			if wd < 0 {
+				continue
+			}
 			c := cells[i]
 			var cell string
 			switch k := kind[i]; {

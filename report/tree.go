@@ -66,6 +66,8 @@ type section struct {
 	cols  []string // headers of the value columns
 	// verdictCol is the index in cols of the verdict column, -1 if none.
 	verdictCol int
+	// drop lists the columns a narrow terminal leaves out, first first.
+	drop []int
 	rows       []row
 	// charts are bar charts, each ranking comparable entries.
 	charts [][]bar
@@ -324,8 +326,10 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 		cols:       []string{"median ±CI", pct(rep.Options.Confidence) + " CI", "vs base", ""},
 		verdictCol: 3,
 	}
+	s.drop = []int{2}
 	if t >= 0 {
 		s.cols = append(s.cols, b.Metrics[t].Unit)
+		s.drop = []int{4, 2}
 	}
 	show, identical := extras(b)
 
@@ -490,8 +494,10 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 	if two {
 		s.cols = []string{rep.Sides[0], rep.Sides[1], "vs base", pct(rep.Options.Confidence) + " CI", ""}
 		s.verdictCol = 4
+		s.drop = []int{2, 0}
 	} else {
 		s.cols = []string{"median ±CI", pct(rep.Options.Confidence) + " CI"}
+		s.drop = []int{1}
 	}
 
 	// Procs suffixes are shown only when they tell benchmarks apart.
@@ -543,6 +549,7 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 		if two {
 			h += " (" + rep.Sides[last] + ")"
 		}
+		s.drop = append([]int{len(s.cols)}, s.drop...)
 		s.cols = append(s.cols, h)
 	}
 	ncols := len(s.cols)
@@ -675,22 +682,36 @@ func writeTreeSection(w io.Writer, s section, opts Options) {
 	for i, c := range s.cols {
 		widths[i] = width(c)
 	}
-	nameW := 0
+	// nameW is what the longest name needs, nameMin what the deepest
+	// needs truncated to five columns.
+	nameW, nameMin := 0, 0
 	for _, r := range s.rows {
 		for i, c := range r.cells {
 			widths[i] = max(widths[i], width(c))
 		}
 		if !r.sub || len(r.cells) > 0 {
 			nameW = max(nameW, width(r.prefix)+width(r.name)+noteWidth(r.note))
+			nameMin = max(nameMin, width(r.prefix)+min(width(r.name), 5)+noteWidth(r.note))
 		}
 	}
-	rest := 0
-	for _, wd := range widths {
-		if wd > 0 {
-			rest += wd + 2
+	rest := func() int {
+		n := 0
+		for _, wd := range widths {
+			if wd > 0 {
+				n += wd + 2
+			}
 		}
+		return n
 	}
-	nameW = max(min(nameW, opts.Width-rest), min(nameW, 12))
+	// A narrow terminal drops the least useful columns before names
+	// shrink below what they need (or 30 columns).
+	for _, i := range s.drop {
+		if opts.Width-rest() >= min(nameW, 30) {
+			break
+		}
+		widths[i] = 0
+	}
+	nameW = max(min(nameW, opts.Width-rest()), min(nameW, 12), nameMin)
 
 	line := func(name string, cells []string, v analysis.Verdict) string {
 		var b strings.Builder
