@@ -68,7 +68,7 @@ type section struct {
 	verdictCol int
 	// drop lists the columns a narrow terminal leaves out, first first.
 	drop []int
-	rows       []row
+	rows []row
 	// charts are bar charts, each ranking comparable entries.
 	charts [][]bar
 }
