@@ -96,11 +96,15 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 	}
 	bytes := model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
 	allocs := model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
+	// Per operation, in whole bytes and allocations, truncated, as
+	// testing.B reports them: an allocation made meanwhile by another
+	// goroutine (a finalizer run by the bracketing GC, say) then cannot
+	// turn 0 allocs/op into 0.005.
 	for i, bn := range s.set.benches {
 		for k, x := range s.allocs[i] {
-			ops := float64(x.iters * x.goroutines)
-			bytes.Samples = append(bytes.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.bytes) / ops})
-			allocs.Samples = append(allocs.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.objects) / ops})
+			ops := uint64(x.iters * x.goroutines)
+			bytes.Samples = append(bytes.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.bytes / ops)})
+			allocs.Samples = append(allocs.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.objects / ops)})
 		}
 	}
 	b.Metrics = append(b.Metrics, bytes, allocs)

@@ -285,6 +285,11 @@ func (r *runner) makePlan(metWall, metTimed []float64) plan {
 		return round
 	}
 	rounds := min(max(plannedRounds, r.cfg.MinRounds), r.cfg.MaxRounds)
+	if p.mode == Auto && len(metWall) > 1 {
+		// Comparisons rest on per-round ratios, which want samples of
+		// similar length round after round: see Auto.
+		p.mode = Flat
+	}
 	if p.mode == Auto || p.mode == Linear {
 		total := float64(rounds*(rounds+1)) / 2
 		d := clampIters(math.Ceil(budget / (sumWall * total)))

@@ -1,0 +1,96 @@
+package sortclone
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/stats"
+)
+
+func group() *rigor.Group {
+	data := Input()
+	g := rigor.NewGroup("sort_10000")
+	g.Elements(int64(len(data)))
+	// The clone alone: what IterWithSetup moves out of the timed window.
+	g.Bench("clone_only", func(b *rigor.B) {
+		rigor.Iter(b, func() []uint64 { return slices.Clone(data) })
+	})
+	// The wrong way: the clone is timed with the sort.
+	g.Bench("clone_inside_iter", func(b *rigor.B) {
+		rigor.Iter(b, func() []uint64 {
+			v := slices.Clone(data)
+			slices.Sort(v)
+			return v
+		})
+	})
+	// The right way: setup clones, untimed; only the sort is timed.
+	g.Bench("iter_with_setup", func(b *rigor.B) {
+		rigor.IterWithSetup(b, func() []uint64 { return slices.Clone(data) },
+			func(v []uint64) []uint64 { slices.Sort(v); return v })
+	})
+	return g
+}
+
+// BenchmarkSortClone is the full version:
+//
+//	go test -run '^$' -bench SortClone ./examples/sortclone
+//
+// Expect iter_with_setup ≈ clone_inside_iter − clone_only.
+func BenchmarkSortClone(b *testing.B) {
+	out := rigor.Run(b, group())
+	if out == nil {
+		return
+	}
+	sec := out.Run.Benchmarks[0].Metric("sec/op")
+	clone := stats.Median(sec.Values("clone_only"))
+	inside := stats.Median(sec.Values("clone_inside_iter"))
+	setup := stats.Median(sec.Values("iter_with_setup"))
+	b.Logf("clone_only %.3gµs, clone_inside_iter %.3gµs, iter_with_setup %.3gµs; inside - clone = %.3gµs (%+.1f%% from iter_with_setup)",
+		clone*1e6, inside*1e6, setup*1e6, (inside-clone)*1e6, 100*((inside-clone)/setup-1))
+}
+
+// TestSortClone is the brief version CI runs: structure, exact allocation
+// counts, and the direction of the times with generous bounds.
+func TestSortClone(t *testing.T) {
+	g := group()
+	g.Config.WarmUp = 50 * time.Millisecond
+	g.Config.Budget = 300 * time.Millisecond
+	run, err := g.Measure(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm := run.Benchmarks[0]
+	// A clone of 10000 uint64 is one 80000-byte allocation (a large
+	// object: 80 KiB, rounded to whole pages, 81920 bytes); the sort
+	// allocates nothing, and IterWithSetup does not count setup's clone.
+	for _, tt := range []struct {
+		side          string
+		allocs, bytes float64
+	}{
+		{"clone_only", 1, 81920},
+		{"clone_inside_iter", 1, 81920},
+		{"iter_with_setup", 0, 0},
+	} {
+		if got := stats.Median(bm.Metric("allocs/op").Values(tt.side)); got != tt.allocs {
+			t.Errorf("%s: %v allocs/op, want %v", tt.side, got, tt.allocs)
+		}
+		if got := stats.Median(bm.Metric("B/op").Values(tt.side)); got != tt.bytes {
+			t.Errorf("%s: %v B/op, want %v", tt.side, got, tt.bytes)
+		}
+	}
+	sec := bm.Metric("sec/op")
+	clone := stats.Median(sec.Values("clone_only"))
+	inside := stats.Median(sec.Values("clone_inside_iter"))
+	setup := stats.Median(sec.Values("iter_with_setup"))
+	t.Logf("clone %.3gµs, inside %.3gµs, setup %.3gµs, inside-clone %.3gµs", clone*1e6, inside*1e6, setup*1e6, (inside-clone)*1e6)
+	// Clone and sort together take longer than either alone.
+	if !(inside > clone && inside > setup) {
+		t.Errorf("clone_inside_iter (%v) is not slower than clone_only (%v) and iter_with_setup (%v)", inside, clone, setup)
+	}
+	if bm.Metric("elems/s") == nil {
+		t.Error("no elems/s metric")
+	}
+}
