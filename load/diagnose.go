@@ -186,7 +186,8 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 			if t.CPU > cpu {
 				cpu, user, sys = t.CPU, t.UserSec, t.SystemSec
 			}
-			if t.Demand > 0 {
+			// With schedstats Demand ≥ CPU; without them it is 0.
+			if t.Demand >= t.CPU {
 				hasDemand = true
 				demand = max(demand, t.Demand)
 			}

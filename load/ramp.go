@@ -501,6 +501,9 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 	if st.Generator.CPU >= saturatedCPU && sc.inProcess {
 		st.Notes = append(st.Notes, fmt.Sprintf("the process used %.0f%% of %d CPUs; the target runs in the generator's process, so this is both", 100*st.Generator.CPU, int(cpus)))
 	}
+	if t := st.Target; t != nil && sc.pid > 0 && completed > 100 && t.UserSec+t.SystemSec == 0 && t.VoluntaryCtx+t.InvoluntaryCtx < completed/100 {
+		st.Notes = append(st.Notes, fmt.Sprintf("process %d used no CPU while %d requests were served: is it the target?", sc.pid, completed))
+	}
 	if rec.unfinished > 0 {
 		st.Notes = append(st.Notes, fmt.Sprintf("%d scheduled requests had not completed %v after the window and were abandoned", rec.unfinished, drainGrace))
 	}

@@ -18,9 +18,6 @@ import (
 // report names the server as lock-bound because its process left the
 // CPUs idle while requests queued.
 func TestRampFindsTheLock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("ramps a server for a few seconds")
-	}
 	h := &handler{work: time.Millisecond, locked: 250 * time.Microsecond}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
