@@ -299,6 +299,10 @@ func newProgressBar(w io.Writer, budget time.Duration) *progressBar {
 	if !ok || os.Getenv("TERM") == "dumb" || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
+	// A terminal without a size (some CI pseudo-terminals) shows no bar.
+	if width, _, err := term.GetSize(int(f.Fd())); err != nil || width < 40 {
+		return nil
+	}
 	pb := &progressBar{budget: budget, stop: make(chan struct{})}
 	pb.p = mpb.New(mpb.WithOutput(f), mpb.WithWidth(100), mpb.WithRefreshRate(200*time.Millisecond))
 	pb.bar = pb.p.New(budget.Milliseconds(), mpb.BarStyle().Lbound("[").Rbound("]"),
