@@ -1,0 +1,137 @@
+package rigor
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// groupRun builds a harness run of group g with variants a and b over 20
+// rounds, a around aCenter and b around bCenter, with seeded noise.
+func groupRun(aCenter, bCenter float64, seed uint64) *model.Run {
+	a, b := noisy(aCenter, 0.002, 20, seed), noisy(bCenter, 0.002, 20, seed+1)
+	run := pass(a, b)
+	run.Benchmarks[0].Pkg = "example.com/p"
+	run.SchemaVersion = model.SchemaVersion
+	return run
+}
+
+func TestFlatten(t *testing.T) {
+	run := pass([]float64{1, 2}, []float64{3, 4})
+	run.Benchmarks[0].Name = "g/size=8"
+	flat := flatten(run, "g", "current")
+	if len(flat.Sides) != 1 || flat.Sides[0].Label != "current" || flat.Paired {
+		t.Fatalf("sides %v paired %v, want one unpaired side", flat.Sides, flat.Paired)
+	}
+	want := map[string][]float64{"g/a/size=8": {1, 2}, "g/b/size=8": {3, 4}}
+	if len(flat.Benchmarks) != 2 {
+		t.Fatalf("benchmarks %v", names(flat))
+	}
+	for _, b := range flat.Benchmarks {
+		got := b.Metric(unitTime).Values("current")
+		if w, ok := want[b.Name]; !ok || len(got) != len(w) || got[0] != w[0] || got[1] != w[1] {
+			t.Errorf("%s: values %v, want %v", b.Name, got, want[b.Name])
+		}
+		if b.Group != "g" || b.Variant != strings.Split(b.Name, "/")[1] {
+			t.Errorf("%s: group %q variant %q", b.Name, b.Group, b.Variant)
+		}
+	}
+}
+
+// TestBaselineRoundTrip saves a group's results as a baseline, then
+// compares a slower run with it: the gate fails for the variant that got
+// 50% slower and not for the one that did not change.
+func TestBaselineRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	g := NewGroup("g")
+	out := filepath.Join(dir, "out")
+	save := &options{saveBaseline: "main", format: "json", maxRegression: -1, out: out}
+	var buf bytes.Buffer
+	if _, err := save.finish(&buf, g, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(buf.Bytes()) {
+		t.Errorf("-rigor.format json wrote invalid JSON: %.200s", buf.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "g.json")); err != nil {
+		t.Errorf("-rigor.out wrote no g.json: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".rigor", "baselines", "main.json")); err != nil {
+		t.Fatalf("no baseline saved: %v", err)
+	}
+	// Another group saved under the same name is kept alongside.
+	other := NewGroup("h")
+	hrun := groupRun(1e-3, 1e-3, 9)
+	hrun.Benchmarks[0].Name, hrun.Benchmarks[0].Group = "h", "h"
+	if _, err := save.finish(&bytes.Buffer{}, other, hrun, 1e-9); err != nil {
+		t.Fatal(err)
+	}
+
+	check := &options{baseline: "main", format: "text", maxRegression: 5}
+	buf.Reset()
+	res, err := check.finish(&buf, g, groupRun(1.5e-3, 2e-3, 3), 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Baseline == nil {
+		t.Fatal("no baseline comparison")
+	}
+	if len(res.Baseline.Benchmarks) != 2 {
+		t.Errorf("baseline comparison has %d benchmarks, want g's 2 (not h's)", len(res.Baseline.Benchmarks))
+	}
+	if len(res.Failures) != 1 || !strings.Contains(res.Failures[0].Benchmark, "g/a") {
+		t.Fatalf("gate failures %+v, want g/a only", res.Failures)
+	}
+	if f := res.Failures[0].Change; f < 0.45 || f > 0.55 {
+		t.Errorf("g/a regressed by %.1f%%, want about 50%%", 100*f)
+	}
+	if !strings.Contains(gateWords(res.Failures[0], 5), "more than the 5% allowed") {
+		t.Errorf("gate message %q", gateWords(res.Failures[0], 5))
+	}
+}
+
+func TestFlagsFromEnv(t *testing.T) {
+	o := defaultOptions()
+	for _, d := range flagDefs {
+		if err := d.set(o, map[string]string{
+			"save-baseline": "x", "baseline": "y", "max-regression": "2.5", "format": "md",
+			"out": "dir", "budget": "250ms", "processes": "3", "passes": "2", "policy": "median",
+		}[d.name]); err != nil {
+			t.Errorf("-rigor.%s: %v", d.name, err)
+		}
+	}
+	cfg, err := o.apply(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.saveBaseline != "x" || o.baseline != "y" || o.maxRegression != 2.5 || o.format != "md" || o.out != "dir" {
+		t.Errorf("options %+v", o)
+	}
+	if cfg.Budget.String() != "250ms" || cfg.Processes != 3 || cfg.Passes != 2 || cfg.Policy != Median {
+		t.Errorf("config %+v", cfg)
+	}
+	if envName("max-regression") != "RIGOR_MAX_REGRESSION" {
+		t.Errorf("envName = %s", envName("max-regression"))
+	}
+	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"budget", "soon"}, {"processes", "-1"}} {
+		for _, d := range flagDefs {
+			if d.name == bad.name {
+				if err := d.set(o, bad.v); err == nil {
+					t.Errorf("-rigor.%s=%s accepted", bad.name, bad.v)
+				}
+			}
+		}
+	}
+	if _, err := (&options{policy: "fastest"}).apply(DefaultConfig()); err == nil {
+		t.Error("-rigor.policy=fastest accepted")
+	}
+}
