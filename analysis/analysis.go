@@ -16,6 +16,8 @@
 package analysis
 
 import (
+	"math"
+
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -178,3 +180,17 @@ type Geomean struct {
 	Changes []float64
 	N       int
 }
+
+// Spread is the confidence interval's half-width relative to the center,
+// as benchstat prints it after "±": the larger of Hi/Center-1 and
+// 1-Lo/Center. It is +Inf when there is no interval and NaN when the
+// interval crosses zero.
+func (s Summary) Spread() float64 {
+	if math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+		return math.Inf(1)
+	}
+	return stats.Interval{Estimate: s.Center, Lo: s.Lo, Hi: s.Hi}.RelativeRange()
+}
+
+// Significant reports whether the verdict is improved or regressed.
+func (v Verdict) Significant() bool { return v == Improved || v == Regressed }
