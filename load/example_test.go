@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/rigorbench/rigor/load"
-	"github.com/rigorbench/rigor/report"
 )
 
 // Fitting the Universal Scalability Law to the measurements in the README
@@ -57,8 +55,8 @@ func ExampleRamp() {
 	// 3 steps, closed loop
 }
 
-// Ramping an HTTP endpoint with a JSON body and an SLO, then printing the
-// report; the target's process is observed through its PID.
+// Ramping an HTTP endpoint with a JSON body and an SLO, observing the
+// target's process through its PID. report.RenderRamp prints the result.
 func ExampleNewHTTP() {
 	target, err := load.NewHTTP(load.HTTP{
 		Method:  "POST",
@@ -76,5 +74,6 @@ func ExampleNewHTTP() {
 	if err != nil {
 		panic(err)
 	}
-	report.RenderRamp(os.Stdout, r, "text")
+	fmt.Println(r.Headline.Reason)
+	fmt.Println(r.Bottleneck.Summary)
 }

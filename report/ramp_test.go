@@ -27,7 +27,7 @@ func sampleRamp() *model.Ramp {
 				Latency: model.Latency{P50: 5 * ms, P90: 10 * ms, P99: 20 * ms, P999: 30 * ms, Max: 40 * ms}, Valid: true, SLOMet: true},
 			{Index: 2, Concurrency: 8, Throughput: 3200, Gain: 0.0667, Requests: 16000, Successes: 16000,
 				Latency: model.Latency{P50: 40 * ms, P90: 60 * ms, P99: 80 * ms, P999: 90 * ms, Max: 99 * ms},
-				Valid: false, Invalid: "the generator used 95% of 2 CPUs", SLOMiss: "p99 80ms > 50ms, the step is invalid"},
+				Valid:   false, Invalid: "the generator used 95% of 2 CPUs", SLOMiss: "p99 80ms > 50ms, the step is invalid"},
 		},
 		USL:        &model.ScalingFit{Model: "usl", Alpha: 0.02773, Beta: 0.0001043, Lambda: 89.99, NStar: 96.5, Peak: 1883, R2: 0.99, Points: []model.FitPoint{{N: 1, X: 65, Fitted: 87.6, Residual: -22.6}}, Warnings: []string{"only 3 points"}},
 		Amdahl:     &model.ScalingFit{Model: "amdahl", Alpha: 0.1, Lambda: 100, Peak: 1000, R2: 0.95},
