@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"net/http/httptest"
 	"os"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/rigorbench/rigor/load"
 	"github.com/rigorbench/rigor/model"
-	"github.com/rigorbench/rigor/report"
 )
 
 // Ramped from 1 to 64 connections, the lock-bound server stops scaling:
@@ -35,9 +33,12 @@ func TestRampFindsTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	report.RenderRamp(&out, r, "text")
-	t.Logf("\n%s", out.String())
+	for _, s := range r.Steps {
+		t.Logf("concurrency %2d: %6.0f/s p99 %v", s.Concurrency, s.Throughput, s.Latency.P99)
+	}
+	if r.Bottleneck != nil {
+		t.Logf("%s", r.Bottleneck.Summary)
+	}
 
 	if len(r.Steps) != len(conc) {
 		t.Fatalf("%d steps, want %d (stopped: %s)", len(r.Steps), len(conc), r.Stopped)
