@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -69,7 +70,7 @@ func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64
 	} else {
 		for p := range cfg.Passes {
 			// Each pass has its own seed, so its own order and jitter.
-			run, res, err := g.measurePass(ctx, cfg, cfg.Seed+uint64(p)*0x9e3779b9, nil)
+			run, res, err := g.measurePass(ctx, cfg, cfg.Seed+uint64(p)*0x9e3779b9)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -87,10 +88,8 @@ func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64
 	if len(passes) > 1 {
 		run = combine(passes, cfg.Policy, cfg.Processes > 1)
 	}
-	pkg := modulePkg()
-	for i := range run.Benchmarks {
-		run.Benchmarks[i].Pkg = pkg
-	}
+	env := observe.CaptureEnv(ctx)
+	run.Env = &env
 	run.Command = os.Args
 	return run, resolution, nil
 }
@@ -184,7 +183,9 @@ func combine(passes []*model.Run, policy Policy, processes bool) *model.Run {
 	out.Benchmarks = nil
 	out.End = passes[len(passes)-1].End
 	out.Notes = nil
+	out.Observations = nil
 	for _, p := range passes {
+		out.Observations = append(out.Observations, p.Observations...)
 		for _, n := range p.Notes {
 			if !slices.Contains(out.Notes, n) && !strings.HasPrefix(n, "measured in process") {
 				out.Notes = append(out.Notes, n)

@@ -33,6 +33,7 @@ const (
 func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 	b := model.Benchmark{
 		Name:   s.set.name,
+		Pkg:    r.pkg,
 		Procs:  gomaxprocs(),
 		Group:  g.Name,
 		Config: map[string]string{},
@@ -108,7 +109,16 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 		}
 	}
 	b.Metrics = append(b.Metrics, bytes, allocs)
-	if anyGC {
+	// GC cycles are counted for the whole process: they belong to a
+	// variant only when some variant allocates (otherwise the garbage is
+	// someone else's, the observer's say).
+	allocates := false
+	for _, bn := range s.set.benches {
+		if v := allocs.Values(bn.variant); len(v) > 0 && median(v) > 0 {
+			allocates = true
+		}
+	}
+	if anyGC && allocates {
 		b.Metrics = append(b.Metrics, gcs)
 	}
 	b.Notes = s.notes(r)

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
 )
 
 // A runner measures one pass of a group.
@@ -26,9 +27,20 @@ type runner struct {
 	keepOverhead bool
 	shapes       map[reflect.Type]*shape
 	shapesMu     sync.Mutex
-	// mark, when set, is told which benchmark, variant and round the next
-	// sample belongs to (the observer's hook).
-	mark func(benchmark, side string, round int)
+	// obs, when set, is told which benchmark and round is running (the
+	// system observer).
+	obs          marker
+	observe      bool // start an observer for each set's rounds
+	observations []model.Observation
+	ctx          context.Context
+	pkg          string
+}
+
+// A marker attributes what the system does to benchmarks and rounds (see
+// observe.Observer).
+type marker interface {
+	Mark(benchmark, side string, round int)
+	Pause()
 }
 
 func newRunner(cfg Config, seed uint64) *runner {
@@ -39,6 +51,7 @@ func newRunner(cfg Config, seed uint64) *runner {
 		ms:           newMetricSamples(),
 		keepOverhead: cfg.KeepLoopOverhead,
 		shapes:       map[reflect.Type]*shape{},
+		observe:      true,
 	}
 }
 
@@ -390,7 +403,21 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	start := time.Now()
 	stopConf := 1 - (1-r.cfg.Confidence)/5
 	nextLook := r.cfg.MinRounds
+	key := (&model.Benchmark{Name: s.name, Pkg: r.pkg, Procs: gomaxprocs()}).Key()
+	if r.observe {
+		// The observer starts after the allocation rounds: it allocates
+		// as it samples, and allocation counts are process-wide.
+		obs := observe.StartSelf(r.ctx, 0)
+		r.obs = obs
+		defer func() {
+			r.observations = append(r.observations, obs.Stop()...)
+			r.obs = nil
+		}()
+	}
 	for k := 1; k <= r.cfg.MaxRounds; k++ {
+		if r.obs != nil {
+			r.obs.Mark(key, "", k)
+		}
 		n := r.iters(&p, k)
 		// Variants and overhead loops, in one shuffled order.
 		for _, i := range r.rng.Perm(v + len(used)) {
@@ -408,9 +435,6 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 				}
 				out.overhead[sh] = append(out.overhead[sh], r.perOp(sh, m, 1))
 				continue
-			}
-			if r.mark != nil {
-				r.mark(s.name, s.benches[i].variant, k)
 			}
 			res, err := r.sample(s.benches[i], n*p.scale[i], false)
 			if err != nil {
@@ -555,13 +579,14 @@ func mean(x []float64) float64 {
 }
 
 // measurePass measures every set of g once and returns the pass's run.
-func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark func(string, string, int)) (*model.Run, float64, error) {
+func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*model.Run, float64, error) {
 	variants, err := g.variants()
 	if err != nil {
 		return nil, 0, err
 	}
 	r := newRunner(cfg, seed)
-	r.mark = mark
+	r.pkg = modulePkg()
+	r.ctx = ctx
 	run := &model.Run{
 		SchemaVersion: model.SchemaVersion,
 		Kind:          model.KindHarness,
@@ -591,6 +616,7 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, mark f
 	}
 	run.End = time.Now()
 	run.Notes = append(run.Notes, r.clockNote())
+	run.Observations = r.observations
 	return run, r.clock.Resolution.Seconds(), nil
 }
 
