@@ -120,11 +120,25 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 	if len(r.Steps) == 0 {
 		return &model.RampBottleneck{Kind: model.BottleneckInconclusive, Summary: "inconclusive: no step completed"}
 	}
+	// The trend is read from the valid steps; invalid ones only say
+	// whether the generator gave out.
+	var steps []model.RampStep
+	for _, s := range r.Steps {
+		if s.Valid {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) == 0 {
+		return &model.RampBottleneck{Kind: model.BottleneckInconclusive, Summary: "inconclusive: no valid step; each one measured the generator rather than the target"}
+	}
 	peak := 0
-	for i, s := range r.Steps {
-		if s.Throughput > r.Steps[peak].Throughput {
+	for i, s := range steps {
+		if s.Throughput > steps[peak].Throughput {
 			peak = i
 		}
+	}
+	if steps[peak].Throughput == 0 {
+		return &model.RampBottleneck{Kind: model.BottleneckInconclusive, Summary: "inconclusive: no request succeeded at any step; see the errors"}
 	}
 	level := func(s model.RampStep) string {
 		if r.Mode == model.RampOpen {
@@ -133,15 +147,24 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 		return fmt.Sprintf("concurrency %d", s.Concurrency)
 	}
 	b := &model.RampBottleneck{}
-	ps := r.Steps[peak]
+	ps := steps[peak]
 	b.Evidence = append(b.Evidence, fmt.Sprintf("throughput peaked at %.0f/s at %s", ps.Throughput, level(ps)))
 
 	// The generator first: a saturated generator explains everything.
 	var saturated []string
-	for _, s := range r.Steps[peak:] {
+	for _, s := range r.Steps[ps.Index:] {
 		if !s.Valid && strings.Contains(s.Invalid, "generator") {
 			saturated = append(saturated, level(s))
 		}
+	}
+	var unkept []string
+	for _, s := range r.Steps[ps.Index:] {
+		if !s.Valid && strings.Contains(s.Invalid, "schedule") {
+			unkept = append(unkept, level(s))
+		}
+	}
+	if len(unkept) > 0 {
+		b.Evidence = append(b.Evidence, "the offered rate could not be sent at "+strings.Join(unkept, ", ")+": the target (or the generator's connections) could not keep up")
 	}
 	if len(saturated) > 0 {
 		b.Kind = model.BottleneckClient
@@ -150,13 +173,13 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 		return b
 	}
 
-	last := r.Steps[len(r.Steps)-1]
-	if len(r.Steps) == 1 {
+	last := steps[len(steps)-1]
+	if len(steps) == 1 {
 		b.Kind = model.BottleneckInconclusive
 		b.Summary = "inconclusive: one step shows no trend; ramp over several levels"
 		return b
 	}
-	if peak == len(r.Steps)-1 && last.Gain >= stillRising {
+	if peak == len(steps)-1 && last.Gain >= stillRising {
 		b.Kind = model.BottleneckScaling
 		b.Summary = fmt.Sprintf("still scaling: throughput rose %.0f%% at the last step (%s); ramp further to find the knee", 100*last.Gain, level(last))
 		return b
@@ -167,10 +190,10 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 	if fit := r.USL; fit != nil && fit.Beta > 0 && fit.NStar > 0 {
 		b.Evidence = append(b.Evidence, fmt.Sprintf("USL beta = %.3g: a coherency cost that peaks throughput near N* = %.0f", fit.Beta, fit.NStar))
 	}
-	if peak < len(r.Steps)-1 && last.Throughput < 0.9*ps.Throughput {
+	if peak < len(steps)-1 && last.Throughput < 0.9*ps.Throughput {
 		b.Evidence = append(b.Evidence, fmt.Sprintf("throughput fell %.0f%% past the peak: more load made it slower (contention or crosstalk)", 100*(1-last.Throughput/ps.Throughput)))
 	}
-	if p0, p1 := r.Steps[0].Latency.P99, last.Latency.P99; p0 > 0 && p1 > 2*p0 {
+	if p0, p1 := steps[0].Latency.P99, last.Latency.P99; p0 > 0 && p1 > 2*p0 {
 		b.Evidence = append(b.Evidence, fmt.Sprintf("p99 latency grew from %v to %v: requests queue", fmtDur(p0), fmtDur(p1)))
 	}
 
@@ -179,7 +202,7 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 	// that a busy neighbour does not pass for a CPU-bound target.
 	var cpu, user, sys, demand, machine float64
 	known, hasDemand := false, false
-	for _, s := range r.Steps[peak:] {
+	for _, s := range steps[peak:] {
 		machine = max(machine, s.MachineCPU)
 		if t := s.Target; t != nil {
 			known = true
@@ -199,7 +222,7 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 		return b
 	}
 	who := "the target"
-	if r.Protocol == "func" && r.Steps[0].Target.PID == 0 {
+	if r.Protocol == "func" && ps.Target != nil && ps.Target.PID == 0 {
 		who = "the process (generator and target together)"
 	}
 	b.Evidence = append(b.Evidence, fmt.Sprintf("%s used at most %.0f%% of %d CPUs at and after the peak", who, 100*cpu, r.CPUs))
@@ -217,9 +240,9 @@ func diagnose(r *model.Ramp) *model.RampBottleneck {
 	if machine > 0 {
 		b.Evidence = append(b.Evidence, fmt.Sprintf("the machine's CPUs were at most %.0f%% busy (every process, the generator included)", 100*machine))
 	}
-	if first := r.Steps[0].Target; first != nil && last.Target != nil && last.Target.CtxPerRequest > 0 {
+	if first := steps[0].Target; first != nil && last.Target != nil && last.Target.CtxPerRequest > 0 {
 		b.Evidence = append(b.Evidence, fmt.Sprintf("voluntary context switches per request went from %.2f at %s to %.2f at %s",
-			first.CtxPerRequest, level(r.Steps[0]), last.Target.CtxPerRequest, level(last)))
+			first.CtxPerRequest, level(steps[0]), last.Target.CtxPerRequest, level(last)))
 	}
 	kshare := 0.0
 	if user+sys > 0 {

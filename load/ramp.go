@@ -157,7 +157,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 			r.Stopped = fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
 			break
 		}
-		if i > 0 && cfg.Knee > 0 {
+		if i > 0 && cfg.Knee > 0 && best > 0 {
 			if st.Gain < cfg.Knee {
 				lowGain++
 			} else {
@@ -314,15 +314,18 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		stop.Store(true)
 	} else {
 		queue := make(chan int64, 1<<16)
+		var busy atomic.Int64 // workers with a request in hand
 		work := func(c Client, w *workerRecorder) {
 			for intended := range queue {
 				if giveUp.Load() {
 					w.giveUp(intended)
 					continue
 				}
+				busy.Add(1)
 				s := int64(time.Since(base))
 				out := c.Do(ctx)
 				e := int64(time.Since(base))
+				busy.Add(-1)
 				if giveUp.Load() && out.Class != "" {
 					w.giveUp(intended)
 					continue
@@ -336,7 +339,10 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		}
 		dispatch(ctx, base, we, sc.rate, queue, func(backlog int) {
 			mu.Lock()
-			n := min(backlog, sc.maxWorkers-workers)
+			n := 0
+			if int(busy.Load()) >= workers { // every worker is busy: add some
+				n = min(backlog, sc.maxWorkers-workers)
+			}
 			mu.Unlock()
 			for i := 0; i < n; i++ {
 				startWorker(work)
