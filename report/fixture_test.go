@@ -234,7 +234,8 @@ func fxRampRun(t testing.TB) *model.Run {
 	if r.Amdahl, err = load.FitAmdahl(ns, xs); err != nil {
 		t.Fatal(err)
 	}
-	r.Headline = &model.RampHeadline{Basis: "slo", Step: 3, Concurrency: 72, Throughput: 1853, P99: r.Steps[3].Latency.P99, PeakThroughput: 1853}
+	r.Headline = &model.RampHeadline{Basis: "slo", Step: 3, Concurrency: 72, Throughput: 1853, P99: r.Steps[3].Latency.P99, PeakThroughput: 1853,
+		Reason: "the highest throughput whose step met the SLO"}
 	r.Bottleneck = &model.RampBottleneck{Kind: model.BottleneckLock, Summary: "lock-bound: throughput falls past 72 workers", Evidence: []string{"USL beta > 0"}}
 	return &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindRamp, Sides: []model.Side{}, Ramp: r}
 }
