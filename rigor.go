@@ -153,8 +153,8 @@ func reportSubBenchmarks(b *testing.B, out *Outcome) {
 }
 
 func gateWords(f analysis.GateFailure, limit float64) string {
-	return fmt.Sprintf("%s (%s) regressed by %.2f%% against %s, more than the %.4g%% allowed",
-		f.Benchmark, f.Unit, 100*f.Change, f.Side, limit)
+	return fmt.Sprintf("%s: %s is %.2f%% worse in %s, beyond the %.4g%% allowed (-rigor.max-regression)",
+		f.Benchmark, f.Side, 100*f.Change, f.Unit, limit)
 }
 
 // Main measures groups from a program's main: it parses the command line

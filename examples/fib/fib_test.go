@@ -9,15 +9,6 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 )
 
-// group is fib(20) against fib(21). The argument goes through
-// rigor.Opaque so the compiler cannot specialise Fib for a constant.
-func group() *rigor.Group {
-	g := rigor.NewGroup("fib")
-	g.Bench("fib20", func(b *rigor.B) { rigor.Iter(b, func() uint64 { return Fib(rigor.Opaque[uint64](20)) }) })
-	g.Bench("fib21", func(b *rigor.B) { rigor.Iter(b, func() uint64 { return Fib(rigor.Opaque[uint64](21)) }) })
-	return g
-}
-
 // BenchmarkFib is the full version, with the default budget:
 //
 //	go test -run '^$' -bench Fib ./examples/fib
@@ -25,13 +16,13 @@ func group() *rigor.Group {
 // fib(21) makes φ ≈ 1.618 times the calls of fib(20): expect "regressed",
 // about +62%, with a confidence interval that excludes zero.
 func BenchmarkFib(b *testing.B) {
-	rigor.Run(b, group())
+	rigor.Run(b, Group())
 }
 
 // TestFib is the brief version CI runs. It checks the run's structure and
 // the direction of the change with generous bounds, never a speed.
 func TestFib(t *testing.T) {
-	g := group()
+	g := Group()
 	g.Config.WarmUp = 100 * time.Millisecond
 	g.Config.Budget = 300 * time.Millisecond
 	run, err := g.Measure(context.Background())

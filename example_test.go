@@ -1,0 +1,148 @@
+package rigor_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rigorbench/rigor"
+)
+
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+// A group compares variants in interleaved rounds. Inside a benchmark,
+// pass it to rigor.Run(b, g); in a program, to rigor.Main(g); here Measure
+// returns the raw run.
+func ExampleGroup() {
+	g := rigor.NewGroup("fib")
+	g.Config.WarmUp = 20 * time.Millisecond
+	g.Config.Budget = 50 * time.Millisecond
+	g.Bench("fib15", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(15)) }) })
+	g.Bench("fib16", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(16)) }) })
+	run, err := g.Measure(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var sides, units []string
+	for _, s := range run.Sides {
+		sides = append(sides, s.Label)
+	}
+	for _, m := range run.Benchmarks[0].Metrics[:3] {
+		units = append(units, m.Unit)
+	}
+	fmt.Println(strings.Join(sides, " "))
+	fmt.Println(strings.Join(units, " "))
+	// Output:
+	// fib15 fib16
+	// sec/op B/op allocs/op
+}
+
+// Parameters follow a slash, as in go test's sub-benchmarks: each set is
+// its own benchmark, with the variants as its sides.
+func ExampleGroup_parameters() {
+	g := rigor.NewGroup("join")
+	g.Config.WarmUp, g.Config.Budget = -1, 10*time.Millisecond
+	for _, n := range []int{10, 100} {
+		parts := slices.Repeat([]string{"x"}, n)
+		g.Bench(fmt.Sprintf("strings.Join/n=%d", n), func(b *rigor.B) {
+			rigor.Iter(b, func() string { return strings.Join(parts, ",") })
+		})
+		g.Bench(fmt.Sprintf("builder/n=%d", n), func(b *rigor.B) {
+			b.SetElements(int64(n))
+			rigor.Iter(b, func() string {
+				var sb strings.Builder
+				for i, p := range parts {
+					if i > 0 {
+						sb.WriteByte(',')
+					}
+					sb.WriteString(p)
+				}
+				return sb.String()
+			})
+		})
+	}
+	run, _ := g.Measure(context.Background())
+	for _, b := range run.Benchmarks {
+		fmt.Println(b.Name, len(run.Sides), "sides")
+	}
+	// Output:
+	// join/n=10 2 sides
+	// join/n=100 2 sides
+}
+
+// IterWithSetup keeps the preparation of each input out of the timed
+// window, as Criterion.rs's iter_batched.
+func ExampleIterWithSetup() {
+	data := make([]int, 1000)
+	g := rigor.NewGroup("sort")
+	g.Config.WarmUp, g.Config.Budget = -1, 10*time.Millisecond
+	g.Bench("sort", func(b *rigor.B) {
+		rigor.IterWithSetup(b,
+			func() []int { return slices.Clone(data) }, // untimed
+			func(v []int) []int { slices.Sort(v); return v })
+	})
+	run, _ := g.Measure(context.Background())
+	fmt.Println(run.Benchmarks[0].Name)
+	// Output: sort
+}
+
+// IterCustom hands the iteration count to code that times itself: here a
+// pool of goroutines.
+func ExampleB_IterCustom() {
+	g := rigor.NewGroup("pool")
+	g.Config.WarmUp, g.Config.Budget = -1, 10*time.Millisecond
+	g.Bench("4 workers", func(b *rigor.B) {
+		b.IterCustom(func(iters int) time.Duration {
+			var wg sync.WaitGroup
+			work := make(chan int)
+			for range 4 {
+				wg.Go(func() {
+					for n := range work {
+						rigor.Sink(fib(n))
+					}
+				})
+			}
+			start := time.Now()
+			for range iters {
+				work <- 10
+			}
+			close(work)
+			wg.Wait()
+			return time.Since(start)
+		})
+	})
+	run, _ := g.Measure(context.Background())
+	fmt.Println(len(run.Benchmarks[0].Metric("sec/op").Samples) > 0)
+	// Output: true
+}
+
+// BenchParallel runs each sample on several goroutines at once, sharing
+// state; BenchScaling does so for 1, 2, 4, ... GOMAXPROCS goroutines.
+func ExampleGroup_BenchParallel() {
+	var mu sync.Mutex
+	counts := map[int]int{}
+	g := rigor.NewGroup("counter")
+	g.Config.WarmUp, g.Config.Budget = -1, 10*time.Millisecond
+	g.Elements(1)
+	g.BenchParallel("mutex", 2, func(b *rigor.B) {
+		id := b.Goroutine()
+		rigor.Iter(b, func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			counts[id]++
+			return counts[id]
+		})
+	})
+	run, _ := g.Measure(context.Background())
+	fmt.Println(run.Benchmarks[0].Config["goroutines:mutex"], run.Benchmarks[0].Metric("elems/s") != nil)
+	// Output: 2 true
+}
