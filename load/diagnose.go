@@ -20,6 +20,16 @@ const (
 // fitRamp fits Amdahl and the USL to the closed-loop steps' (concurrency,
 // throughput), preferring valid steps.
 func fitRamp(r *model.Ramp) {
+	levels := map[int]bool{}
+	for _, s := range r.Steps {
+		levels[s.Concurrency] = true
+	}
+	if len(levels) < 3 {
+		if len(r.Steps) > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("no scalability fit: Amdahl and the USL need at least 3 concurrency levels, this ramp has %d", len(levels)))
+		}
+		return
+	}
 	var n, x []float64
 	distinct := map[int]bool{}
 	for _, s := range r.Steps {
@@ -38,6 +48,16 @@ func fitRamp(r *model.Ramp) {
 		if len(r.Steps) > 0 {
 			r.Notes = append(r.Notes, "fewer than 3 valid steps: the models are fitted to every step, invalid ones included")
 		}
+	}
+	best := 0.0
+	for _, v := range x {
+		best = max(best, v)
+	}
+	if best == 0 {
+		if len(r.Steps) > 0 {
+			r.Notes = append(r.Notes, "no fit: no step had a successful request")
+		}
+		return
 	}
 	var err error
 	if r.Amdahl, err = FitAmdahl(n, x); err != nil {

@@ -47,6 +47,8 @@ type Client interface {
 // A Func is one operation of a Go target: a database call, an RPC, a
 // function under test. It returns nil on success; a failure is classed
 // by ErrorClass, or as ClassTimeout for a context deadline, or ClassError.
+// It must return soon after ctx is cancelled: a ramp waits for every call
+// in flight before it reports a step.
 type Func func(ctx context.Context) error
 
 // Name implements Target.
