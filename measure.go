@@ -38,20 +38,31 @@ const (
 // lowest times, Median the one with the median times, Mean pools the
 // rounds of all of them.
 func (g *Group) Measure(ctx context.Context) (*model.Run, error) {
-	run, _, err := g.measure(ctx, nil)
-	return run, err
+	m, err := g.measure(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.run, nil
+}
+
+// measured is a measured group.
+type measured struct {
+	run    *model.Run   // the passes combined
+	passes []*model.Run // every pass of every process
+	// resolution is the timer resolution in seconds, for the analysis.
+	resolution float64
+	child      bool // this process is a child: the parent reports
 }
 
 // measure measures g; args, when not nil, are the arguments a child
-// process is started with. It returns the timer resolution, in seconds,
-// for the analysis.
-func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64, error) {
+// process is started with.
+func (g *Group) measure(ctx context.Context, args []string) (*measured, error) {
 	cfg := g.Config.withDefaults()
 	if err := cfg.validate(); err != nil {
-		return nil, 0, fmt.Errorf("group %q: %w", g.Name, err)
+		return nil, fmt.Errorf("group %q: %w", g.Name, err)
 	}
 	if g.err != nil {
-		return nil, 0, fmt.Errorf("group %q: %w", g.Name, g.err)
+		return nil, fmt.Errorf("group %q: %w", g.Name, g.err)
 	}
 	child := isChild(g)
 	var passes []*model.Run
@@ -63,7 +74,7 @@ func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64
 		for p := range cfg.Processes {
 			runs, err := g.spawn(ctx, args, p)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			passes = append(passes, runs...)
 		}
@@ -72,14 +83,14 @@ func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64
 			// Each pass has its own seed, so its own order and jitter.
 			run, res, err := g.measurePass(ctx, cfg, cfg.Seed+uint64(p)*0x9e3779b9)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			resolution = math.Max(resolution, res)
 			passes = append(passes, run)
 		}
 	}
 	if child {
-		return passes[0], resolution, writeChild(passes)
+		return &measured{run: passes[0], passes: passes, resolution: resolution, child: true}, writeChild(passes)
 	}
 	for _, p := range passes {
 		resolution = math.Max(resolution, timerResolution(p))
@@ -91,7 +102,7 @@ func (g *Group) measure(ctx context.Context, args []string) (*model.Run, float64
 	env := observe.CaptureEnv(ctx)
 	run.Env = &env
 	run.Command = os.Args
-	return run, resolution, nil
+	return &measured{run: run, passes: passes, resolution: resolution}, nil
 }
 
 // timerResolution reads back the resolution recorded in a run's

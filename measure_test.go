@@ -2,7 +2,6 @@ package rigor
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -116,12 +115,16 @@ func TestProcesses(t *testing.T) {
 	g.Config = quick()
 	g.Config.Processes, g.Config.Policy = 2, Best
 	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	run, _, err := g.measure(context.Background(), []string{"-test.run=^TestProcesses$", "-test.count=1"})
+	m, err := g.measure(context.Background(), []string{"-test.run=^TestProcesses$", "-test.count=1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if os.Getenv(envChild) != "" {
+	if m.child {
 		return // the child's part ends here
+	}
+	run := m.run
+	if len(m.passes) != 2 {
+		t.Errorf("%d passes, want one from each process", len(m.passes))
 	}
 	if !hasPrefix(run.Benchmarks[0].Notes, "best of 2 processes") {
 		t.Errorf("notes %q do not say which process was kept", run.Benchmarks[0].Notes)

@@ -54,6 +54,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // Run measures g inside a Go benchmark, reports each variant as a
@@ -77,19 +78,34 @@ func Run(b *testing.B, g *Group) *Outcome {
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
+	// go test -count N asks for N repetitions: they are N passes, each
+	// reported through testing on its own line, so that benchstat sees N
+	// independent measurements.
+	if f := flag.Lookup("test.count"); f != nil {
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > cfg.Passes {
+			cfg.Passes = n
+			if cfg.Policy == "" {
+				cfg.Policy = Mean
+			}
+		}
+	}
+	if f := flag.Lookup("test.cpu"); f != nil && strings.Contains(f.Value.String(), ",") {
+		b.Logf("rigor: -cpu %s is not applied to group %q: it runs once, at GOMAXPROCS=%d; use BenchScaling to vary goroutines",
+			f.Value, g.Name, gomaxprocs())
+	}
 	g.Config = cfg
-	run, res, err := g.measure(b.Context(), childTestArgs(b.Name()))
+	m, err := g.measure(b.Context(), childTestArgs(b.Name()))
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
-	if isChild(g) {
+	if m.child {
 		return nil
 	}
-	out, err := opts.finish(os.Stdout, g, run, res)
+	out, err := opts.finish(os.Stdout, g, m.run, m.resolution)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
-	reportSubBenchmarks(b, out)
+	reportSubBenchmarks(b, m.passes)
 	for _, f := range out.Failures {
 		b.Errorf("rigor: %s", gateWords(f, opts.maxRegression))
 	}
@@ -111,45 +127,66 @@ func childTestArgs(name string) []string {
 		"-test.cpu="+strconv.Itoa(gomaxprocs()))
 }
 
-// reportSubBenchmarks reports each variant's medians through testing.
-func reportSubBenchmarks(b *testing.B, out *Outcome) {
-	rep := out.Report
-	for _, bm := range rep.Benchmarks {
+// reportSubBenchmarks reports each variant through testing, as one
+// sub-benchmark per variant and parameters. testing runs a sub-benchmark
+// once per -count repetition; repetition j reports pass j's medians.
+func reportSubBenchmarks(b *testing.B, passes []*model.Run) {
+	first := passes[0]
+	for bi, bm := range first.Benchmarks {
 		params := strings.TrimPrefix(strings.TrimPrefix(bm.Name, bm.Group), "/")
-		for i, side := range rep.Sides {
-			name := side
+		for _, side := range first.Sides {
+			name := side.Label
 			if params != "" {
 				name += "/" + params
 			}
-			type metric struct {
-				v    float64
-				unit string
-			}
-			var ms []metric
-			for _, m := range bm.Metrics {
-				s := m.Sides[i]
-				if s.N == 0 {
-					continue
+			var reps [][]reported
+			for _, p := range passes {
+				if bi < len(p.Benchmarks) {
+					reps = append(reps, medians(&p.Benchmarks[bi], side.Label))
 				}
-				v, unit := s.Center, m.Unit
-				switch unit {
-				case unitTime:
-					v, unit = v*1e9, "ns/op"
-				case "B/s":
-					v, unit = v/1e6, "MB/s"
-				}
-				ms = append(ms, metric{v, unit})
 			}
-			if len(ms) == 0 {
+			if len(reps) == 0 || len(reps[0]) == 0 {
 				continue
 			}
+			seen := map[*testing.B]int{}
 			b.Run(name, func(b *testing.B) {
-				for _, m := range ms {
+				j, ok := seen[b]
+				if !ok {
+					j = len(seen)
+					seen[b] = j
+				}
+				for _, m := range reps[min(j, len(reps)-1)] {
 					b.ReportMetric(m.v, m.unit)
 				}
 			})
 		}
 	}
+}
+
+// A reported value is one metric as testing prints it.
+type reported struct {
+	v    float64
+	unit string
+}
+
+// medians returns side's median of every metric of bm, in testing's units.
+func medians(bm *model.Benchmark, side string) []reported {
+	var ms []reported
+	for _, m := range bm.Metrics {
+		v := m.Values(side)
+		if len(v) == 0 {
+			continue
+		}
+		x, unit := stats.Median(v), m.Unit
+		switch unit {
+		case unitTime:
+			x, unit = x*1e9, "ns/op"
+		case "B/s":
+			x, unit = x/1e6, "MB/s"
+		}
+		ms = append(ms, reported{x, unit})
+	}
+	return ms
 }
 
 func gateWords(f analysis.GateFailure, limit float64) string {
@@ -203,13 +240,12 @@ func mainGroup(ctx context.Context, stdout io.Writer, g *Group) (*Outcome, error
 		return nil, err
 	}
 	g.Config = cfg
-	var run *model.Run
-	run, res, err := g.measure(ctx, nil)
+	m, err := g.measure(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	if isChild(g) {
+	if m.child {
 		return nil, nil
 	}
-	return opts.finish(stdout, g, run, res)
+	return opts.finish(stdout, g, m.run, m.resolution)
 }
