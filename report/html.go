@@ -279,7 +279,7 @@ func cpuChart(pts []analysis.CPUPoint, sides []string) template.HTML {
 	c.x.format = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "s" }
 	c.x.label = "time since start"
 	c.y.lo, c.y.hi = 0, 1
-	c.y.format = percentFormatter
+	c.y.format = shareFormatter
 	c.y.label = "share of all CPUs"
 	c.frame()
 	var t, busy, other []float64

@@ -146,6 +146,9 @@ func percentFormatter(v float64) string {
 	return s + "%"
 }
 
+// shareFormatter formats a fraction as an unsigned percentage.
+func shareFormatter(v float64) string { return strconv.FormatFloat(v*100, 'f', -1, 64) + "%" }
+
 func plainFormatter(v float64) string {
 	if math.Abs(v) >= 10000 {
 		return benchunit.Scale(v, benchunit.Decimal)
