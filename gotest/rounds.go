@@ -75,7 +75,7 @@ func (s *session) measure(ctx context.Context) error {
 		elapsed := time.Since(s.start)
 		switch {
 		case s.cfg.MaxRounds > 0 && round > s.cfg.MaxRounds:
-			stopped = fmt.Sprintf("after --max-rounds=%d rounds", s.cfg.MaxRounds)
+			stopped = "at the maximum number of rounds"
 		case round > 2 && elapsed+last > s.cfg.Time:
 			stopped = fmt.Sprintf("when the %v time budget was spent", s.cfg.Time)
 		case !s.anyLeft():
@@ -161,12 +161,22 @@ func (s *session) unresolved() ([]string, error) {
 	return slices.DeleteFunc(keys, func(k string) bool { return failed[k] }), nil
 }
 
+// InterimAlpha is the significance level a change must reach, after the
+// multiple-comparison correction, for the run to stop early because of it:
+// the Haybittle-Peto boundary. The stopping rule looks at the data after
+// every round, and stopping at the first look that happens to cross the
+// usual 0.05 would call many more false changes than 5%; with interim
+// looks at 0.001 the overall rate stays close to the final look's alpha.
+const InterimAlpha = 0.001
+
 // Unresolved analyses run and returns the keys (model.Benchmark.Key) of the
-// benchmarks that more rounds could still settle. A comparison is resolved
-// when its verdict is not inconclusive: its confidence interval clears the
-// noise band or lies inside it. A benchmark measured on one side only is
-// resolved when the confidence interval of every metric's median lies
-// within ±noise of the median.
+// benchmarks that more rounds could still settle, for the stopping rule. A
+// comparison is settled when its confidence interval lies inside the noise
+// band (unchanged), when it differs exactly (deterministic metrics), or
+// when it is improved or regressed with a corrected p-value below
+// InterimAlpha. A benchmark measured on one side only is settled when the
+// confidence interval of every metric's median lies within ±noise of the
+// median.
 func Unresolved(run *model.Run, opts analysis.Options) ([]string, error) {
 	rep, err := analysis.Analyze(run, opts)
 	if err != nil {
@@ -194,8 +204,16 @@ func settled(b *analysis.Benchmark, sides int, noise float64) bool {
 			continue
 		}
 		for _, c := range m.Changes {
-			if c != nil && c.Verdict == analysis.Inconclusive {
+			if c == nil {
+				continue
+			}
+			switch c.Verdict {
+			case analysis.Inconclusive:
 				return false
+			case analysis.Improved, analysis.Regressed:
+				if c.Test != "exact" && !(c.PAdjusted < InterimAlpha) {
+					return false
+				}
 			}
 		}
 	}
@@ -263,7 +281,7 @@ func (s *session) calibrate(ctx context.Context) error {
 		}
 	}
 	if len(s.units) == 0 && len(work) == 0 {
-		s.run.Notes = append(s.run.Notes, fmt.Sprintf("No benchmark matches %q.", s.cfg.Bench))
+		s.note("no benchmark matches %q.", s.cfg.Bench)
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ type Config struct {
 	Log io.Writer
 	// Observer, when set, is told which benchmark, side and round each
 	// measured process runs, and gets its resource usage through
-	// ProcessStats; the run's observations are what its Stop returns.
+	// ProcessStats; Run stops it and records what Stop returns.
 	// Package observe's Observer and ProcessStats fit.
 	Observer     Observer
 	ProcessStats func(*os.ProcessState) *model.ProcessStats
@@ -163,8 +163,8 @@ type session struct {
 // measures it in interleaved rounds until the stopping rule says so. It
 // writes every sample to cfg.Out as it arrives.
 //
-// An error before measuring begins (an unknown revision, a pattern that
-// matches nothing) returns a nil Run. Once measuring has begun, Run returns
+// An error before measuring begins (an unknown revision, no package with
+// tests) returns a nil Run. Once measuring has begun, Run returns
 // the Run measured so far; when ctx is cancelled (Ctrl-C) it stops, keeps
 // the files, and returns that partial Run with ctx's error.
 func Run(ctx context.Context, cfg Config) (*model.Run, error) {
@@ -190,13 +190,17 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		s.run.Kind = model.KindAB
 	}
 	defer s.close()
-	if err := s.prepare(ctx); err != nil {
+	err := s.prepare(ctx)
+	if err == nil {
+		err = s.open()
+	}
+	if err != nil {
+		if cfg.Observer != nil {
+			cfg.Observer.Stop()
+		}
 		return nil, err
 	}
-	if err := s.open(); err != nil {
-		return nil, err
-	}
-	err := s.measure(ctx)
+	err = s.measure(ctx)
 	s.run.End = time.Now()
 	if cfg.Observer != nil {
 		s.run.Observations = append(s.run.Observations, cfg.Observer.Stop()...)

@@ -252,7 +252,6 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 	run, err := gotest.Run(ctx, cfg)
 	bar.done()
 	if run == nil {
-		cfg.Observer.Stop()
 		if madeOut {
 			os.Remove(cfg.Out) // still empty
 		}
@@ -265,10 +264,25 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 		return nil, err
 	}
 	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
-	if len(run.Benchmarks) == 0 {
+	if !measured(run) {
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: errors.New("interrupted before any benchmark was measured")}
+		}
 		return nil, usageErrorf("no benchmark was measured")
 	}
 	return run, err
+}
+
+// measured reports whether run holds at least one sample.
+func measured(run *model.Run) bool {
+	for _, b := range run.Benchmarks {
+		for _, m := range b.Metrics {
+			if len(m.Samples) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // finish renders rep and applies the gate; an interrupted run (err set)
