@@ -207,9 +207,9 @@ func extras(b *analysis.Benchmark) (show []int, identical []string) {
 // the column header or the row.
 func unitSuffix(unit string) string {
 	switch unit {
-	case "sec/op":
+	case "sec/op", "sec":
 		return "s"
-	case "B/op":
+	case "B/op", "B":
 		return "B"
 	case "B/s":
 		return "B/s"
