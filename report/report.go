@@ -20,7 +20,8 @@ type Options struct {
 	Color bool
 	// Width is the terminal width in columns; 0 means 100.
 	Width int
-	// Style selects a terminal layout: "" or "tree" (default), "table".
+	// Style selects the layout of the text format: "benchstat" (the
+	// default when empty), "tree" or "table"; see Styles.
 	Style string
 }
 

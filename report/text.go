@@ -18,9 +18,27 @@ const (
 	reset = "\x1b[0m"
 )
 
+// Styles of the text format.
+var styles = []string{"benchstat", "tree", "table"}
+
+// Styles lists the layouts of the text format: "benchstat" (a table per
+// unit, as benchstat prints it, with CI and verdict columns), "tree"
+// (groups and variants as a tree with a bar chart, as zenbench) and
+// "table" (bordered tables).
+func Styles() []string { return append([]string(nil), styles...) }
+
 // renderText writes a benchstat-like table per package and unit, with the
 // change's confidence interval and a verdict column, then the footnotes.
 func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
+	switch opts.Style {
+	case "tree":
+		return renderTree(w, rep, opts)
+	case "table":
+		return renderTable(w, rep, opts)
+	case "", "benchstat":
+	default:
+		return fmt.Errorf("unknown style %q (want benchstat, tree or table)", opts.Style)
+	}
 	ew := &errWriter{w: w}
 	if opts.Width <= 0 {
 		opts.Width = 100

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +18,10 @@ import (
 // verdictFlags are the analysis, output and gate flags shared by every
 // command that ends in a verdict: compare, ab, run.
 type verdictFlags struct {
-	format        string
+	format string
+	// style is the text layout; a command may preset it before register
+	// to choose its default.
+	style         string
 	output        string
 	maxRegression float64
 	noise         float64
@@ -31,6 +36,7 @@ type verdictFlags struct {
 func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	d := analysis.DefaultOptions()
 	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&f.style, "style", cmp.Or(f.style, "benchstat"), "layout of --format text: "+strings.Join(report.Styles(), ", "))
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to this file instead of standard output")
 	fs.Float64Var(&f.maxRegression, "max-regression", -1, "exit 1 when a benchmark regressed by more than this `percent` (e.g. 5); off when negative")
 	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")
@@ -55,6 +61,9 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	if !report.Known(f.format) {
 		return o, usageErrorf("unknown --format %q (want %s)", f.format, strings.Join(report.Formats(), ", "))
 	}
+	if !slices.Contains(report.Styles(), f.style) {
+		return o, usageErrorf("unknown --style %q (want %s)", f.style, strings.Join(report.Styles(), ", "))
+	}
 	if f.noise < 0 || f.noise >= 100 {
 		return o, usageErrorf("--noise must be a percentage in [0, 100), got %v", f.noise)
 	}
@@ -77,7 +86,7 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 	if file, ok := w.(*os.File); ok {
 		color = isTerminal(file)
 	}
-	if err := report.Render(w, rep, report.Options{Format: f.format, Color: color, Width: terminalWidth(w)}); err != nil {
+	if err := report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w)}); err != nil {
 		return fmt.Errorf("rendering report: %w", err)
 	}
 	if f.maxRegression < 0 {
