@@ -274,16 +274,23 @@ func BenchmarkFuncRegexp(b *model.Benchmark) string {
 }
 
 // ConfirmElision disassembles benchmark b in the test binary built for it
-// and says whether its timed loop does anything. The verdict replaces the
-// "likely optimized away" note Annotate wrote (if any) in b.Notes, and is
-// returned: either confirmed ("the loop ... has no call and no work") or
-// refuted ("shows work in its loops ..., it is just fast"). Call it for
-// benchmarks LikelyElided reports.
+// and says whether its timed loop does anything, as JudgeElision does.
+// Call it for the benchmarks LikelyElided reports, after Annotate.
 func ConfirmElision(ctx context.Context, binary string, b *model.Benchmark) (string, error) {
 	funcs, err := Disassembly(ctx, binary, BenchmarkFuncRegexp(b))
 	if err != nil {
 		return "", err
 	}
+	return JudgeElision(b, funcs)
+}
+
+// JudgeElision decides from b's disassembled functions whether its timed
+// loop does anything. The verdict replaces the "likely optimized away"
+// note Annotate wrote (if any) in b.Notes, and is returned: either
+// confirmed ("the loop ... has no call and no work ...: the benchmark
+// measures an empty loop") or refuted ("shows work in its loops ...: it is
+// just fast").
+func JudgeElision(b *model.Benchmark, funcs []Func) (string, error) {
 	note, err := elisionVerdict(b, funcs)
 	if err != nil {
 		return "", err
