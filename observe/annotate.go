@@ -46,7 +46,8 @@ const (
 	freqChange = 0.10
 	// bandwidthMargin: a throughput this much above memory bandwidth.
 	bandwidthMargin = 1.1
-	// elisionNs and elisionCV: a sub-ns result varying this little.
+	// elisionSec: a result this fast is suspect; elisionCV: varying this
+	// little, it is the classic sign of an empty loop.
 	elisionSec = 1e-9
 	elisionCV  = 0.05
 )
@@ -436,7 +437,7 @@ func Annotate(run *model.Run) {
 			a := aggregateOf(obs)
 			addNote(&b.Notes, bottleneckOf(a, run.Env).String())
 			for _, n := range interferenceOf(a) {
-				if !slices.Contains(runInterference, n) {
+				if !sameKind(runInterference, n) {
 					addNote(&b.Notes, n)
 				}
 			}
@@ -448,6 +449,19 @@ func Annotate(run *model.Run) {
 			addNote(&b.Notes, n)
 		}
 	}
+}
+
+// sameKind reports whether notes has a note of n's kind (its words up to
+// the first colon or parenthesis), so a benchmark does not repeat, with
+// its own figures, what the run already says.
+func sameKind(notes []string, n string) bool {
+	kind := func(s string) string {
+		if i := strings.IndexAny(s, ":("); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	return slices.ContainsFunc(notes, func(r string) bool { return kind(r) == kind(n) })
 }
 
 // sideOrder lists the run's sides in order, then any side only the
@@ -516,13 +530,18 @@ func cacheNote(b *model.Benchmark, env *model.Env) string {
 const elisionPrefix = "likely optimized away: "
 
 // LikelyElided reports whether some side of b has a sec/op median under a
-// nanosecond with near-zero variation (coefficient of variation at most
-// 5%, or a single sample): a loop that fast usually does no work.
+// nanosecond: a handful of instructions at most, which usually means the
+// loop does no work. The variation decides only the wording of Annotate's
+// note (steady results are the classic sign; on a noisy machine even an
+// empty loop varies), so a driver should check every such benchmark's
+// disassembly with ConfirmElision.
 func LikelyElided(b *model.Benchmark) bool {
 	_, _, ok := elided(b)
 	return ok
 }
 
+// elided returns the lowest sub-nanosecond median over b's sides and its
+// coefficient of variation.
 func elided(b *model.Benchmark) (med, cv float64, ok bool) {
 	m := b.Metric("sec/op")
 	if m == nil {
@@ -530,16 +549,15 @@ func elided(b *model.Benchmark) (med, cv float64, ok bool) {
 	}
 	for _, side := range metricSides(m) {
 		v := m.Values(side)
-		med := median(v)
-		if len(v) == 0 || med <= 0 || med >= elisionSec {
+		md := median(v)
+		if len(v) == 0 || md <= 0 || md >= elisionSec {
 			continue
 		}
-		cv := coefVar(v)
-		if len(v) < 2 || cv <= elisionCV {
-			return med, cv, true
+		if !ok || md < med {
+			med, cv, ok = md, coefVar(v), true
 		}
 	}
-	return 0, 0, false
+	return med, cv, ok
 }
 
 func elisionNote(b *model.Benchmark, env *model.Env) string {
@@ -547,8 +565,14 @@ func elisionNote(b *model.Benchmark, env *model.Env) string {
 	if !ok {
 		return ""
 	}
-	n := fmt.Sprintf("%s%.3g ns/op varying %.1f%% across samples; a loop this fast usually does no work, so the compiler may have removed what it was meant to measure",
-		elisionPrefix, med*1e9, 100*cv)
+	var n string
+	if cv <= elisionCV {
+		n = fmt.Sprintf("%s%.3g ns/op varying %.1f%% across samples; a loop this fast and this steady usually does no work, so the compiler may have removed what it was meant to measure",
+			elisionPrefix, med*1e9, 100*cv)
+	} else {
+		n = fmt.Sprintf("%s%.3g ns/op (varying %.0f%%, too noisy to call steady); under a nanosecond is a handful of instructions at most, so the compiler may have removed what it was meant to measure",
+			elisionPrefix, med*1e9, 100*cv)
+	}
 	if env != nil && env.Perf != "" && env.Perf != PerfAvailable {
 		n += " (instruction counts could settle it but are " + env.Perf + ")"
 	}
