@@ -38,6 +38,12 @@ const (
 	// code"; idleCPUs: below this many CPUs busy, the process waited.
 	userShare = 0.8
 	idleCPUs  = 0.5
+	// starvedPreempt: involuntary context switches per second that, with
+	// no idle CPU, mean the process was runnable but kept off the CPU;
+	// starvedCPUs: less than this many CPUs busy (a benchmark process
+	// keeps at least one busy when it gets it).
+	starvedPreempt = 10
+	starvedCPUs    = 0.8
 	// otherBusy: CPU used by other processes; steal; cpuPressure.
 	otherBusy   = 0.15
 	stealShare  = 0.02
@@ -305,9 +311,10 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 
 	if haveProc {
 		busy := procCPU / a.procDur
-		// Starved: runnable but not running. The process was preempted more
-		// often than it went to sleep, while others kept the CPUs busy.
-		if busy < idleCPUs && a.pInvol > a.pVol && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
+		// Starved: runnable but not running. The kernel kept preempting the
+		// process (a sleeping one is hardly ever preempted) while others
+		// kept every CPU busy.
+		if busy < starvedCPUs && float64(a.pInvol)/a.procDur >= starvedPreempt && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
 			return Diagnosis{BottleneckStarved, "not enough CPU: other processes took it",
 				fmt.Sprintf("the process kept only %.2f CPUs busy while other processes used %s of the CPU and the CPUs were idle %s of the time",
 					busy, pct(a.other), pct(a.idle))}

@@ -66,6 +66,16 @@ func TestBottleneckEdgeCases(t *testing.T) {
 		{"starved by neighbours", obs(&model.SystemStats{CPUs: 2, User: 0.95, System: 0.05},
 			&model.ProcessStats{UserSec: 0.2, VoluntaryCtx: 300, InvoluntaryCtx: 900}, nil, nil, 0.9),
 			nil, BottleneckStarved, "other processes used 90%"},
+		{"a sleeping process on a busy machine", obs(&model.SystemStats{CPUs: 2, User: 0.95, System: 0.05},
+			&model.ProcessStats{UserSec: 0.001, VoluntaryCtx: 2}, nil, nil, 0.95),
+			nil, BottleneckWaiting, "0.00 CPUs busy"},
+		// Short go test processes: thread start-up makes more voluntary
+		// than involuntary switches, yet the kernel preempted them 700
+		// times a second (a recorded rigor ab round of examples/lockbound).
+		{"a short process starved", model.Observation{Duration: 200 * time.Millisecond, Benchmark: "B",
+			System:  &model.SystemStats{CPUs: 2, User: 0.9, System: 0.1},
+			Process: &model.ProcessStats{UserSec: 0.1, SystemSec: 0.009, VoluntaryCtx: 215, InvoluntaryCtx: 136}, OtherCPU: 0.78},
+			nil, BottleneckStarved, "0.54 CPUs busy"},
 		{"system only", obs(quiet, nil, nil, nil, 0), nil, BottleneckInconclusive, "no data about the measured processes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
