@@ -32,8 +32,10 @@ type SystemStats struct {
 	IOWait  float64 `json:"iowait"`
 	Steal   float64 `json:"steal"`
 	Idle    float64 `json:"idle"`
-	Load1   float64 `json:"load1"`
-	Running int     `json:"procs_running"`
+	Load1 float64 `json:"load1"`
+	// Running is the mean number of runnable threads (procs_running),
+	// not counting the observer's own.
+	Running int `json:"procs_running"`
 	// CtxSwitches is context switches per second.
 	CtxSwitches  float64 `json:"ctx_switches_per_sec"`
 	DiskReadBps  float64 `json:"disk_read_bytes_per_sec"`

@@ -79,7 +79,8 @@ func (r *reader) read() (snapshot, error) {
 	s.c[cSteal] = c.Steal
 	s.c[cCtxt] = float64(st.ContextSwitches)
 	s.cpus = len(st.CPU)
-	s.running = float64(st.ProcessesRunning)
+	// procs_running counts the thread reading it: leave the observer out.
+	s.running = max(0, float64(st.ProcessesRunning)-1)
 	if la, err := r.fs.LoadAvg(); err == nil {
 		s.load1 = la.Load1
 	}
