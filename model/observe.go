@@ -26,13 +26,13 @@ type Observation struct {
 // SystemStats is the whole machine over an interval.
 type SystemStats struct {
 	// CPUs is the number of logical CPUs the fractions below are of.
-	CPUs    int     `json:"cpus,omitempty"`
-	User    float64 `json:"user"`
-	System  float64 `json:"system"`
-	IOWait  float64 `json:"iowait"`
-	Steal   float64 `json:"steal"`
-	Idle    float64 `json:"idle"`
-	Load1 float64 `json:"load1"`
+	CPUs   int     `json:"cpus,omitempty"`
+	User   float64 `json:"user"`
+	System float64 `json:"system"`
+	IOWait float64 `json:"iowait"`
+	Steal  float64 `json:"steal"`
+	Idle   float64 `json:"idle"`
+	Load1  float64 `json:"load1"`
 	// Running is the mean number of runnable threads (procs_running),
 	// not counting the observer's own.
 	Running int `json:"procs_running"`
