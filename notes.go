@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // Units the harness reports besides throughput.
@@ -199,37 +200,29 @@ func (s *setResult) notes(r *runner) []string {
 	return notes
 }
 
-// tinyRealEffect reports a difference that is real (its interval on the
-// mean log ratio excludes zero) but whose standardized effect, Cohen's d_z
-// on the per-round log ratios, is under 0.2.
+// tinyRealEffect reports a difference that is real (the confidence
+// interval of the median per-round log ratio excludes zero) but whose
+// standardized effect, the median over its robust spread (1.4826 MAD), is
+// under 0.2, the customary threshold of a small effect (Cohen's d).
 func tinyRealEffect(base, xs []result, baseName, name string, conf float64) (string, bool) {
-	var logs []float64
-	for k := range min(len(base), len(xs)) {
-		if base[k].net > 0 && xs[k].net > 0 {
-			logs = append(logs, math.Log(xs[k].net/base[k].net))
-		}
-	}
+	logs := logRatios(base, xs)
 	if len(logs) < 10 {
 		return "", false
 	}
-	m, h := mean(logs), halfWidth(logs, conf)
-	if m-h <= 0 && m+h >= 0 {
+	ci, err := stats.MedianCI(logs, conf)
+	if err != nil || (ci.Lo <= 0 && ci.Hi >= 0) {
 		return "", false
 	}
-	ss := 0.0
-	for _, v := range logs {
-		ss += (v - m) * (v - m)
-	}
-	sd := math.Sqrt(ss / float64(len(logs)-1))
-	if sd == 0 {
+	spread := stats.MAD(logs)
+	if !(spread > 0) {
 		return "", false
 	}
-	dz := math.Abs(m) / sd
-	if dz >= tinyEffect {
+	d := math.Abs(ci.Estimate) / spread
+	if d >= tinyEffect {
 		return "", false
 	}
-	return fmt.Sprintf("%s vs %s: a real but tiny effect (Cohen's d_z %.2f, under %.1f): it shows only because of the number of rounds, and is unlikely to matter",
-		name, baseName, dz, tinyEffect), true
+	return fmt.Sprintf("%s vs %s: a real but tiny effect (median shift %.2f robust standard deviations, under %.1f): it shows only because of the number of rounds, and is unlikely to matter",
+		name, baseName, d, tinyEffect), true
 }
 
 // bimodal reports whether x has two or more clear modes: a Gaussian

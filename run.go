@@ -16,6 +16,7 @@ import (
 
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // A runner measures one pass of a group.
@@ -525,11 +526,19 @@ type setResult struct {
 }
 
 // resolved reports whether every comparison with the first variant is
-// resolved (its interval on the mean log ratio clears the noise band or
-// lies inside it, or the difference is below the timer's resolution) and
-// every variant has reached the precision target.
+// resolved, and every variant has reached the precision target (the
+// interval of its median time is within ±Precision).
+//
+// A comparison is resolved when two intervals on its per-round log ratios
+// agree: the distribution-free interval of the median (order statistics,
+// as benchstat's) and Student's t interval of the mean, which is what the
+// geometric mean the analysis reports rests on. Both must lie inside the
+// noise band, or both clear it on the same side. A preempted sample makes
+// one round's ratio huge: the mean alone would stop on a handful of such
+// rounds, the median alone would stop where the analysis still sees
+// doubt. A difference below the timer's resolution counts as resolved,
+// since more rounds will not resolve it.
 func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
-	lb, ub := math.Log1p(-cfg.Noise), math.Log1p(cfg.Noise)
 	base := s.samples[0]
 	for i := range s.samples {
 		if cfg.Precision > 0 {
@@ -540,7 +549,8 @@ func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
 				}
 			}
 			if len(logs) >= 2 {
-				if h := halfWidth(logs, conf); h > math.Log1p(cfg.Precision) {
+				ci, err := stats.MedianCI(logs, conf)
+				if err != nil || (ci.Hi-ci.Lo)/2 > math.Log1p(cfg.Precision) {
 					return false
 				}
 			}
@@ -548,30 +558,46 @@ func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
 		if i == 0 {
 			continue
 		}
-		var logs, diffs []float64
+		var diffs []float64
 		for k, x := range s.samples[i] {
-			y := base[k]
-			diffs = append(diffs, math.Abs(x.net-y.net))
-			if x.net > 0 && y.net > 0 {
-				logs = append(logs, math.Log(x.net/y.net))
-			}
+			diffs = append(diffs, math.Abs(x.net-base[k].net))
 		}
 		if median(diffs) < resolution {
-			continue // below the clock's floor: more rounds will not help
+			continue
 		}
-		if len(logs) < 2 {
+		logs := logRatios(base, s.samples[i])
+		ci, err := stats.MedianCI(logs, conf)
+		if err != nil {
 			return false
 		}
-		m := mean(logs)
-		h := halfWidth(logs, conf)
-		lo, hi := m-h, m+h
-		inside := lo >= lb && hi <= ub
-		clears := lo > ub || hi < lb
-		if !inside && !clears {
+		m, h := stats.Mean(logs), halfWidth(logs, conf)
+		a, b := classify(ci.Lo, ci.Hi, cfg.Noise), classify(m-h, m+h, cfg.Noise)
+		if a == unresolved || a != b {
 			return false
 		}
 	}
 	return true
+}
+
+// Where an interval on a log ratio lies with respect to the noise band.
+const (
+	unresolved = iota
+	insideBand
+	aboveBand
+	belowBand
+)
+
+func classify(lo, hi, noise float64) int {
+	lb, ub := math.Log1p(-noise), math.Log1p(noise)
+	switch {
+	case lo >= lb && hi <= ub:
+		return insideBand
+	case lo > ub:
+		return aboveBand
+	case hi < lb:
+		return belowBand
+	}
+	return unresolved
 }
 
 // halfWidth is the half-width of Student's t interval on the mean of x.
@@ -580,14 +606,20 @@ func halfWidth(x []float64, conf float64) float64 {
 	if n < 2 {
 		return math.Inf(1)
 	}
-	m := mean(x)
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	sd := math.Sqrt(ss / (n - 1))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-conf)/2)
-	return t * sd / math.Sqrt(n)
+	return t * stats.StdDev(x) / math.Sqrt(n)
+}
+
+// logRatios returns the per-round log ratios of xs's times to base's,
+// over the rounds where both are positive.
+func logRatios(base, xs []result) []float64 {
+	var logs []float64
+	for k := range min(len(base), len(xs)) {
+		if x, y := xs[k].net, base[k].net; x > 0 && y > 0 {
+			logs = append(logs, math.Log(x/y))
+		}
+	}
+	return logs
 }
 
 func mean(x []float64) float64 {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/rigorbench/rigor/stats"
 )
 
 func testRunner(cfg Config, res time.Duration) *runner {
@@ -156,6 +158,51 @@ func TestResolved(t *testing.T) {
 	}
 }
 
+// A few preempted samples on one side make a mean of log ratios lean;
+// the median's interval does not stop on them.
+func TestResolvedIgnoresPreemptions(t *testing.T) {
+	cfg := Config{Precision: -1}.withDefaults()
+	a, b := noisy(1e-3, 0.01, 60, 11), noisy(1e-3, 0.01, 60, 12)
+	for _, k := range []int{3, 17, 29, 41, 55} {
+		a[k] *= 6 // a 5 ms preemption in a 1 ms sample
+	}
+	s := &setResult{samples: [][]result{samples(a...), samples(b...)}}
+	lr := 0.0
+	for k := range a {
+		lr += math.Log(b[k] / a[k])
+	}
+	if mean := math.Expm1(lr / float64(len(a))); mean > -0.05 {
+		t.Fatalf("the test data's geometric mean ratio is %+.1f%%; want it far below -1%%", 100*mean)
+	}
+	ci, err := stats.MedianCI(logRatios(s.samples[0], s.samples[1]), cfg.Confidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.resolved(cfg, cfg.Confidence, 1e-9) && ci.Hi < 0 {
+		t.Error("resolved on 5 preempted samples")
+	}
+	if ci.Hi < math.Log1p(-cfg.Noise) {
+		t.Errorf("the median's interval [%+.2f%%, %+.2f%%] clears the band on 5 preempted samples", 100*math.Expm1(ci.Lo), 100*math.Expm1(ci.Hi))
+	}
+}
+
+func TestTinyRealEffect(t *testing.T) {
+	base := noisy(1e-3, 0.05, 4000, 21)
+	shifted := make([]float64, len(base))
+	big := make([]float64, len(base))
+	rng := noisy(1, 0.05, 4000, 22)
+	for k := range base {
+		shifted[k] = base[k] * rng[k] * 1.005 // 0.5% shift under 5% noise
+		big[k] = base[k] * rng[k] * 1.10
+	}
+	if _, ok := tinyRealEffect(samples(base...), samples(shifted...), "a", "b", 0.95); !ok {
+		t.Error("a 0.5% shift under 5% noise over 4000 rounds is not a real but tiny effect")
+	}
+	if note, ok := tinyRealEffect(samples(base...), samples(big...), "a", "b", 0.95); ok {
+		t.Errorf("a 10%% shift under 5%% noise called tiny: %s", note)
+	}
+}
+
 // Student's t quantiles from a printed table: t(0.975, 4) = 2.776,
 // t(0.995, 9) = 3.250.
 func TestHalfWidth(t *testing.T) {
@@ -169,6 +216,23 @@ func TestHalfWidth(t *testing.T) {
 	}
 	if !math.IsInf(halfWidth([]float64{1}, 0.95), 1) {
 		t.Error("halfWidth of one value is not infinite")
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		lo, hi float64
+		want   int
+	}{
+		{-0.005, 0.005, insideBand},
+		{0.02, 0.05, aboveBand},
+		{-0.05, -0.02, belowBand},
+		{-0.005, 0.02, unresolved},
+		{-0.02, 0.02, unresolved},
+	} {
+		if got := classify(tt.lo, tt.hi, 0.01); got != tt.want {
+			t.Errorf("classify(%v, %v) = %d, want %d", tt.lo, tt.hi, got, tt.want)
+		}
 	}
 }
 
