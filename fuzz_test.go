@@ -1,0 +1,67 @@
+package rigor
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzBenchNames adds variants with arbitrary names: the group either
+// rejects a name or files it under a non-empty variant and its parameters,
+// without panicking.
+func FuzzBenchNames(f *testing.F) {
+	for _, s := range []string{"a", "std/size=1024", "a/b/c", "/x", "", "x/", "é/ü=1"} {
+		f.Add(s, "b/size=1")
+	}
+	f.Fuzz(func(t *testing.T, n1, n2 string) {
+		g := NewGroup("g")
+		fn := func(b *B) { b.Iter(func() {}) }
+		g.Bench(n1, fn)
+		g.Bench(n2, fn)
+		vs, err := g.variants()
+		if err != nil {
+			if len(g.benches) > 0 {
+				t.Fatalf("variants failed with benches present: %v", err)
+			}
+			return
+		}
+		for _, b := range g.benches {
+			if b.variant == "" || strings.Contains(b.variant, "/") {
+				t.Fatalf("variant %q from names %q, %q", b.variant, n1, n2)
+			}
+			if indexOf(vs, b.variant) < 0 || indexOf(g.paramSets(), b.params) < 0 {
+				t.Fatalf("bench %q/%q not listed", b.variant, b.params)
+			}
+		}
+	})
+}
+
+// FuzzOptions feeds arbitrary values to every -rigor.* flag: each is
+// accepted or rejected with an error, never a panic, and applying the
+// result to a configuration gives a valid one or an error.
+func FuzzOptions(f *testing.F) {
+	for _, s := range []string{"5", "-1", "1s", "median", "", "NaN", "1e309", "-3s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, d := range flagDefs {
+			o := defaultOptions()
+			if err := d.set(o, v); err != nil {
+				continue
+			}
+			_ = d.get(o)
+			cfg, err := o.apply(DefaultConfig())
+			if err != nil {
+				continue
+			}
+			cfg = cfg.withDefaults()
+			if cfg.Passes > 1 || cfg.Processes > 1 {
+				if cfg.Policy == "" {
+					continue // validate reports the missing policy
+				}
+			}
+			if err := cfg.validate(); err != nil {
+				t.Fatalf("-rigor.%s=%q gave an invalid config: %v", d.name, v, err)
+			}
+		}
+	})
+}
