@@ -36,7 +36,34 @@
 // Measure measures without flags or output, for programs of their own.
 //
 // Results are model.Run values, like every other rigor source: the same
-// JSON, reports, baselines and gate.
+// JSON, reports, baselines and gate. Each benchmark (one per set of
+// parameters) has, per variant:
+//
+//   - sec/op for every round, less the harness's own loop overhead (see B);
+//   - throughput (B/s, elems/s or a custom unit/s) when declared, per call;
+//     a parallel variant's counts every goroutine;
+//   - B/op and allocs/op from runtime/metrics, measured in separate
+//     allocation rounds before the timed ones: each window is bracketed by
+//     a garbage collection, which flushes the per-P caches that otherwise
+//     delay the counts by up to a span's worth of objects, and keeps the
+//     smaller of two windows, since other goroutines can only add to the
+//     process-wide counts. Values are whole numbers per op, truncated, as
+//     testing.B reports them;
+//   - GCs/op, garbage-collection cycles per op, when some variant allocates.
+//
+// The harness adds footnotes of its own to each benchmark's notes: results
+// within a few times the subtracted loop overhead, samples at or below it,
+// short timed batches, GC-heavy variants, bimodal times, real but tiny
+// effects, a budget spent before the comparisons were resolved.
+//
+// Rounds stop early only when, for every comparison, the distribution-free
+// interval of the median per-round log ratio and the t interval of their
+// mean agree that it lies inside the noise band or clears it on one side;
+// the looks happen each time the round count grows by 10%, at a stricter
+// confidence, so that repeated looks do not inflate false verdicts.
+//
+// Under go test, -count N runs N passes and reports each on its own line;
+// -cpu is not applied (use BenchScaling).
 package rigor
 
 import (
