@@ -59,8 +59,9 @@
 // Rounds stop early only when, for every comparison, the distribution-free
 // interval of the median per-round log ratio and the t interval of their
 // mean agree that it lies inside the noise band or clears it on one side;
-// the looks happen each time the round count grows by 10%, at a stricter
-// confidence, so that repeated looks do not inflate false verdicts.
+// the looks happen each time the round count grows by 10%, with 99.9%
+// intervals (Haybittle-Peto), so that repeated looks hardly inflate false
+// verdicts.
 //
 // Under go test, -count N runs N passes and reports each on its own line;
 // -cpu is not applied (use BenchScaling).

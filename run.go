@@ -402,7 +402,10 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	floor := 1000 * r.clock.Resolution.Seconds()
 
 	start := time.Now()
-	stopConf := 1 - (1-r.cfg.Confidence)/5
+	// Interim looks use a 99.9% interval whatever the final confidence
+	// (Haybittle-Peto, as package gotest's rounds): looking after many
+	// rounds then hardly changes the final level.
+	stopConf := max(0.999, r.cfg.Confidence)
 	nextLook := r.cfg.MinRounds
 	key := (&model.Benchmark{Name: s.name, Pkg: r.pkg, Procs: gomaxprocs()}).Key()
 	if r.observe {
@@ -452,9 +455,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			break
 		}
 		if k >= nextLook {
-			// Look again when the round count has grown by 10%: a
-			// bounded number of looks, each with a stricter interval, keeps
-			// repeated looks from inflating false verdicts.
+			// Look again when the round count has grown by 10%.
 			nextLook = max(k+1, int(math.Ceil(float64(k)*1.1)))
 			if out.resolved(r.cfg, stopConf, r.clock.Resolution.Seconds()) {
 				out.stop = stopResolved
