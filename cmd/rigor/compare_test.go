@@ -105,7 +105,7 @@ func TestCompareJSONContract(t *testing.T) {
 					Center, Lo, Hi *float64
 					N              int
 				}
-				Change struct{ Estimate, Lo, Hi float64 }
+				Change  struct{ Estimate, Lo, Hi float64 }
 				P       float64
 				Verdict string
 			}
