@@ -255,3 +255,25 @@ func TestOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestElisionNote: a flat sub-nanosecond time is flagged as likely
+// optimized away, unless the source already judged it from the
+// disassembly (its note must not be contradicted).
+func TestElisionNote(t *testing.T) {
+	run := pairedRun([]float64{0.30e-9, 0.301e-9, 0.299e-9, 0.30e-9, 0.302e-9, 0.30e-9}, 1)
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(rep.Benchmarks[0].Metrics[0].Notes, "\n"); !strings.Contains(notes, "likely optimized away") {
+		t.Errorf("no elision note for 0.3 ns/op:\n%s", notes)
+	}
+	run.Benchmarks[0].Notes = []string{"the disassembly of X shows work in its loops: the code was not optimized away, it is just fast"}
+	rep, err = Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(rep.Benchmarks[0].Metrics[0].Notes, "\n"); strings.Contains(notes, "likely optimized away") {
+		t.Errorf("analysis contradicts the disassembly's verdict:\n%s", notes)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strings"
 
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -142,7 +143,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		c.Side = sides[i]
 		am.Changes = append(am.Changes, c)
 	}
-	am.Notes = metricNotes(m, &am, sides, opts)
+	am.Notes = metricNotes(m, &am, sides, opts, elisionJudged(b))
 	return am
 }
 
@@ -468,4 +469,17 @@ func hashKey(parts ...string) uint64 {
 		h.Write([]byte{0})
 	}
 	return h.Sum64()
+}
+
+// elisionJudged reports whether the source already judged the benchmark
+// for elision (package observe writes a note, confirmed or refuted from the
+// disassembly); analysis then leaves the question to that note rather than
+// guess from the timing alone.
+func elisionJudged(b *model.Benchmark) bool {
+	for _, n := range b.Notes {
+		if strings.Contains(n, "optimized away") || strings.Contains(n, "empty loop") || strings.Contains(n, "disassembly") {
+			return true
+		}
+	}
+	return false
 }

@@ -22,7 +22,7 @@ const (
 )
 
 // metricNotes returns the footnotes for one metric, in plain words.
-func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options) []string {
+func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options, elisionJudged bool) []string {
 	var notes []string
 	if am.Exact {
 		if len(sides) > 1 {
@@ -52,7 +52,7 @@ func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options) []st
 			notes = append(notes, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
 				plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
 		}
-		if isTime && s.Center < subNanosecond && s.CV < flatCV {
+		if isTime && !elisionJudged && s.Center < subNanosecond && s.CV < flatCV {
 			notes = append(notes, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
 		}
 		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < resolutionRatio*opts.TimerResolution {
