@@ -99,9 +99,13 @@ func TestSortClone(t *testing.T) {
 	inside := stats.Median(sec.Values("clone_inside_iter"))
 	setup := stats.Median(sec.Values("iter_with_setup"))
 	t.Logf("clone %.3gµs, inside %.3gµs, setup %.3gµs, inside-clone %.3gµs", clone*1e6, inside*1e6, setup*1e6, (inside-clone)*1e6)
-	// Clone and sort together take longer than either alone.
-	if !(inside > clone && inside > setup) {
-		t.Errorf("clone_inside_iter (%v) is not slower than clone_only (%v) and iter_with_setup (%v)", inside, clone, setup)
+	// Directions with room to spare (several times apart on any machine):
+	// cloning and sorting takes longer than sorting alone, and a copy with
+	// a sort longer than the copy. clone_only and clone_inside_iter are
+	// too close, next to the allocator's noise, to be ordered here.
+	cp, cpSort := stats.Median(sec.Values("copy_only")), stats.Median(sec.Values("copy_sort"))
+	if !(inside > setup && cpSort > cp) {
+		t.Errorf("clone_inside_iter %v <= iter_with_setup %v, or copy_sort %v <= copy_only %v", inside, setup, cpSort, cp)
 	}
 	if bm.Metric("elems/s") == nil {
 		t.Error("no elems/s metric")
