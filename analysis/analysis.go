@@ -1,9 +1,11 @@
 // Package analysis turns a model.Run's raw samples into summaries,
 // comparisons, verdicts and footnotes, and decides the CI gate.
 //
-// Paired runs (interleaved rounds) compare per-round ratios: the change is
-// the geometric mean of new/old with a bootstrap confidence interval, the
-// p-value is Wilcoxon's signed-rank test and the effect size Cohen's d_z.
+// Paired runs (interleaved rounds) compare per-round ratios new/old: the
+// change is their Hodges-Lehmann geometric center (the median of the Walsh
+// averages of the log ratios) with the distribution-free confidence
+// interval that inverts Wilcoxon's signed-rank test, whose p-value is
+// reported beside it; the effect size is Cohen's d_z of the log values.
 // Unpaired runs (files, baselines) compare the ratio of medians with a
 // bootstrap confidence interval and the Mann-Whitney U test, whose p-values
 // are benchstat's, or Welch's t-test.
@@ -144,8 +146,8 @@ type Summary struct {
 	// Iters is the median number of iterations per sample.
 	Iters    float64
 	Outliers stats.Outliers
-	// Slope is the per-op estimate from linear sampling (iters vs total),
-	// when the iteration counts vary enough to fit it.
+	// Slope is the per-op time from linear sampling (iters vs total
+	// time), when the iteration counts vary enough to fit it; sec/op only.
 	Slope *stats.Interval
 }
 

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,25 +124,40 @@ func TestSeed003SwappedFailsGate(t *testing.T) {
 }
 
 // pairedRun builds a paired run in which every round of "new" is exactly
-// factor times the same round of "old".
-func pairedRun(old []float64, factor float64) *model.Run {
+// factor times the same round of "old" (times jitter[i] when given).
+func pairedRun(old []float64, factor float64, jitter ...float64) *model.Run {
 	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
 	for i, v := range old {
 		m.Samples = append(m.Samples,
 			model.Sample{Side: "old", Round: i, Iters: 1000, Value: v},
-			model.Sample{Side: "new", Round: i, Iters: 1000, Value: v * factor})
+			model.Sample{Side: "new", Round: i, Iters: 1000, Value: v * factor * jitterAt(jitter, i)})
 	}
 	return &model.Run{Kind: model.KindAB, Paired: true,
 		Sides:      []model.Side{{Label: "old"}, {Label: "new"}},
 		Benchmarks: []model.Benchmark{{Name: "X", Metrics: []model.Metric{m}}}}
 }
 
-// TestPairedExactRatio: when every round's ratio is exactly 1.10, the
-// geometric mean ratio is 1.10 with a degenerate interval, and Wilcoxon's
-// exact two-sided p for 10 positive differences is 2/2^10 = 0.001953125.
+func jitterAt(j []float64, i int) float64 {
+	if i < len(j) {
+		return j[i]
+	}
+	return 1
+}
+
+// TestPairedRatio: every round's ratio is 1.10 times a factor exp(e) with
+// e symmetric around 0 (±0.001 ... ±0.005), so the Walsh averages of the
+// log ratios are symmetric around log 1.10 and their median, the change,
+// is +10% exactly. All ten log ratios are positive and distinct, so
+// Wilcoxon's exact two-sided p is 2/2^10 = 0.001953125; the interval is
+// the 9th smallest and largest Walsh averages (table critical value 8 for
+// n=10), which lie within ±0.5% of log 1.10.
 func TestPairedExactRatio(t *testing.T) {
 	old := []float64{100e-9, 103e-9, 98e-9, 120e-9, 101e-9, 99e-9, 102e-9, 97e-9, 110e-9, 100.5e-9}
-	rep, err := Analyze(pairedRun(old, 1.10), DefaultOptions())
+	var jitter []float64
+	for _, e := range []float64{0.001, -0.001, 0.002, -0.002, 0.003, -0.003, 0.004, -0.004, 0.005, -0.005} {
+		jitter = append(jitter, math.Exp(e))
+	}
+	rep, err := Analyze(pairedRun(old, 1.10, jitter...), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,10 +165,11 @@ func TestPairedExactRatio(t *testing.T) {
 	if !c.Paired || c.Test != "wilcoxon" || c.N != 10 {
 		t.Fatalf("change = %+v, want paired wilcoxon over 10 pairs", c)
 	}
-	for _, v := range []float64{c.Estimate, c.Lo, c.Hi} {
-		if !approx(v, 0.10, 1e-12) {
-			t.Errorf("estimate/CI = %v [%v, %v], want exactly +10%%", c.Estimate, c.Lo, c.Hi)
-		}
+	if !approx(c.Estimate, 0.10, 1e-12) {
+		t.Errorf("estimate = %v, want exactly +10%%", c.Estimate)
+	}
+	if !(c.Lo < 0.10 && c.Hi > 0.10 && c.Lo > 1.1*math.Exp(-0.005)-1 && c.Hi < 1.1*math.Exp(0.005)-1) {
+		t.Errorf("CI [%v, %v] not around +10%% within the jitter", c.Lo, c.Hi)
 	}
 	if !approx(c.P, 0.001953125, 1e-9) {
 		t.Errorf("p = %v, want 2/1024", c.P)
@@ -275,5 +292,26 @@ func TestElisionNote(t *testing.T) {
 	}
 	if notes := strings.Join(rep.Benchmarks[0].Metrics[0].Notes, "\n"); strings.Contains(notes, "likely optimized away") {
 		t.Errorf("analysis contradicts the disassembly's verdict:\n%s", notes)
+	}
+}
+
+// TestPairedAAWithPreemptedRound: an A/A run whose rounds differ by
+// ±0.2% except one round preempted on one side (+50%) is unchanged: one
+// bad round must not manufacture a change.
+func TestPairedAAWithPreemptedRound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var old, jitter []float64
+	for i := 0; i < 30; i++ {
+		old = append(old, 1e-6*(1+0.05*rng.Float64()))
+		jitter = append(jitter, math.Exp(0.002*rng.NormFloat64()))
+	}
+	jitter[17] = 1.5
+	rep, err := Analyze(pairedRun(old, 1, jitter...), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Metrics[0].Changes[0]
+	if c.Verdict != Unchanged {
+		t.Errorf("verdict %s (%s), want unchanged", c.Verdict, c.Reason)
 	}
 }

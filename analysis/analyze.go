@@ -121,7 +121,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 	values := make([][]float64, len(sides))
 	for i, s := range sides {
 		values[i] = m.Values(s)
-		am.Sides = append(am.Sides, summarize(s, values[i], m.BySide(s), opts))
+		am.Sides = append(am.Sides, summarize(s, m.Unit, values[i], m.BySide(s), opts))
 	}
 	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
 	base := values[0]
@@ -136,7 +136,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		case am.Exact:
 			c = exactChange(base, values[i])
 		case paired:
-			c = pairedChange(m.BySide(sides[0]), m.BySide(sides[i]), opts, seed)
+			c = pairedChange(m.BySide(sides[0]), m.BySide(sides[i]), opts)
 		default:
 			c = unpairedChange(base, values[i], opts, seed)
 		}
@@ -147,7 +147,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 	return am
 }
 
-func summarize(side string, v []float64, samples []model.Sample, opts Options) Summary {
+func summarize(side, unit string, v []float64, samples []model.Sample, opts Options) Summary {
 	s := Summary{Side: side, N: len(v), Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(v) == 0 {
 		return s
@@ -169,7 +169,7 @@ func summarize(side string, v []float64, samples []model.Sample, opts Options) S
 		iters[i] = float64(smp.Iters)
 	}
 	s.Iters = stats.Median(iters)
-	if iters, totals, ok := linearSamples(samples); ok {
+	if iters, totals, ok := linearSamples(samples); ok && unit == "sec/op" {
 		b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
 		in := b.Slope(iters, totals)
 		s.Slope = &in
@@ -246,8 +246,12 @@ func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 }
 
 // pairedChange pairs samples by round: round i of the baseline and round i
-// of the other side ran under the same conditions.
-func pairedChange(xs, ys []model.Sample, opts Options, seed uint64) *Change {
+// of the other side ran under the same conditions. The change is the
+// Hodges-Lehmann estimate of the per-round log ratio log(new/old), a
+// geometric-mean ratio that one preempted round cannot drag, with the
+// distribution-free interval that inverts the Wilcoxon signed-rank test
+// whose p-value is reported beside it, so interval and test agree.
+func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 	byRound := make(map[int]float64, len(xs))
 	for _, s := range xs {
 		byRound[s.Round] = s.Value
@@ -259,25 +263,36 @@ func pairedChange(xs, ys []model.Sample, opts Options, seed uint64) *Change {
 			y = append(y, s.Value)
 		}
 	}
-	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN()}
+	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN(),
+		Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(x) < 2 {
-		c.Estimate, c.Lo, c.Hi = math.NaN(), math.NaN(), math.NaN()
 		return c
 	}
-	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
-	var in stats.Interval
-	if positive(x) && positive(y) {
-		in = b.PairedGeoMeanRatio(x, y)
-	} else {
-		// A zero or negative value has no logarithm: fall back to the
-		// ratio of medians.
-		in = b.MedianRatio(x, y)
+	if !positive(x) || !positive(y) {
+		// A zero or negative value has no logarithm: compare the medians
+		// as if unpaired, and say so in the test name.
+		in := stats.Bootstrap{Confidence: opts.Confidence}.MedianRatio(x, y)
+		c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
+		c.Test = "utest"
+		if _, p, err := stats.MannWhitneyU(x, y); err == nil {
+			c.P = p
+		}
+		return c
 	}
-	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
-	if _, p, err := stats.WilcoxonSignedRank(x, y); err == nil {
+	lx, ly, d := make([]float64, len(x)), make([]float64, len(y)), make([]float64, len(x))
+	for i := range x {
+		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
+		d[i] = ly[i] - lx[i]
+	}
+	in, _ := stats.PairedShift(d, opts.Confidence)
+	c.Estimate, c.Lo, c.Hi = math.Expm1(in.Estimate), math.Expm1(in.Lo), math.Expm1(in.Hi)
+	if _, p, err := stats.WilcoxonSignedRank(lx, ly); err == nil {
 		c.P = p
+	} else if errors.Is(err, stats.ErrTooFew) && len(d) > 0 {
+		// Every round identical on both sides: no evidence of change.
+		c.P = 1
 	}
-	c.Effect = stats.CohenDz(x, y)
+	c.Effect = stats.CohenDz(lx, ly)
 	return c
 }
 
