@@ -88,6 +88,12 @@ type Config struct {
 	// Package observe's Observer and ProcessStats fit.
 	Observer     Observer
 	ProcessStats func(*os.ProcessState) *model.ProcessStats
+	// Annotate, when set, is called once measuring ends, before the test
+	// binaries are removed and run.json is written for the last time, to
+	// add notes to the run (package observe's Annotate, and its
+	// ConfirmElision, which disassembles binary(pkg, side), the path of
+	// that side's test binary for the package, "" if there is none).
+	Annotate func(ctx context.Context, run *model.Run, binary func(pkg, side string) string)
 }
 
 // An Observer watches the system while a run measures (see package
@@ -205,6 +211,9 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if cfg.Observer != nil {
 		s.run.Observations = append(s.run.Observations, cfg.Observer.Stop()...)
 	}
+	if cfg.Annotate != nil {
+		cfg.Annotate(ctx, s.run, s.binary)
+	}
 	if err != nil && ctx.Err() != nil {
 		s.run.Notes = append(s.run.Notes, "The run was interrupted: these are partial results.")
 	}
@@ -212,6 +221,16 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		err = werr
 	}
 	return s.run, err
+}
+
+// binary returns the path of side's test binary for pkg, or "".
+func (s *session) binary(pkg, side string) string {
+	for _, sd := range s.sides {
+		if b := sd.bins[pkg]; sd.Label == side && b != nil {
+			return b.Path
+		}
+	}
+	return ""
 }
 
 func (c *Config) defaults() error {

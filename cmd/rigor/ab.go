@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -244,6 +245,7 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 	env := observe.CaptureEnv(ctx)
 	cfg.Env = &env
 	cfg.Observer, cfg.ProcessStats = observe.Start(ctx, 0), observe.ProcessStats
+	cfg.Annotate = annotate
 	cfg.Log = stderr
 	bar := newProgressBar(stderr, cfg.Time)
 	if bar != nil {
@@ -271,6 +273,25 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 		return nil, usageErrorf("no benchmark was measured")
 	}
 	return run, err
+}
+
+// annotate adds package observe's notes to run: what the system did, the
+// bottleneck, and for a benchmark that looks optimized away, what its
+// disassembly shows (the new side's binary first: the code under change).
+func annotate(ctx context.Context, run *model.Run, binary func(pkg, side string) string) {
+	observe.Annotate(run)
+	for i := range run.Benchmarks {
+		b := &run.Benchmarks[i]
+		if !observe.LikelyElided(b) {
+			continue
+		}
+		for j := len(run.Sides) - 1; j >= 0; j-- {
+			if path := binary(b.Pkg, run.Sides[j].Label); path != "" {
+				observe.ConfirmElision(ctx, path, b) // on failure the note stays "likely"
+				break
+			}
+		}
+	}
 }
 
 // measured reports whether run holds at least one sample.

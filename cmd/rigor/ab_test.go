@@ -94,8 +94,8 @@ func labRepo(t *testing.T) string {
 	return dir
 }
 
-// quickFlags keep end-to-end runs short: 5 ms samples, 10 rounds.
-var quickFlags = []string{"--benchtime", "5ms", "--min-rounds", "10", "--max-rounds", "10"}
+// quickFlags keep end-to-end runs short: 5 ms samples, 12 rounds.
+var quickFlags = []string{"--benchtime", "5ms", "--min-rounds", "12", "--max-rounds", "12"}
 
 func TestABFlagErrors(t *testing.T) {
 	dir := t.TempDir()
