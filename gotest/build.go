@@ -85,7 +85,7 @@ type BuildError struct {
 }
 
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("building %s failed:\n%s", e.Pkg, tail(e.Output, tailLines))
+	return fmt.Sprintf("building %s failed:\n%s", e.Pkg, indent(tail(e.Output, tailLines)))
 }
 
 // Build compiles pkg's test binary with go test -c into out.
@@ -134,7 +134,13 @@ func binaryName(side, importPath string) string {
 // tailLines is how much of a failure's output is quoted.
 const tailLines = 20
 
-// tail returns the last n non-empty lines of s.
+// indent indents every line of s by four spaces, so that quoted output
+// stands apart in a list of notes.
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// tail returns the last n lines of s.
 func tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {

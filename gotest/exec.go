@@ -84,7 +84,7 @@ func (e *RunError) Error() string {
 	if e.Tail == "" {
 		return e.Reason
 	}
-	return e.Reason + "; last lines of output:\n" + e.Tail
+	return e.Reason + "; last lines of output:\n" + indent(e.Tail)
 }
 
 // Run runs the binary once with inv's flags, in the package's directory as

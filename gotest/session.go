@@ -413,7 +413,7 @@ func (s *session) build(ctx context.Context) error {
 			}
 			var be *BuildError
 			if errors.As(err, &be) {
-				s.note("package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, tail(be.Output, tailLines))
+				s.note("package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(tail(be.Output, tailLines)))
 				ok = false
 				break
 			} else if err != nil {
