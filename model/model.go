@@ -65,6 +65,8 @@ type Side struct {
 	BuildEnv  []string `json:"build_env,omitempty"`
 	GCFlags   string   `json:"gcflags,omitempty"`
 	Toolchain string   `json:"toolchain,omitempty"`
+	// Subgroup groups variants of an in-process group for display.
+	Subgroup string `json:"subgroup,omitempty"`
 }
 
 // A Benchmark is one benchmark (a row in a comparison): its name, the
