@@ -11,6 +11,7 @@ import (
 
 	"github.com/rigorbench/rigor/load"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/report"
 )
 
@@ -172,6 +173,11 @@ or URL.`,
 						s.Index+1, lvl, s.Throughput, s.Latency.P99.Round(time.Microsecond), 100*s.ErrorRate, valid)
 				}
 			}
+			var env *model.Env
+			if format == "json" {
+				e := observe.CaptureEnv(cmd.Context())
+				env = &e
+			}
 			start := time.Now()
 			r, err := load.Ramp(cmd.Context(), target, cfg)
 			if err != nil {
@@ -184,6 +190,7 @@ or URL.`,
 					Start:   start,
 					End:     time.Now(),
 					Command: append([]string{"rigor"}, os.Args[1:]...),
+					Env:     env,
 					Sides:   []model.Side{},
 					Ramp:    r,
 				}
