@@ -176,14 +176,11 @@ func fxGroupRun() *model.Run {
 	run := &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindHarness, Paired: true, Start: t0, End: t0.Add(time.Minute),
 		Env: &model.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, CPUModel: "Test CPU", LogicalCores: 2}}
 	for _, v := range variants {
-		run.Sides = append(run.Sides, model.Side{Label: v.name})
+		run.Sides = append(run.Sides, model.Side{Label: v.name, Subgroup: v.sub})
 	}
 	const n, d = 15, 40
 	b := model.Benchmark{Name: "compress_64k", Procs: 2, Group: "compress_64k", Config: map[string]string{
 		"sampling": "linear", "iterations": "m·40 for m = 1..15, shuffled", "rounds": "15"}}
-	for _, v := range variants {
-		b.Config["subgroup:"+v.name] = v.sub
-	}
 	sec := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
 	bps := model.Metric{Unit: "B/s", Better: model.HigherIsBetter}
 	aop := model.Metric{Unit: "allocs/op", Better: model.LowerIsBetter}

@@ -342,7 +342,10 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 	var nodes []*node
 	bySub := map[string]*node{}
 	for i, side := range rep.Sides {
-		sub := b.Config["subgroup:"+side]
+		var sub string
+		if rep.Run != nil && i < len(rep.Run.Sides) {
+			sub = rep.Run.Sides[i].Subgroup
+		}
 		if sub == "" {
 			nodes = append(nodes, &node{label: side, sides: []int{i}})
 			continue
