@@ -176,7 +176,7 @@ func TestParallelStartsTogether(t *testing.T) {
 	if got := calls.Load(); got < want {
 		t.Errorf("%d calls, want at least %d (the rounds' iterations times %d goroutines)", got, want, goroutines)
 	}
-	if run.Benchmarks[0].Config["goroutines:p"] != "3" {
+	if parseVariantList(run.Benchmarks[0].Config[configGoroutines])["p"] != "3" {
 		t.Errorf("config %v does not record the goroutines", run.Benchmarks[0].Config)
 	}
 }
@@ -240,12 +240,12 @@ func TestMeasureStructure(t *testing.T) {
 	if len(run.Benchmarks) != 2 || run.Benchmarks[0].Name != "shape/size=8" || run.Benchmarks[1].Name != "shape/size=64" {
 		t.Fatalf("benchmarks %v, want shape/size=8 and shape/size=64", names(run))
 	}
+	if run.Sides[0].Subgroup != "slow ones" || run.Sides[1].Subgroup != "" {
+		t.Errorf("sides %+v: want b, and b only, in subgroup \"slow ones\"", run.Sides)
+	}
 	for _, bm := range run.Benchmarks {
 		if bm.Group != "shape" {
 			t.Errorf("%s: group %q", bm.Name, bm.Group)
-		}
-		if bm.Config["subgroup:b"] != "slow ones" || bm.Config["subgroup:a"] != "" {
-			t.Errorf("%s: config %v does not file b under its subgroup", bm.Name, bm.Config)
 		}
 		sec := bm.Metric(unitTime)
 		// Every round has one sample of each variant.

@@ -143,6 +143,6 @@ func ExampleGroup_BenchParallel() {
 		})
 	})
 	run, _ := g.Measure(context.Background())
-	fmt.Println(run.Benchmarks[0].Config["goroutines:mutex"], run.Benchmarks[0].Metric("elems/s") != nil)
-	// Output: 2 true
+	fmt.Println(run.Benchmarks[0].Config["goroutines"], run.Benchmarks[0].Metric("elems/s") != nil)
+	// Output: mutex=2 true
 }

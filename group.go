@@ -109,7 +109,9 @@ func (g *Group) Baseline(variant string) {
 }
 
 // Subgroup files the variants added after it under a heading, for display
-// (see zenbench's subgroups). An empty name ends the subgroup.
+// (see zenbench's subgroups): it becomes their model.Side's Subgroup. An
+// empty name ends the subgroup. A variant has one subgroup, whatever its
+// parameters.
 func (g *Group) Subgroup(name string) {
 	g.subgroup = name
 }
@@ -139,8 +141,13 @@ func (g *Group) add(name string, fn func(*B), goroutines int) {
 		return
 	}
 	for _, b := range g.benches {
-		if b.variant == v && b.params == params {
+		switch {
+		case b.variant != v:
+		case b.params == params:
 			g.setErr(fmt.Errorf("variant %q added twice", name))
+			return
+		case b.subgroup != g.subgroup:
+			g.setErr(fmt.Errorf("variant %q is filed under two subgroups, %q and %q: a variant has one subgroup", v, b.subgroup, g.subgroup))
 			return
 		}
 	}

@@ -49,21 +49,27 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 	}
 	b.Config["rounds"] = strconv.Itoa(s.rounds)
 	b.Config["timer-resolution"] = r.clock.Resolution.String()
-	for sh, m := range s.overhead {
-		b.Config["loop-overhead:"+sh.name] = fmtSeconds(median(m)) + "/op, measured in every round and subtracted"
-	}
 	b.Config["stopped"] = s.stop
+	// Per-variant settings are lists of variant=value, since a
+	// configuration key of Go benchmark format cannot hold an arbitrary
+	// variant name.
+	var overhead, scale, goroutines variantList
 	for i, bn := range s.set.benches {
-		if p.scale[i] > 1 {
-			b.Config["scale:"+bn.variant] = fmt.Sprintf("×%d (too fast for the shared count)", p.scale[i])
+		if sh := s.shapeOf(i); sh != nil {
+			if m := s.overhead[sh]; len(m) > 0 {
+				overhead.add(bn.variant, fmtSeconds(median(m)))
+			}
 		}
-		if bn.subgroup != "" {
-			b.Config["subgroup:"+bn.variant] = bn.subgroup
+		if p.scale[i] > 1 {
+			scale.add(bn.variant, strconv.Itoa(p.scale[i]))
 		}
 		if bn.goroutines > 0 {
-			b.Config["goroutines:"+bn.variant] = strconv.Itoa(bn.goroutines)
+			goroutines.add(bn.variant, strconv.Itoa(bn.goroutines))
 		}
 	}
+	overhead.set(b.Config, configLoopOverhead)
+	scale.set(b.Config, configScale)
+	goroutines.set(b.Config, configGoroutines)
 
 	sec := model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
 	gcs := model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}

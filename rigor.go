@@ -51,6 +51,13 @@
 //     testing.B reports them;
 //   - GCs/op, garbage-collection cycles per op, when some variant allocates.
 //
+// Each benchmark's Config says how it was measured (sampling, iterations,
+// rounds, timer-resolution, stopped) and, as lists of variant=value pairs,
+// each parallel variant's goroutines, the loop-overhead subtracted per
+// iteration and the scale of variants too fast for the shared iteration
+// count; a variant's subgroup is its Side's Subgroup. Every key can be
+// written in Go benchmark format.
+//
 // The harness adds footnotes of its own to each benchmark's notes: results
 // within a few times the subtracted loop overhead, samples at or below it,
 // short timed batches, GC-heavy variants, bimodal times, real but tiny

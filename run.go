@@ -526,6 +526,17 @@ type setResult struct {
 	elapsed  time.Duration
 }
 
+// shapeOf returns the loop shape of bench i's samples, nil for IterCustom
+// or before any sample.
+func (s *setResult) shapeOf(i int) *shape {
+	for _, x := range s.samples[i] {
+		if x.shape != nil {
+			return x.shape
+		}
+	}
+	return nil
+}
+
 // resolved reports whether every comparison with the first variant is
 // resolved, and every variant has reached the precision target (the
 // interval of its median time is within ±Precision).
@@ -647,7 +658,14 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*mode
 		Start:         time.Now(),
 	}
 	for _, v := range variants {
-		run.Sides = append(run.Sides, model.Side{Label: v})
+		side := model.Side{Label: v}
+		for _, bn := range g.benches {
+			if bn.variant == v {
+				side.Subgroup = bn.subgroup
+				break
+			}
+		}
+		run.Sides = append(run.Sides, side)
 	}
 	for _, params := range g.paramSets() {
 		s := &set{name: g.Name}

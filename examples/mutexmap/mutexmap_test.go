@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +67,11 @@ func TestCounters(t *testing.T) {
 		if s.Label != want[i] {
 			t.Errorf("side %d is %s, want %s", i, s.Label, want[i])
 		}
-		n, _ := strconv.Atoi(bm.Config["goroutines:"+s.Label])
+		n := goroutines(bm.Config["goroutines"], s.Label)
+		if n < 1 {
+			t.Errorf("%s: no goroutine count in config %q", s.Label, bm.Config["goroutines"])
+			continue
+		}
 		// elems/s = 1 element × goroutines / (sec/op), round by round.
 		rates := map[int]float64{}
 		for _, x := range bm.Metric("elems/s").BySide(s.Label) {
@@ -82,4 +87,16 @@ func TestCounters(t *testing.T) {
 			}
 		}
 	}
+}
+
+// goroutines reads variant's goroutine count from the "goroutines"
+// configuration value, a list of variant=count.
+func goroutines(list, variant string) int {
+	for _, f := range strings.Fields(list) {
+		if v, n, ok := strings.Cut(f, "="); ok && v == variant {
+			c, _ := strconv.Atoi(n)
+			return c
+		}
+	}
+	return 0
 }
