@@ -29,7 +29,7 @@ func init() {
 	var (
 		vf       verdictFlags
 		mf       measureFlags
-		old, new sideFlags
+		oldF, newF sideFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "ab [flags] [packages]",
@@ -51,7 +51,9 @@ measures the noise floor.
 Each benchmark is calibrated once so that a sample lasts about --benchtime.
 Rounds go on until every benchmark is resolved (its confidence interval
 clears the noise band or lies inside it) after --min-rounds, or until --time
-or --max-rounds. Every sample is written as it arrives to --out (default
+or --max-rounds. Since the rule looks after every round, it ends the run
+early on a change only when its corrected p-value is below 0.001; the verdict
+printed at the end uses --alpha as usual. Every sample is written as it arrives to --out (default
 .rigor/runs/ID in the module root): old.txt and new.txt in Go benchmark
 format, which benchstat reads, and run.json. --seed also seeds the schedule.
 
@@ -71,11 +73,11 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			if err != nil {
 				return err
 			}
-			oldSide, err := old.side("old")
+			oldSide, err := oldF.side("old")
 			if err != nil {
 				return err
 			}
-			newSide, err := new.side("new")
+			newSide, err := newF.side("new")
 			if err != nil {
 				return err
 			}
@@ -92,8 +94,8 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			return finish(cmd, &vf, rep, err)
 		},
 	}
-	old.register(cmd.Flags(), "old", "HEAD")
-	new.register(cmd.Flags(), "new", gotest.WorkingTree)
+	oldF.register(cmd.Flags(), "old", "HEAD")
+	newF.register(cmd.Flags(), "new", gotest.WorkingTree)
 	mf.register(cmd.Flags())
 	vf.register(cmd.Flags())
 	rootCmd.AddCommand(cmd)
