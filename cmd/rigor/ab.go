@@ -27,8 +27,8 @@ import (
 
 func init() {
 	var (
-		vf       verdictFlags
-		mf       measureFlags
+		vf         verdictFlags
+		mf         measureFlags
 		oldF, newF sideFlags
 	)
 	cmd := &cobra.Command{
