@@ -414,7 +414,7 @@ func BenchmarkHangs(b *testing.B) {
 	}
 	dir := newRepo(t, base, next)
 	cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD~1"}, Side{Label: "new", Rev: WorkingTree})
-	cfg.Timeout = 3 * time.Second
+	cfg.Timeout = 2 * time.Second
 	var log strings.Builder
 	cfg.Log = &log
 	run, err := Run(context.Background(), cfg)
@@ -429,7 +429,7 @@ func BenchmarkHangs(b *testing.B) {
 		"BenchmarkPanics failed on old",  // a panic...
 		"boom from the benchmark",        // ...with the output's tail
 		"BenchmarkHangs failed on old",   // a hang...
-		"timed out after 3s",             // ...killed by the timeout
+		"timed out after 2s",             // ...killed by the timeout
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)

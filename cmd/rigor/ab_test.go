@@ -134,9 +134,6 @@ func TestABNotARepository(t *testing.T) {
 }
 
 func TestABGateAndJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs benchmarks")
-	}
 	dir := labRepo(t)
 	out := filepath.Join(t.TempDir(), "out")
 	// HEAD does ten times the work of HEAD~1: a regression beyond 5%.
@@ -182,9 +179,6 @@ func TestABGateAndJSON(t *testing.T) {
 }
 
 func TestRunBaseline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs benchmarks")
-	}
 	dir := labRepo(t)
 	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "main"}, quickFlags...), "./...")...)
 	if code != exitOK {
