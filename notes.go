@@ -206,16 +206,17 @@ func (s *setResult) notes(r *runner) []string {
 	return notes
 }
 
-// tinyRealEffect reports a difference that is real (the confidence
-// interval of the median per-round log ratio excludes zero) but whose
-// standardized effect, the median over its robust spread (1.4826 MAD), is
-// under 0.2, the customary threshold of a small effect (Cohen's d).
+// tinyRealEffect reports a difference that is real (the analysis's
+// interval, the signed-rank interval around the Hodges-Lehmann center of
+// the per-round log ratios, excludes zero) but whose standardized effect,
+// that center over the ratios' robust spread (1.4826 MAD), is under 0.2,
+// the customary threshold of a small effect (Cohen's d).
 func tinyRealEffect(base, xs []result, baseName, name string, conf float64) (string, bool) {
 	logs := logRatios(base, xs)
 	if len(logs) < 10 {
 		return "", false
 	}
-	ci, err := stats.MedianCI(logs, conf)
+	ci, err := stats.PairedShift(logs, conf)
 	if err != nil || (ci.Lo <= 0 && ci.Hi >= 0) {
 		return "", false
 	}
@@ -227,7 +228,7 @@ func tinyRealEffect(base, xs []result, baseName, name string, conf float64) (str
 	if d >= tinyEffect {
 		return "", false
 	}
-	return fmt.Sprintf("%s vs %s: a real but tiny effect (median shift %.2f robust standard deviations, under %.1f): it shows only because of the number of rounds, and is unlikely to matter",
+	return fmt.Sprintf("%s vs %s: a real but tiny effect (shift %.2f robust standard deviations, under %.1f): it shows only because of the number of rounds, and is unlikely to matter",
 		name, baseName, d, tinyEffect), true
 }
 

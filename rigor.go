@@ -6,7 +6,8 @@
 // A Group holds variants. Each round runs every variant once, in a
 // shuffled order, with one shared, jittered iteration count, so round i of
 // one variant and round i of another form a pair; the comparison with the
-// baseline variant is the geometric mean of the per-round ratios. Before
+// baseline variant is the Hodges-Lehmann center of the per-round log
+// ratios, with the signed-rank interval (see package analysis). Before
 // the rounds, a warm-up estimates each variant's cost; calibration then
 // sizes samples to fill the budget, never shorter than 1000 times the
 // timer resolution measured at start. Rounds stop when every comparison is
@@ -63,12 +64,12 @@
 // short timed batches, GC-heavy variants, bimodal times, real but tiny
 // effects, a budget spent before the comparisons were resolved.
 //
-// Rounds stop early only when, for every comparison, the distribution-free
-// interval of the median per-round log ratio and the t interval of their
-// mean agree that it lies inside the noise band or clears it on one side;
-// the looks happen each time the round count grows by 10%, with 99.9%
-// intervals (Haybittle-Peto), so that repeated looks hardly inflate false
-// verdicts.
+// Rounds stop early only when, for every comparison, the interval the
+// analysis reports (the signed-rank interval around the Hodges-Lehmann
+// center of the per-round log ratios) lies inside the noise band or clears
+// it on one side; the looks happen each time the round count grows by 10%,
+// with 99.9% intervals (Haybittle-Peto), so that repeated looks hardly
+// inflate false verdicts.
 //
 // Under go test, -count N runs N passes and reports each on its own line;
 // -cpu is not applied (use BenchScaling).

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/stats"
@@ -541,14 +539,12 @@ func (s *setResult) shapeOf(i int) *shape {
 // resolved, and every variant has reached the precision target (the
 // interval of its median time is within ±Precision).
 //
-// A comparison is resolved when two intervals on its per-round log ratios
-// agree: the distribution-free interval of the median (order statistics,
-// as benchstat's) and Student's t interval of the mean, which is what the
-// geometric mean the analysis reports rests on. Both must lie inside the
-// noise band, or both clear it on the same side. A preempted sample makes
-// one round's ratio huge: the mean alone would stop on a handful of such
-// rounds, the median alone would stop where the analysis still sees
-// doubt. A difference below the timer's resolution counts as resolved,
+// A comparison is resolved when the interval the analysis reports, the
+// signed-rank interval around the Hodges-Lehmann center of the per-round
+// log ratios (stats.PairedShift), lies inside the noise band or clears it:
+// at a confidence of conf or above, the analysis's own interval then lies
+// there too. The center resists a preempted round, which makes one ratio
+// huge. A difference below the timer's resolution counts as resolved,
 // since more rounds will not resolve it.
 func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
 	base := s.samples[0]
@@ -577,14 +573,8 @@ func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
 		if median(diffs) < resolution {
 			continue
 		}
-		logs := logRatios(base, s.samples[i])
-		ci, err := stats.MedianCI(logs, conf)
-		if err != nil {
-			return false
-		}
-		m, h := stats.Mean(logs), halfWidth(logs, conf)
-		a, b := classify(ci.Lo, ci.Hi, cfg.Noise), classify(m-h, m+h, cfg.Noise)
-		if a == unresolved || a != b {
+		ci, err := stats.PairedShift(logRatios(base, s.samples[i]), conf)
+		if err != nil || classify(ci.Lo, ci.Hi, cfg.Noise) == unresolved {
 			return false
 		}
 	}
@@ -610,16 +600,6 @@ func classify(lo, hi, noise float64) int {
 		return belowBand
 	}
 	return unresolved
-}
-
-// halfWidth is the half-width of Student's t interval on the mean of x.
-func halfWidth(x []float64, conf float64) float64 {
-	n := float64(len(x))
-	if n < 2 {
-		return math.Inf(1)
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-conf)/2)
-	return t * stats.StdDev(x) / math.Sqrt(n)
 }
 
 // logRatios returns the per-round log ratios of xs's times to base's,

@@ -159,7 +159,7 @@ func TestResolved(t *testing.T) {
 }
 
 // A few preempted samples on one side make a mean of log ratios lean;
-// the median's interval does not stop on them.
+// the Hodges-Lehmann center's interval does not stop on them.
 func TestResolvedIgnoresPreemptions(t *testing.T) {
 	cfg := Config{Precision: -1}.withDefaults()
 	a, b := noisy(1e-3, 0.01, 60, 11), noisy(1e-3, 0.01, 60, 12)
@@ -174,7 +174,7 @@ func TestResolvedIgnoresPreemptions(t *testing.T) {
 	if mean := math.Expm1(lr / float64(len(a))); mean > -0.05 {
 		t.Fatalf("the test data's geometric mean ratio is %+.1f%%; want it far below -1%%", 100*mean)
 	}
-	ci, err := stats.MedianCI(logRatios(s.samples[0], s.samples[1]), cfg.Confidence)
+	ci, err := stats.PairedShift(logRatios(s.samples[0], s.samples[1]), cfg.Confidence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,40 +182,24 @@ func TestResolvedIgnoresPreemptions(t *testing.T) {
 		t.Error("resolved on 5 preempted samples")
 	}
 	if ci.Hi < math.Log1p(-cfg.Noise) {
-		t.Errorf("the median's interval [%+.2f%%, %+.2f%%] clears the band on 5 preempted samples", 100*math.Expm1(ci.Lo), 100*math.Expm1(ci.Hi))
+		t.Errorf("the interval [%+.2f%%, %+.2f%%] clears the band on 5 preempted samples", 100*math.Expm1(ci.Lo), 100*math.Expm1(ci.Hi))
 	}
 }
 
 func TestTinyRealEffect(t *testing.T) {
-	base := noisy(1e-3, 0.05, 4000, 21)
+	base := noisy(1e-3, 0.05, 1500, 21)
 	shifted := make([]float64, len(base))
 	big := make([]float64, len(base))
-	rng := noisy(1, 0.05, 4000, 22)
+	rng := noisy(1, 0.05, 1500, 22)
 	for k := range base {
 		shifted[k] = base[k] * rng[k] * 1.005 // 0.5% shift under 5% noise
 		big[k] = base[k] * rng[k] * 1.10
 	}
 	if _, ok := tinyRealEffect(samples(base...), samples(shifted...), "a", "b", 0.95); !ok {
-		t.Error("a 0.5% shift under 5% noise over 4000 rounds is not a real but tiny effect")
+		t.Error("a 0.5% shift under 5% noise over 1500 rounds is not a real but tiny effect")
 	}
 	if note, ok := tinyRealEffect(samples(base...), samples(big...), "a", "b", 0.95); ok {
 		t.Errorf("a 10%% shift under 5%% noise called tiny: %s", note)
-	}
-}
-
-// Student's t quantiles from a printed table: t(0.975, 4) = 2.776,
-// t(0.995, 9) = 3.250.
-func TestHalfWidth(t *testing.T) {
-	x := []float64{1, 2, 3, 4, 5} // sd = sqrt(2.5)
-	if got, want := halfWidth(x, 0.95), 2.776*math.Sqrt(2.5)/math.Sqrt(5); math.Abs(got-want) > 1e-3 {
-		t.Errorf("halfWidth 95%% = %v, want %v", got, want)
-	}
-	y := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} // sd = sqrt(55/6)
-	if got, want := halfWidth(y, 0.99), 3.250*math.Sqrt(55.0/6)/math.Sqrt(10); math.Abs(got-want) > 2e-3 {
-		t.Errorf("halfWidth 99%% = %v, want %v", got, want)
-	}
-	if !math.IsInf(halfWidth([]float64{1}, 0.95), 1) {
-		t.Error("halfWidth of one value is not infinite")
 	}
 }
 
