@@ -26,11 +26,15 @@ func BenchmarkAA(b *testing.B) {
 	rigor.Run(b, group())
 }
 
-// TestAA runs the group with its default configuration and budget and
-// logs the verdict. A test cannot assert a verdict (any test has a false
-// positive rate), so it checks, with room to spare, what must hold: the
-// median of the per-round ratios of two identical variants is within 2%
-// of 1.
+// TestAA runs the group with its default configuration and budget. Two
+// identical variants must never be called different: the verdict on time
+// is unchanged or, on a machine too busy to resolve ±1% within the budget,
+// inconclusive, never regressed or improved (the analysis's interval is
+// the signed-rank interval around the Hodges-Lehmann center of the
+// per-round log ratios, which one preempted round cannot drag past the
+// noise band). Which of the two it is depends on the machine's load, so it
+// is logged, not asserted. The median per-round ratio must also be within
+// 2% of 1.
 func TestAA(t *testing.T) {
 	g := group()
 	run, err := g.Measure(context.Background())
@@ -43,8 +47,12 @@ func TestAA(t *testing.T) {
 	}
 	for _, m := range rep.Benchmarks[0].Metrics {
 		for _, c := range m.Changes {
-			if c != nil {
-				t.Logf("%s: %+.2f%% [%+.2f%%, %+.2f%%] %s (%s)", m.Unit, 100*c.Estimate, 100*c.Lo, 100*c.Hi, c.Verdict, c.Reason)
+			if c == nil {
+				continue
+			}
+			t.Logf("%s: %+.2f%% [%+.2f%%, %+.2f%%] %s (%s)", m.Unit, 100*c.Estimate, 100*c.Lo, 100*c.Hi, c.Verdict, c.Reason)
+			if c.Verdict == analysis.Regressed || c.Verdict == analysis.Improved {
+				t.Errorf("A/A: %s %s (%s): the same function measured twice was called different", m.Unit, c.Verdict, c.Reason)
 			}
 		}
 	}
