@@ -45,7 +45,7 @@ var flagDefs = []struct {
 	{"format", "report `format`: text, json, csv, md, ...",
 		func(o *options, v string) error { o.format = v; return nil },
 		func(o *options) string { return o.format }},
-	{"out", "also write each group's raw results, as JSON, into this `directory`",
+	{"out", "write raw results into this `directory` as they are measured: <variant>.txt in Go benchmark format, run.json after every round, <group>.json at the end",
 		func(o *options, v string) error { o.out = v; return nil },
 		func(o *options) string { return o.out }},
 	{"budget", "measuring time per benchmark (`duration`), overriding the group's",

@@ -37,12 +37,17 @@ const (
 // repetitions, benchmark by benchmark: Best keeps the repetition with the
 // lowest times, Median the one with the median times, Mean pools the
 // rounds of all of them.
+//
+// When ctx is done before the end, Measure returns what was measured,
+// the rounds completed before it (a round cut short is dropped, since it
+// would pair with nothing), with ctx's error; a nil run if no round was
+// complete.
 func (g *Group) Measure(ctx context.Context) (*model.Run, error) {
-	m, err := g.measure(ctx, nil)
-	if err != nil {
+	m, err := g.measure(ctx, nil, "")
+	if m == nil {
 		return nil, err
 	}
-	return m.run, nil
+	return m.run, err
 }
 
 // measured is a measured group.
@@ -55,8 +60,11 @@ type measured struct {
 }
 
 // measure measures g; args, when not nil, are the arguments a child
-// process is started with.
-func (g *Group) measure(ctx context.Context, args []string) (*measured, error) {
+// process is started with; out, when not empty, is the directory results
+// are written into as they are measured (see sink). Interrupted, it
+// returns the rounds done with ctx's error, or nil and the error if there
+// are none.
+func (g *Group) measure(ctx context.Context, args []string, out string) (*measured, error) {
 	cfg := g.Config.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("group %q: %w", g.Name, err)
@@ -64,9 +72,31 @@ func (g *Group) measure(ctx context.Context, args []string) (*measured, error) {
 	if g.err != nil {
 		return nil, fmt.Errorf("group %q: %w", g.Name, g.err)
 	}
+	variants, err := g.variants()
+	if err != nil {
+		return nil, err
+	}
 	child := isChild(g)
+	var env *model.Env
+	if !child {
+		// Before measuring, so that the results streamed say where they
+		// were measured, and a late interrupt cannot cut it short.
+		e := observe.CaptureEnv(ctx)
+		env = &e
+	}
+	var k *sink
+	if out != "" {
+		k = &sink{dir: out, child: child}
+		if env != nil {
+			k.cpu = env.CPUModel
+		}
+		if err := k.open(variants); err != nil {
+			return nil, err
+		}
+	}
 	var passes []*model.Run
 	var resolution float64
+	var stopErr error
 	if cfg.Processes > 1 && !child {
 		if args == nil {
 			args = os.Args[1:]
@@ -74,23 +104,41 @@ func (g *Group) measure(ctx context.Context, args []string) (*measured, error) {
 		for p := range cfg.Processes {
 			runs, err := g.spawn(ctx, args, p)
 			if err != nil {
-				return nil, err
+				if ctx.Err() == nil {
+					return nil, err
+				}
+				stopErr = ctx.Err()
+				break
 			}
 			passes = append(passes, runs...)
+			if k != nil {
+				if err := k.json(combine(passes, cfg.Policy, true)); err != nil {
+					return nil, err
+				}
+			}
 		}
 	} else {
 		for p := range cfg.Passes {
 			// Each pass has its own seed, so its own order and jitter.
-			run, res, err := g.measurePass(ctx, cfg, cfg.Seed+uint64(p)*0x9e3779b9)
-			if err != nil {
-				return nil, err
+			run, res, err := g.measurePass(ctx, cfg, cfg.Seed+uint64(p)*0x9e3779b9, env, k, passes)
+			if run != nil && len(run.Benchmarks) > 0 {
+				resolution = math.Max(resolution, res)
+				passes = append(passes, run)
 			}
-			resolution = math.Max(resolution, res)
-			passes = append(passes, run)
+			if err != nil {
+				stopErr = err
+				break
+			}
 		}
 	}
 	if child {
+		if stopErr != nil {
+			return nil, stopErr // the parent reports
+		}
 		return &measured{run: passes[0], passes: passes, resolution: resolution, child: true}, writeChild(passes)
+	}
+	if len(passes) == 0 {
+		return nil, fmt.Errorf("group %q: interrupted before any round was measured: %w", g.Name, stopErr)
 	}
 	for _, p := range passes {
 		resolution = math.Max(resolution, timerResolution(p))
@@ -99,10 +147,15 @@ func (g *Group) measure(ctx context.Context, args []string) (*measured, error) {
 	if len(passes) > 1 {
 		run = combine(passes, cfg.Policy, cfg.Processes > 1)
 	}
-	env := observe.CaptureEnv(ctx)
-	run.Env = &env
+	run.Env = env
 	run.Command = os.Args
-	return &measured{run: run, passes: passes, resolution: resolution}, nil
+	if stopErr != nil && !slices.Contains(run.Notes, interruptedNote) {
+		run.Notes = append(run.Notes, interruptedNote)
+	}
+	// What the observer saw, in words: GC-heavy, lock-bound, a busy
+	// machine.
+	observe.Annotate(run)
+	return &measured{run: run, passes: passes, resolution: resolution}, stopErr
 }
 
 // timerResolution reads back the resolution recorded in a run's

@@ -2,6 +2,8 @@ package rigor
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,22 +107,43 @@ func TestPasses(t *testing.T) {
 }
 
 // TestProcesses re-executes this test binary twice: each child runs this
-// test, sees it is a child, measures and writes its passes; the parent
-// keeps the median process.
+// test, sees it is a child, measures, streams its rounds into the results
+// directory and writes its passes; the parent keeps the best process and
+// writes run.json.
 func TestProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two processes")
+	}
+	// The children inherit the parent's environment, so they find the
+	// parent's results directory there.
+	const envDir = "RIGOR_TEST_PROCESSES_OUT"
+	dir := os.Getenv(envDir)
+	if dir == "" {
+		dir = t.TempDir()
+		t.Setenv(envDir, dir)
 	}
 	g := NewGroup("procs")
 	g.Config = quick()
 	g.Config.Processes, g.Config.Policy = 2, Best
 	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	m, err := g.measure(context.Background(), []string{"-test.run=^TestProcesses$", "-test.count=1"})
+	m, err := g.measure(context.Background(), []string{"-test.run=^TestProcesses$", "-test.count=1"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.child {
 		return // the child's part ends here
+	}
+	// Both children appended their 2 rounds to the file the parent
+	// started; run.json combines them.
+	f, err := model.ReadFile(filepath.Join(dir, "a.txt"), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.Benchmarks[0].Metric(unitTime).Values("a")); n != 4 {
+		t.Errorf("a.txt holds %d rounds, want the 2 of each process", n)
+	}
+	if js, err := model.ReadFile(filepath.Join(dir, runFile), ""); err != nil || !hasPrefix(js.Benchmarks[0].Notes, "best of 2 processes") {
+		t.Errorf("run.json after the processes: %v, want the best of the two", err)
 	}
 	run := m.run
 	if len(m.passes) != 2 {

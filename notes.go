@@ -32,11 +32,20 @@ const (
 // variants; sec/op, throughput and GCs/op come from the timed rounds,
 // B/op and allocs/op from the allocation rounds.
 func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
+	b := s.header(g.Name, r)
+	b.Metrics = s.allMetrics()
+	b.Notes = s.notes(r)
+	return b
+}
+
+// header returns the set's benchmark with its configuration, without
+// metrics or notes.
+func (s *setResult) header(group string, r *runner) model.Benchmark {
 	b := model.Benchmark{
 		Name:   s.set.name,
 		Pkg:    r.pkg,
 		Procs:  gomaxprocs(),
-		Group:  g.Name,
+		Group:  group,
 		Config: map[string]string{},
 	}
 	p := s.plan
@@ -49,11 +58,13 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 	}
 	b.Config["rounds"] = strconv.Itoa(s.rounds)
 	b.Config["timer-resolution"] = r.clock.Resolution.String()
-	b.Config["stopped"] = s.stop
+	if s.stop != "" {
+		b.Config["stopped"] = s.stop
+	}
 	// Per-variant settings are lists of variant=value, since a
 	// configuration key of Go benchmark format cannot hold an arbitrary
 	// variant name.
-	var overhead, scale, goroutines variantList
+	var overhead, scale variantList
 	for i, bn := range s.set.benches {
 		if sh := s.shapeOf(i); sh != nil {
 			if m := s.overhead[sh]; len(m) > 0 {
@@ -63,30 +74,56 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 		if p.scale[i] > 1 {
 			scale.add(bn.variant, strconv.Itoa(p.scale[i]))
 		}
-		if bn.goroutines > 0 {
-			goroutines.add(bn.variant, strconv.Itoa(bn.goroutines))
-		}
 	}
 	overhead.set(b.Config, configLoopOverhead)
 	scale.set(b.Config, configScale)
-	goroutines.set(b.Config, configGoroutines)
+	s.goroutines().set(b.Config, configGoroutines)
+	return b
+}
 
-	sec := model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
-	gcs := model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
-	anyGC := false
-	var tps []*model.Metric
+// goroutines lists the parallel variants' goroutine counts.
+func (s *setResult) goroutines() variantList {
+	var l variantList
+	for _, bn := range s.set.benches {
+		if bn.goroutines > 0 {
+			l.add(bn.variant, strconv.Itoa(bn.goroutines))
+		}
+	}
+	return l
+}
+
+// allMetrics returns every metric of the rounds measured so far.
+func (s *setResult) allMetrics() []model.Metric {
+	sec, tps, gcs, anyGC := s.timedMetrics(0, s.rounds)
+	bytes, allocs := s.allocMetrics()
+	ms := append([]model.Metric{sec}, tps...)
+	ms = append(ms, bytes, allocs)
+	// GC cycles are counted for the whole process: they belong to a
+	// variant only when some variant allocates (otherwise the garbage is
+	// someone else's, the observer's say).
+	if anyGC && s.allocates(allocs) {
+		ms = append(ms, gcs)
+	}
+	return ms
+}
+
+// timedMetrics returns sec/op, throughput and GCs/op of the timed rounds
+// lo+1 to hi, and whether any of them saw a garbage collection.
+func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metric, gcs model.Metric, anyGC bool) {
+	sec = model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
+	gcs = model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
 	tpMetric := func(unit string) *model.Metric {
-		for _, m := range tps {
-			if m.Unit == unit {
-				return m
+		for i := range tps {
+			if tps[i].Unit == unit {
+				return &tps[i]
 			}
 		}
-		m := &model.Metric{Unit: unit, Better: model.HigherIsBetter}
-		tps = append(tps, m)
-		return m
+		tps = append(tps, model.Metric{Unit: unit, Better: model.HigherIsBetter})
+		return &tps[len(tps)-1]
 	}
 	for i, bn := range s.set.benches {
-		for k, x := range s.samples[i] {
+		for k := lo; k < min(hi, len(s.samples[i])); k++ {
+			x := s.samples[i][k]
 			round := k + 1
 			sec.Samples = append(sec.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.net / float64(x.iters)})
 			ops := float64(x.iters * x.goroutines)
@@ -98,12 +135,13 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 			}
 		}
 	}
-	b.Metrics = append(b.Metrics, sec)
-	for _, m := range tps {
-		b.Metrics = append(b.Metrics, *m)
-	}
-	bytes := model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
-	allocs := model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
+	return sec, tps, gcs, anyGC
+}
+
+// allocMetrics returns B/op and allocs/op from the allocation rounds.
+func (s *setResult) allocMetrics() (bytes, allocs model.Metric) {
+	bytes = model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
+	allocs = model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
 	// Per operation, in whole bytes and allocations, truncated, as
 	// testing.B reports them: an allocation made meanwhile by another
 	// goroutine (a finalizer run by the bracketing GC, say) then cannot
@@ -115,21 +153,17 @@ func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
 			allocs.Samples = append(allocs.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.objects / ops)})
 		}
 	}
-	b.Metrics = append(b.Metrics, bytes, allocs)
-	// GC cycles are counted for the whole process: they belong to a
-	// variant only when some variant allocates (otherwise the garbage is
-	// someone else's, the observer's say).
-	allocates := false
+	return bytes, allocs
+}
+
+// allocates reports whether some variant's median allocs/op is above 0.
+func (s *setResult) allocates(allocs model.Metric) bool {
 	for _, bn := range s.set.benches {
 		if v := allocs.Values(bn.variant); len(v) > 0 && median(v) > 0 {
-			allocates = true
+			return true
 		}
 	}
-	if anyGC && allocates {
-		b.Metrics = append(b.Metrics, gcs)
-	}
-	b.Notes = s.notes(r)
-	return b
+	return false
 }
 
 // notes returns the harness's footnotes for a measured set, in plain words.
@@ -193,6 +227,9 @@ func (s *setResult) notes(r *runner) []string {
 				notes = append(notes, d)
 			}
 		}
+	}
+	if s.stop == stopInterrupted {
+		notes = append(notes, fmt.Sprintf("interrupted after %d complete rounds: the results rest on them alone", s.rounds))
 	}
 	if s.stop == stopBudget || s.stop == stopMaxRounds {
 		if !s.resolved(r.cfg, r.cfg.Confidence, res) {

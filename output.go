@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -111,21 +110,16 @@ func openStore() (*store.Store, error) {
 	return store.Open(root), nil
 }
 
-// writeRun writes run as dir/<group>.json.
+// writeRun writes run as dir/<group>.json and, as its final version,
+// dir/run.json (see sink).
 func writeRun(dir, group string, run *model.Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
-	path := filepath.Join(dir, fileName(group)+".json")
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing results: %w", err)
-	}
-	if err := run.WriteJSON(f); err != nil {
-		f.Close()
+	if err := writeJSONFile(dir, fileName(group)+".json", run); err != nil {
 		return err
 	}
-	return f.Close()
+	return writeJSONFile(dir, runFile, run)
 }
 
 // fileName makes a group name safe as a file name.

@@ -30,9 +30,17 @@
 //	-rigor.baseline NAME       compare with a saved baseline
 //	-rigor.max-regression P    fail when something regressed by more than P%
 //	-rigor.format F            report format (text, json, csv, md)
-//	-rigor.out DIR             also write raw results as JSON
+//	-rigor.out DIR             write raw results as they are measured (below)
 //	-rigor.budget D            measuring time per benchmark
 //	-rigor.processes N, -rigor.passes N, -rigor.policy best|mean|median
+//
+// With -rigor.out, nothing already measured is lost to a crash or an
+// interrupt: each variant's samples are appended to DIR/<variant>.txt, in
+// Go benchmark format (benchstat reads it), as each round ends, and
+// DIR/run.json, rigor JSON of the group so far, is rewritten after every
+// round; DIR/<group>.json holds each group's final results. Main stops at
+// an interrupt (Ctrl-C), prints the report of the rounds completed and
+// exits 2; a second interrupt ends the program at once.
 //
 // Measure measures without flags or output, for programs of their own.
 //
@@ -86,6 +94,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -130,7 +139,7 @@ func Run(b *testing.B, g *Group) *Outcome {
 			f.Value, g.Name, gomaxprocs())
 	}
 	g.Config = cfg
-	m, err := g.measure(b.Context(), childTestArgs(b.Name()))
+	m, err := g.measure(b.Context(), childTestArgs(b.Name()), opts.out)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
@@ -233,7 +242,9 @@ func gateWords(f analysis.GateFailure, limit float64) string {
 // Main measures groups from a program's main: it parses the command line
 // (the -rigor.* flags, and any the program registered), measures each
 // group, prints each report on standard output, and exits: 0 when all is
-// well, 1 when the gate failed, 2 on a usage or measurement error.
+// well, 1 when the gate failed, 2 on a usage or measurement error or an
+// interrupt (SIGINT or SIGTERM), after printing the report of the rounds
+// completed.
 func Main(groups ...*Group) {
 	os.Exit(mainCode(os.Stdout, os.Stderr, groups))
 }
@@ -247,41 +258,67 @@ func mainCode(stdout, stderr io.Writer, groups []*Group) int {
 		fmt.Fprintf(stderr, "rigor: %v\n", optsErr)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// After the first interrupt, the next one ends the program at once.
+		<-ctx.Done()
+		stop()
+	}()
+	return runGroups(ctx, stdout, stderr, groups)
+}
+
+// runGroups measures and reports each group in turn. Interrupted, it
+// reports what the group being measured had completed, keeps the files
+// of -rigor.out, and returns 2.
+func runGroups(ctx context.Context, stdout, stderr io.Writer, groups []*Group) int {
 	code := 0
 	for _, g := range groups {
 		if os.Getenv(envChild) != "" && !isChild(g) {
 			continue
 		}
 		out, err := mainGroup(ctx, stdout, g)
-		if err != nil {
+		if out != nil {
+			for _, f := range out.Failures {
+				fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, opts.maxRegression))
+				code = 1
+			}
+		}
+		switch {
+		case err != nil && ctx.Err() != nil && out != nil:
+			fmt.Fprintf(stderr, "rigor: interrupted: the report of group %q above is partial%s\n", g.Name, keptWhere())
+			return 2
+		case err != nil:
 			fmt.Fprintf(stderr, "rigor: %v\n", err)
 			return 2
-		}
-		if out == nil {
-			continue
-		}
-		for _, f := range out.Failures {
-			fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, opts.maxRegression))
-			code = 1
 		}
 	}
 	return code
 }
 
+// keptWhere says where -rigor.out kept the results, if it did.
+func keptWhere() string {
+	if opts.out == "" {
+		return ""
+	}
+	return "; the rounds measured are in " + opts.out
+}
+
+// mainGroup measures and reports g. Interrupted, it reports the rounds
+// completed and returns the outcome with the interrupt's error.
 func mainGroup(ctx context.Context, stdout io.Writer, g *Group) (*Outcome, error) {
 	cfg, err := opts.apply(g.Config)
 	if err != nil {
 		return nil, err
 	}
 	g.Config = cfg
-	m, err := g.measure(ctx, nil)
-	if err != nil {
+	m, err := g.measure(ctx, nil, opts.out)
+	if m == nil || m.child {
 		return nil, err
 	}
-	if m.child {
-		return nil, nil
+	out, ferr := opts.finish(stdout, g, m.run, m.resolution)
+	if ferr != nil {
+		return nil, ferr
 	}
-	return opts.finish(stdout, g, m.run, m.resolution)
+	return out, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"runtime"
 	"runtime/metrics"
@@ -33,6 +34,14 @@ type runner struct {
 	observations []model.Observation
 	ctx          context.Context
 	pkg          string
+
+	// sink, when set, receives results as they are measured (-rigor.out);
+	// pass is the pass's run so far, group the group measured, earlier
+	// the passes done before this one.
+	sink    *sink
+	pass    *model.Run
+	group   *Group
+	earlier []*model.Run
 }
 
 // A marker attributes what the system does to benchmarks and rounds (see
@@ -363,7 +372,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	p := r.makePlan(metWall, metTimed)
 	v := len(s.benches)
 	out := &setResult{set: s, plan: p, samples: make([][]result, v), allocs: make([][]result, v),
-		overhead: map[*shape][]float64{}}
+		overhead: map[*shape][]float64{}, ovMedian: map[*shape]float64{}}
 
 	// Allocation rounds: exact counts, at a small cost (about 10% of the
 	// budget, and at most 10000 iterations per sample).
@@ -399,7 +408,13 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	}
 	floor := 1000 * r.clock.Resolution.Seconds()
 
+	// The allocation rounds' counts go out before the timed rounds.
+	if err := r.emit(out, 0, true); err != nil {
+		return nil, err
+	}
+
 	start := time.Now()
+	var paused time.Duration // spent writing results, not measuring
 	// Interim looks use a 99.9% interval whatever the final confidence
 	// (Haybittle-Peto, as package gotest's rounds): looking after many
 	// rounds then hardly changes the final level.
@@ -416,6 +431,8 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			r.obs = nil
 		}()
 	}
+	var stopErr error
+rounds:
 	for k := 1; k <= r.cfg.MaxRounds; k++ {
 		if r.obs != nil {
 			r.obs.Mark(key, "", k)
@@ -424,16 +441,19 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 		// Variants and overhead loops, in one shuffled order.
 		for _, i := range r.rng.Perm(v + len(used)) {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				// Keep the rounds done; drop this one, which is
+				// incomplete and would pair with nothing.
+				out.truncate(k - 1)
+				out.stop, stopErr = stopInterrupted, err
+				break rounds
 			}
 			if i >= v {
 				sh := used[i-v]
 				m := clampIters(math.Ceil(floor / math.Max(sh.initial, 1e-12)))
-				for j, bn := range s.benches {
+				for j := range s.benches {
 					if shapes[j] == sh {
 						m = max(m, n*p.scale[j])
 					}
-					_ = bn
 				}
 				out.overhead[sh] = append(out.overhead[sh], r.perOp(sh, m, 1))
 				continue
@@ -445,10 +465,16 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			out.samples[i] = append(out.samples[i], res)
 		}
 		out.rounds = k
+		out.subtractOverhead(r)
+		w0 := time.Now()
+		if err := r.emit(out, k, false); err != nil {
+			return nil, err
+		}
+		paused += time.Since(w0)
 		if k < r.cfg.MinRounds {
 			continue
 		}
-		if time.Since(start) >= r.cfg.Budget {
+		if time.Since(start)-paused >= r.cfg.Budget {
 			out.stop = stopBudget
 			break
 		}
@@ -464,23 +490,84 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			out.stop = stopMaxRounds
 		}
 	}
-	out.elapsed = time.Since(start)
+	out.elapsed = time.Since(start) - paused
+	out.subtractOverhead(r)
+	return out, stopErr
+}
 
-	// Subtract the overhead measured alongside the variants.
-	for i := range out.samples {
-		for k := range out.samples[i] {
-			x := &out.samples[i][k]
+// subtractOverhead sets every sample's net time with the loop overhead
+// measured so far: the median of the per-round measurements of its loop
+// shape, or the first estimate before any.
+func (s *setResult) subtractOverhead(r *runner) {
+	for sh, m := range s.overhead {
+		if len(m) > 0 {
+			s.ovMedian[sh] = median(m)
+		}
+	}
+	for i := range s.samples {
+		for k := range s.samples[i] {
+			x := &s.samples[i][k]
 			if x.shape == nil {
 				continue
 			}
-			ov := x.shape.initial
-			if m := out.overhead[x.shape]; len(m) > 0 {
-				ov = median(m)
+			ov, ok := s.ovMedian[x.shape]
+			if !ok {
+				ov = x.shape.initial
 			}
 			r.subtract(x, ov)
 		}
 	}
-	return out, nil
+}
+
+// truncate keeps the first k rounds.
+func (s *setResult) truncate(k int) {
+	for i := range s.samples {
+		s.samples[i] = s.samples[i][:min(k, len(s.samples[i]))]
+	}
+	for sh, m := range s.overhead {
+		s.overhead[sh] = m[:min(k, len(m))]
+	}
+	s.rounds = k
+}
+
+// emit writes what is new to the -rigor.out directory, if any, with the
+// observer paused: the allocation rounds' lines (round 0), or timed round
+// k's lines and the run so far.
+func (r *runner) emit(s *setResult, k int, allocs bool) error {
+	if r.sink == nil {
+		return nil
+	}
+	if r.obs != nil {
+		r.obs.Pause()
+	}
+	hdr := s.header(r.group.Name, r)
+	if allocs {
+		bytes, allocs := s.allocMetrics()
+		return r.sink.lines(r.pass, &hdr, []model.Metric{bytes, allocs})
+	}
+	sec, tps, gcs, _ := s.timedMetrics(k-1, k)
+	ms := append([]model.Metric{sec}, tps...)
+	if a, _ := s.allocMetrics(); s.allocates(a) {
+		ms = append(ms, gcs)
+	}
+	if err := r.sink.lines(r.pass, &hdr, ms); err != nil {
+		return err
+	}
+	hdr.Metrics = s.allMetrics()
+	return r.sink.json(r.snapshot(hdr))
+}
+
+// snapshot returns the run so far, with b the benchmark being measured:
+// the earlier passes' and this pass's benchmarks, combined by policy.
+func (r *runner) snapshot(b model.Benchmark) *model.Run {
+	cur := *r.pass
+	cur.Benchmarks = append(slices.Clone(r.pass.Benchmarks), b)
+	cur.End = time.Now()
+	cur.Notes = append(slices.Clone(cur.Notes), partialNote)
+	if len(r.earlier) == 0 {
+		return &cur
+	}
+	return combine(append(slices.Clone(r.earlier), &cur), r.cfg.Policy, false)
 }
 
 // allocSample measures bn's allocations over n iterations: twice, keeping
@@ -505,9 +592,10 @@ func (r *runner) allocSample(bn *bench, n int) (result, error) {
 
 // Why a set's rounds stopped.
 const (
-	stopResolved  = "resolved"
-	stopBudget    = "budget"
-	stopMaxRounds = "max-rounds"
+	stopResolved    = "resolved"
+	stopBudget      = "budget"
+	stopMaxRounds   = "max-rounds"
+	stopInterrupted = "interrupted"
 )
 
 // A setResult is a measured set.
@@ -519,6 +607,7 @@ type setResult struct {
 	// overhead holds each loop shape's overhead, seconds per iteration,
 	// measured once per round.
 	overhead map[*shape][]float64
+	ovMedian map[*shape]float64 // the median of overhead, per shape
 	rounds   int
 	stop     string
 	elapsed  time.Duration
@@ -623,7 +712,11 @@ func mean(x []float64) float64 {
 }
 
 // measurePass measures every set of g once and returns the pass's run.
-func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*model.Run, float64, error) {
+// Interrupted (ctx done), it returns the run so far, holding the
+// benchmarks with at least one complete round, with ctx's error. The
+// results go to k, when not nil, as they are measured; earlier are the
+// passes done before this one.
+func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, env *model.Env, k *sink, earlier []*model.Run) (*model.Run, float64, error) {
 	variants, err := g.variants()
 	if err != nil {
 		return nil, 0, err
@@ -636,7 +729,10 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*mode
 		Kind:          model.KindHarness,
 		Paired:        true,
 		Start:         time.Now(),
+		Command:       os.Args,
+		Env:           env,
 	}
+	r.sink, r.pass, r.group, r.earlier = k, run, g, earlier
 	for _, v := range variants {
 		side := model.Side{Label: v}
 		for _, bn := range g.benches {
@@ -647,6 +743,7 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*mode
 		}
 		run.Sides = append(run.Sides, side)
 	}
+	var stopErr error
 	for _, params := range g.paramSets() {
 		s := &set{name: g.Name}
 		if params != "" {
@@ -660,16 +757,28 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64) (*mode
 			}
 		}
 		res, err := r.measureSet(ctx, s)
-		if err != nil {
-			return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
+		if res != nil && res.rounds > 0 {
+			run.Benchmarks = append(run.Benchmarks, res.benchmark(g, r))
 		}
-		run.Benchmarks = append(run.Benchmarks, res.benchmark(g, r))
+		if err != nil {
+			if ctx.Err() == nil {
+				return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
+			}
+			stopErr = err
+			break
+		}
 	}
 	run.End = time.Now()
 	run.Notes = append(run.Notes, r.clockNote())
+	if stopErr != nil {
+		run.Notes = append(run.Notes, interruptedNote)
+	}
 	run.Observations = r.observations
-	return run, r.clock.Resolution.Seconds(), nil
+	return run, r.clock.Resolution.Seconds(), stopErr
 }
+
+// interruptedNote ends the notes of a run cut short.
+const interruptedNote = "The run was interrupted: these are partial results (the rounds completed before the interrupt)."
 
 func (r *runner) clockNote() string {
 	c := r.clock

@@ -1,0 +1,215 @@
+package rigor
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// runFile is the rigor JSON file of -rigor.out, rewritten after every round.
+const runFile = "run.json"
+
+// partialNote marks a run.json written while the run was still measuring.
+const partialNote = "partial results: written while the run was still measuring (a crash or an interrupt leaves this version)"
+
+// A sink writes results into the -rigor.out directory as they are
+// measured, so that a crash or an interrupt loses nothing already
+// measured:
+//
+//   - every side (variant) has a file <side>.txt in Go benchmark format,
+//     which benchstat reads: the allocation rounds' lines, then one line
+//     per timed round, appended as each round ends, by every group and
+//     pass of the process (and by the child processes of a multi-process
+//     run);
+//   - run.json holds the rigor JSON of the group being measured, rewritten
+//     atomically after every round (by the parent only, in a
+//     multi-process run), and its final version when the group is done.
+//
+// Streamed sec/op values have the loop overhead measured so far
+// subtracted; the final run.json subtracts the median of every round's,
+// so the two can differ in the last digits.
+type sink struct {
+	dir   string
+	child bool // a child process: append lines, leave run.json to the parent
+	// cpu names the processor in the streamed lines' configuration.
+	cpu string
+}
+
+// sideFiles maps each side label to its file for the life of the
+// process, so that two labels never share a file and a file is truncated
+// only the first time this process writes it.
+var sideFiles = struct {
+	sync.Mutex
+	byLabel map[string]string     // label -> path
+	taken   map[string]*fileState // paths in use
+}{byLabel: map[string]string{}, taken: map[string]*fileState{}}
+
+// A fileState is what this process last wrote to a side's file: the
+// configuration in force and the unit metadata lines, which need not be
+// repeated.
+type fileState struct {
+	config string
+	units  map[string]bool
+}
+
+// open creates the directory and starts each side's file: empty, unless
+// this process already started it or is a child of a multi-process run
+// (whose parent started it).
+func (k *sink) open(sides []string) error {
+	if err := os.MkdirAll(k.dir, 0o755); err != nil {
+		return fmt.Errorf("creating the results directory: %w", err)
+	}
+	for _, side := range sides {
+		path, fresh := k.sidePath(side)
+		if !fresh || k.child {
+			continue
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			return fmt.Errorf("creating the results file of %s: %w", side, err)
+		}
+	}
+	return nil
+}
+
+// sidePath returns side's file, and whether this is the first time this
+// process asked for it.
+func (k *sink) sidePath(side string) (string, bool) {
+	sideFiles.Lock()
+	defer sideFiles.Unlock()
+	key := k.dir + "\x00" + side
+	if p, ok := sideFiles.byLabel[key]; ok {
+		return p, false
+	}
+	base := fileName(side)
+	path := filepath.Join(k.dir, base+".txt")
+	for n := 2; sideFiles.taken[path] != nil; n++ {
+		path = filepath.Join(k.dir, base+"-"+strconv.Itoa(n)+".txt")
+	}
+	sideFiles.byLabel[key] = path
+	sideFiles.taken[path] = &fileState{units: map[string]bool{}}
+	return path, true
+}
+
+// compact drops from data, Go benchmark format about to be appended to
+// path, what this process already wrote there and still holds: unit
+// metadata lines, and a configuration block equal to the one in force.
+func compact(path string, data []byte) []byte {
+	sideFiles.Lock()
+	defer sideFiles.Unlock()
+	st := sideFiles.taken[path]
+	if st == nil {
+		return data
+	}
+	var out, block bytes.Buffer
+	flush := func() {
+		if block.Len() > 0 && block.String() != st.config {
+			st.config = block.String()
+			out.Write(block.Bytes())
+		}
+		block.Reset()
+	}
+	for line := range bytes.Lines(data) {
+		switch {
+		case bytes.HasPrefix(line, []byte("Unit ")):
+			if !st.units[string(line)] {
+				st.units[string(line)] = true
+				out.Write(line)
+			}
+		case bytes.HasPrefix(line, []byte("Benchmark")):
+			flush()
+			out.Write(line)
+		default: // a configuration line, or the blank line ending a block
+			block.Write(line)
+		}
+	}
+	flush()
+	return out.Bytes()
+}
+
+// lines appends the samples of ms to each side's file, under the
+// benchmark described by hdr: only the configuration that stays the same
+// for the benchmark is written, so that benchstat sees one benchmark
+// rather than one per round.
+func (k *sink) lines(run *model.Run, hdr *model.Benchmark, ms []model.Metric) error {
+	b := model.Benchmark{Name: hdr.Name, Pkg: hdr.Pkg, Procs: hdr.Procs, Group: hdr.Group, Config: map[string]string{
+		"goos":   runtime.GOOS,
+		"goarch": runtime.GOARCH,
+	}}
+	if k.cpu != "" {
+		b.Config["cpu"] = k.cpu
+	}
+	if v := hdr.Config[configGoroutines]; v != "" {
+		b.Config[configGoroutines] = v
+	}
+	for _, m := range ms {
+		if len(m.Samples) > 0 {
+			b.Metrics = append(b.Metrics, m)
+		}
+	}
+	if len(b.Metrics) == 0 {
+		return nil
+	}
+	one := &model.Run{Sides: run.Sides, Benchmarks: []model.Benchmark{b}}
+	for _, side := range run.Sides {
+		var buf bytes.Buffer
+		if err := model.WriteBenchfmt(&buf, one, side.Label); err != nil {
+			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
+		}
+		path, _ := k.sidePath(side.Label)
+		if err := appendFile(path, compact(path, buf.Bytes())); err != nil {
+			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
+		}
+	}
+	return nil
+}
+
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// json rewrites run.json atomically (a crash leaves the last complete
+// version). A child process leaves it to its parent.
+func (k *sink) json(run *model.Run) error {
+	if k.child {
+		return nil
+	}
+	return writeJSONFile(k.dir, runFile, run)
+}
+
+// writeJSONFile writes run as dir/name through a temporary file and a
+// rename, so that readers never see half a file.
+func writeJSONFile(dir, name string, run *model.Run) error {
+	tmp, err := os.CreateTemp(dir, "."+name+"-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	err = run.WriteJSON(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644) // as os.Create would, not CreateTemp's 0600
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}

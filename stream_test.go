@@ -1,0 +1,197 @@
+package rigor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// cancelGroup returns a group of two variants whose second cancels ctx
+// in its stopAt-th timed sample (warm-up and allocation samples do not
+// count), with rounds that could otherwise go on for a long time.
+func cancelGroup(cancel context.CancelFunc, stopAt int64) *Group {
+	g := NewGroup("cut")
+	g.Config = Config{WarmUp: -1, Budget: time.Minute, MinRounds: 1000, MaxRounds: 1000, Precision: -1}
+	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
+	var timed atomic.Int64
+	warm := true
+	g.Bench("b", func(b *B) {
+		switch {
+		case warm:
+			warm = false // the one warm-up sample
+		case !b.counting:
+			if timed.Add(1) == stopAt {
+				cancel()
+			}
+		}
+		Iter(b, func() int { return 2 })
+	})
+	return g
+}
+
+// TestInterruptKeepsRounds cancels a run in its fifth round: Measure
+// returns the rounds completed, paired, with the context's error, and the
+// -rigor.out files hold the same rounds.
+func TestInterruptKeepsRounds(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g := cancelGroup(cancel, 5)
+	m, err := g.measure(ctx, nil, dir)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if m == nil {
+		t.Fatal("no run returned")
+	}
+	run := m.run
+	bm := run.Benchmarks[0]
+	sec := bm.Metric(unitTime)
+	a, b := sec.BySide("a"), sec.BySide("b")
+	// b's fifth sample ran; round 5 is complete only if b ran last in it.
+	if len(a) != len(b) || len(a) < 4 || len(a) > 5 {
+		t.Fatalf("%d rounds of a and %d of b, want 4 or 5 of each", len(a), len(b))
+	}
+	for k := range a {
+		if a[k].Round != k+1 || b[k].Round != k+1 {
+			t.Errorf("sample %d: rounds %d and %d, want %d", k, a[k].Round, b[k].Round, k+1)
+		}
+	}
+	if bm.Config["stopped"] != stopInterrupted || bm.Config["rounds"] != strconv.Itoa(len(a)) {
+		t.Errorf("config %v: want stopped=interrupted, rounds=%d", bm.Config, len(a))
+	}
+	if !slices.Contains(run.Notes, interruptedNote) {
+		t.Errorf("notes %q do not say the run was interrupted", run.Notes)
+	}
+
+	// Each side's file holds the allocation rounds and every complete
+	// timed round, with the same values.
+	for _, side := range []string{"a", "b"} {
+		f, err := model.ReadFile(filepath.Join(dir, side+".txt"), side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb := f.Benchmarks[0]
+		if fb.Name != "cut" || len(f.Benchmarks) != 1 {
+			t.Errorf("%s.txt: benchmarks %v, want only cut", side, names(f))
+		}
+		got, want := fb.Metric(unitTime).BySide(side), sec.BySide(side)
+		if len(got) < len(want) || len(got) > len(want)+1 {
+			t.Errorf("%s.txt: %d sec/op lines, want %d (or one more, for the round cut short)", side, len(got), len(want))
+		}
+		for k := range min(len(got), len(want)) {
+			// Same iterations, and the same time to within the change
+			// in the loop overhead subtracted (the file has the
+			// overhead known at the time, the run the median of every
+			// round's).
+			if got[k].Iters != want[k].Iters || math.Abs(got[k].Value-want[k].Value) > 1e-9 {
+				t.Errorf("%s.txt round %d: %d iterations at %v s/op, run has %d at %v", side, k+1, got[k].Iters, got[k].Value, want[k].Iters, want[k].Value)
+			}
+		}
+		if n := len(fb.Metric(unitAllocs).Values(side)); n != allocRounds {
+			t.Errorf("%s.txt: %d allocs/op lines, want %d", side, n, allocRounds)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, side+".txt"))
+		if c := strings.Count(string(data), "goos:"); c != 1 {
+			t.Errorf("%s.txt repeats its configuration %d times:\n%s", side, c, data)
+		}
+	}
+	// run.json is the last snapshot: rounds so far, marked partial.
+	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(js.Benchmarks[0].Metric(unitTime).Values("a")); n < len(a) || n > len(a)+1 || !slices.Contains(js.Notes, partialNote) {
+		t.Errorf("run.json: %d rounds of a, notes %q; want about %d, marked partial", n, js.Notes, len(a))
+	}
+	if js.Env == nil || js.Env.GoVersion == "" {
+		t.Error("run.json does not say where it was measured")
+	}
+
+	// The public API keeps the rounds too.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	run2, err := cancelGroup(cancel2, 3).Measure(ctx2)
+	if !errors.Is(err, context.Canceled) || run2 == nil || len(run2.Benchmarks[0].Metric(unitTime).Values("a")) < 2 {
+		t.Errorf("Measure cancelled in round 3: run %v, error %v; want 2 or 3 rounds and context.Canceled", run2 != nil, err)
+	}
+}
+
+// TestInterruptBeforeRounds: nothing measured, no run.
+func TestInterruptBeforeRounds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := NewGroup("none")
+	g.Config = quick()
+	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
+	run, err := g.Measure(ctx)
+	if run != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("run %v, error %v; want none and context.Canceled", run, err)
+	}
+}
+
+// TestMainInterrupted: an interrupted standalone run prints the partial
+// report, says so, keeps the files and exits 2.
+func TestMainInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	saved := opts
+	opts = &options{maxRegression: -1, format: "text", out: dir}
+	defer func() { opts = saved }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := runGroups(ctx, &stdout, &stderr, []*Group{cancelGroup(cancel, 4)})
+	if code != 2 {
+		t.Errorf("exit code %d, want 2", code)
+	}
+	if !strings.Contains(stdout.String(), "interrupted") || !strings.Contains(stdout.String(), "sec/op") {
+		t.Errorf("the report does not show the partial results:\n%s", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), dir) {
+		t.Errorf("stderr %q does not say the run was interrupted and where its results are", stderr.String())
+	}
+	for _, f := range []string{"a.txt", "b.txt", runFile, "cut.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s not kept: %v", f, err)
+		}
+	}
+	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(js.Notes, partialNote) || !slices.Contains(js.Notes, interruptedNote) {
+		t.Errorf("the final run.json's notes %q: want interrupted, not the in-progress mark", js.Notes)
+	}
+}
+
+func TestSidePaths(t *testing.T) {
+	k := &sink{dir: t.TempDir()}
+	if err := k.open([]string{"A'", "A_", "x/y", "A'"}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, side := range []string{"A'", "A_", "x/y"} {
+		p, fresh := k.sidePath(side)
+		if fresh {
+			t.Errorf("%s: a second request got a fresh file", side)
+		}
+		if other, ok := seen[p]; ok {
+			t.Errorf("%s and %s share %s", side, other, p)
+		}
+		seen[p] = side
+		if filepath.Dir(p) != k.dir {
+			t.Errorf("%s: %s is outside the directory", side, p)
+		}
+	}
+}
