@@ -195,3 +195,35 @@ func TestSidePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestObservations checks the wiring of package observe: every timed
+// round is an observation of its benchmark carrying this process's
+// runtime statistics (GC CPU fraction, mutex wait, scheduling latency),
+// and the notes say what limited the benchmark.
+func TestObservations(t *testing.T) {
+	g := NewGroup("obs")
+	g.Config = quick()
+	g.Config.MinRounds, g.Config.MaxRounds = 3, 3
+	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
+	run, err := g.Measure(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm := run.Benchmarks[0]
+	rounds := map[int]bool{}
+	for _, o := range run.Observations {
+		if o.Benchmark != bm.Key() {
+			t.Errorf("observation of %q, want %q", o.Benchmark, bm.Key())
+		}
+		if o.Runtime == nil || o.Runtime.GOMAXPROCS < 1 {
+			t.Errorf("round %d: runtime statistics %+v", o.Round, o.Runtime)
+		}
+		rounds[o.Round] = true
+	}
+	if len(rounds) != 3 {
+		t.Errorf("observations of rounds %v, want 1 to 3", rounds)
+	}
+	if !slices.ContainsFunc(bm.Notes, func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") }) {
+		t.Errorf("notes %q: observe.Annotate did not run", bm.Notes)
+	}
+}
