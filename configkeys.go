@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Configuration keys of the per-variant settings in a benchmark's
 // model.Benchmark.Config. Each value lists variant=value pairs separated by
 // spaces, in the group's variant order ("mutex_1t=1 mutex_2t=2"), a
-// variant's name quoted as a Go string when it holds a space, '=' or '"'.
+// variant's name quoted as a Go string when it holds a space, '=', '"',
+// or anything unprintable.
 // Go benchmark format allows only lower-case keys without spaces or
 // colons, so variant names cannot be part of a key.
 const (
@@ -29,7 +31,7 @@ type variantList []string
 
 func (l *variantList) add(variant, value string) {
 	name := variant
-	if strings.ContainsAny(name, "=\"") || strings.IndexFunc(name, func(r rune) bool {
+	if !utf8.ValidString(name) || strings.ContainsAny(name, "=\"") || strings.IndexFunc(name, func(r rune) bool {
 		return unicode.IsSpace(r) || !unicode.IsPrint(r)
 	}) >= 0 {
 		name = strconv.Quote(name)

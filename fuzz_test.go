@@ -65,3 +65,29 @@ func FuzzOptions(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVariantList: a per-variant configuration value gives back the
+// names and values it was built from, and Go benchmark format can carry
+// it.
+func FuzzVariantList(f *testing.F) {
+	for _, s := range [][2]string{{"a", "b"}, {"Par Allel", `q"=`}, {"\xff", "tab\t"}, {"", " "}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, n1, n2 string) {
+		if n1 == n2 {
+			return
+		}
+		var l variantList
+		l.add(n1, "1")
+		l.add(n2, "2ns")
+		cfg := map[string]string{}
+		l.set(cfg, "k")
+		got := parseVariantList(cfg["k"])
+		if len(got) != 2 || got[n1] != "1" || got[n2] != "2ns" {
+			t.Fatalf("%q and %q: %q parses as %q", n1, n2, cfg["k"], got)
+		}
+		if v := cfg["k"]; v[0] == ' ' || strings.ContainsAny(v, "\r\n") {
+			t.Fatalf("%q cannot be a configuration value", v)
+		}
+	})
+}
