@@ -563,7 +563,7 @@ func (r *runner) snapshot(b model.Benchmark) *model.Run {
 	cur := *r.pass
 	cur.Benchmarks = append(slices.Clone(r.pass.Benchmarks), b)
 	cur.End = time.Now()
-	cur.Notes = append(slices.Clone(cur.Notes), partialNote)
+	cur.Observations = slices.Clone(r.observations)
 	if len(r.earlier) == 0 {
 		return &cur
 	}

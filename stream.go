@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -181,13 +182,16 @@ func appendFile(path string, data []byte) error {
 	return err
 }
 
-// json rewrites run.json atomically (a crash leaves the last complete
-// version). A child process leaves it to its parent.
+// json rewrites run.json with the run so far, marked partial, atomically
+// (a crash leaves the last complete version). A child process leaves it
+// to its parent.
 func (k *sink) json(run *model.Run) error {
 	if k.child {
 		return nil
 	}
-	return writeJSONFile(k.dir, runFile, run)
+	cp := *run
+	cp.Notes = append(slices.Clone(run.Notes), partialNote)
+	return writeJSONFile(k.dir, runFile, &cp)
 }
 
 // writeJSONFile writes run as dir/name through a temporary file and a
