@@ -44,7 +44,7 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 		opts.Width = 100
 	}
 	if rep.Paired {
-		fmt.Fprintf(ew, "paired: %d sides measured in interleaved rounds; changes are geometric means of per-round ratios\n", len(rep.Sides))
+		fmt.Fprintf(ew, "paired: %d sides measured in interleaved rounds; each change is the Hodges-Lehmann center of the per-round ratios\n", len(rep.Sides))
 	}
 	for _, pkg := range packages(rep) {
 		printConfig(ew, rep, pkg)
