@@ -429,7 +429,8 @@ func BenchmarkHangs(b *testing.B) {
 		"BenchmarkPanics failed on old",  // a panic...
 		"boom from the benchmark",        // ...with the output's tail
 		"BenchmarkHangs failed on old",   // a hang...
-		"timed out after 2s",             // ...killed by the timeout
+		"timed out after 2s",             // ...stopped by the timeout...
+		"BenchmarkHangs(",                // ...with the stack where it hangs
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)

@@ -76,13 +76,19 @@ type Output struct {
 // A RunError is a test binary that failed: it exited non-zero, panicked,
 // or ran past its timeout and was killed.
 type RunError struct {
-	Reason string // "exit status 2", "timed out after 1m0s and was killed"
+	Reason string // "exit status 2", "timed out after 1m0s and was stopped"
 	Tail   string // the last lines of its output
+	// Stack is true when Tail is instead the stack of the goroutine
+	// running the benchmark when it timed out: where it hangs.
+	Stack bool
 }
 
 func (e *RunError) Error() string {
-	if e.Tail == "" {
+	switch {
+	case e.Tail == "":
 		return e.Reason
+	case e.Stack:
+		return e.Reason + "; the benchmark was here:\n" + indent(e.Tail)
 	}
 	return e.Reason + "; last lines of output:\n" + indent(e.Tail)
 }
@@ -95,16 +101,17 @@ func (b *Binary) Run(ctx context.Context, inv Invocation) (*Output, error) {
 	return b.exec(ctx, inv.Timeout, args...)
 }
 
-// timeoutGrace is how long after -test.timeout the process is killed, to
-// leave the test binary time to print its own goroutine dump.
-const timeoutGrace = 5 * time.Second
+// timeoutGrace is how long a timed-out test binary has, after SIGQUIT, to
+// print its goroutines (where it hangs) before it is killed.
+const timeoutGrace = 2 * time.Second
 
 func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string) (*Output, error) {
+	// -test.timeout does not cover benchmarks, so rigor enforces the
+	// timeout itself.
 	runCtx := ctx
 	if timeout > 0 {
-		args = append(args, "-test.timeout="+timeout.String())
 		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, timeout+timeoutGrace)
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	var stdout bytes.Buffer
@@ -114,7 +121,13 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	cmd.Env = b.Env
 	cmd.Stdout = &tee{&stdout, combined}
 	cmd.Stderr = combined
-	cmd.WaitDelay = time.Second
+	cmd.Cancel = func() error {
+		if ctx.Err() != nil {
+			return cmd.Process.Kill() // the user interrupted: no dump
+		}
+		return quit(cmd.Process) // timed out: dump the goroutines
+	}
+	cmd.WaitDelay = timeoutGrace
 	out := &Output{Start: time.Now()}
 	err := cmd.Run()
 	out.Elapsed = time.Since(out.Start)
@@ -133,19 +146,39 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
-	reason := err.Error()
+	rerr := &RunError{Reason: err.Error(), Tail: tail(out.Combined, tailLines)}
 	var exitErr *exec.ExitError
 	switch {
 	case runCtx.Err() != nil:
-		reason = fmt.Sprintf("timed out after %v and was killed", timeout)
-	case strings.Contains(out.Combined, "panic: test timed out after"):
-		reason = fmt.Sprintf("timed out after %v", timeout)
-	case errors.As(err, &exitErr) && strings.Contains(out.Combined, "\npanic: "):
-		reason = "panicked (" + exitErr.String() + ")"
+		rerr.Reason = fmt.Sprintf("timed out after %v and was stopped", timeout)
+		if g := hungGoroutine(out.Combined); g != "" {
+			rerr.Tail, rerr.Stack = tail(g, tailLines), true
+		}
+	case errors.As(err, &exitErr) && (strings.HasPrefix(out.Combined, "panic: ") || strings.Contains(out.Combined, "\npanic: ")):
+		rerr.Reason = "panicked (" + exitErr.String() + ")"
 	case errors.As(err, &exitErr):
-		reason = exitErr.String()
+		rerr.Reason = exitErr.String()
 	}
-	return out, &RunError{Reason: reason, Tail: tail(out.Combined, tailLines)}
+	return out, rerr
+}
+
+// hungGoroutine returns, from the goroutine dump a Go program prints on
+// SIGQUIT, the stack of the goroutine running a benchmark function: where
+// it hangs. It returns "" when there is none.
+func hungGoroutine(dump string) string {
+	for _, block := range strings.Split(dump, "\n\n") {
+		block = strings.TrimSpace(block)
+		if !strings.HasPrefix(block, "goroutine ") {
+			continue
+		}
+		for _, line := range strings.Split(block, "\n") {
+			// A frame of a benchmark function, not of package testing.
+			if i := strings.Index(line, ".Benchmark"); i >= 0 && !strings.HasPrefix(line, "testing.") {
+				return block
+			}
+		}
+	}
+	return ""
 }
 
 // lockedBuffer is a bytes.Buffer safe for the two goroutines exec copies

@@ -16,3 +16,8 @@ func interrupted(ps *os.ProcessState) bool {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGINT || ws.Signal() == syscall.SIGTERM)
 }
+
+// quit asks a Go process to print its goroutines and exit.
+func quit(p *os.Process) error {
+	return p.Signal(syscall.SIGQUIT)
+}
