@@ -10,6 +10,9 @@ type GateFailure struct {
 	// Change is the relative change in the bad direction, as a
 	// positive fraction (0.12 for 12% worse).
 	Change float64
+	// Estimate is the signed relative change new/old - 1 as the report
+	// shows it (-0.94 for B/s falling 94%).
+	Estimate float64
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point
@@ -34,7 +37,7 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 				if b.Pkg != "" {
 					name = b.Pkg + "." + name
 				}
-				fails = append(fails, GateFailure{Benchmark: name, Unit: m.Unit, Side: c.Side, Change: bad})
+				fails = append(fails, GateFailure{Benchmark: name, Unit: m.Unit, Side: c.Side, Change: bad, Estimate: c.Estimate})
 			}
 		}
 	}

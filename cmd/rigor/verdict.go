@@ -97,8 +97,8 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 		return nil
 	}
 	for _, g := range fails {
-		fmt.Fprintf(cmd.ErrOrStderr(), "rigor: gate: %s %s regressed %+.2f%% on %s (limit %g%%)\n",
-			g.Benchmark, g.Unit, g.Change*100, g.Side, f.maxRegression)
+		fmt.Fprintf(cmd.ErrOrStderr(), "rigor: gate: %s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %g%% limit\n",
+			g.Benchmark, g.Unit, g.Side, g.Estimate*100, g.Change*100, f.maxRegression)
 	}
 	return &exitError{code: exitGateFail}
 }
