@@ -40,7 +40,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			Group:    b.Group,
 			Variant:  b.Variant,
 			Config:   b.Config,
-			Notes:    append([]string(nil), b.Notes...),
+			Notes:    dedupe(b.Notes),
 		}
 		for j := range b.Metrics {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
@@ -69,7 +69,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	if rep.Comparisons > 1 {
 		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts))
 	}
-	rep.Notes = append(rep.Notes, run.Notes...)
+	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
 }
 
@@ -497,4 +497,18 @@ func elisionJudged(b *model.Benchmark) bool {
 		}
 	}
 	return false
+}
+
+// dedupe returns notes without repeats, in order: a source that measured
+// in several passes may record the same remark once per pass.
+func dedupe(notes []string) []string {
+	var out []string
+	seen := make(map[string]bool, len(notes))
+	for _, n := range notes {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
