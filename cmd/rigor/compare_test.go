@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,23 +28,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// rigor runs the binary and returns stdout, stderr and the exit code.
+// rigor runs the binary in the test's directory and returns stdout,
+// stderr and the exit code.
 func rigor(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(rigorBin, args...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return rigorIn(t, "", args...)
 }
 
 var (
