@@ -187,8 +187,8 @@ func worktrees(t *testing.T, dir string) int {
 }
 
 type fakeObserver struct {
-	marks, pauses, procs int
-	keys                 map[string]bool
+	marks, pauses, procs, profiles int
+	keys                           map[string]bool
 }
 
 func (f *fakeObserver) Mark(benchmark, side string, round int) {
@@ -197,6 +197,7 @@ func (f *fakeObserver) Mark(benchmark, side string, round int) {
 }
 func (f *fakeObserver) Pause()                         { f.pauses++ }
 func (f *fakeObserver) AddProcess(*model.ProcessStats) { f.procs++ }
+func (f *fakeObserver) AddProfile(*model.ProfileStats) { f.profiles++ }
 func (f *fakeObserver) Stop() []model.Observation {
 	return []model.Observation{{Benchmark: "fake"}}
 }

@@ -76,8 +76,11 @@ func (s *session) measure(ctx context.Context) error {
 		switch {
 		case s.cfg.MaxRounds > 0 && round > s.cfg.MaxRounds:
 			stopped = "at the maximum number of rounds"
-		case round > 2 && elapsed+last > s.cfg.Time:
+		case round > 2 && elapsed+last+s.profileReserve(last) > s.cfg.Time:
 			stopped = fmt.Sprintf("when the %v time budget was spent", s.cfg.Time)
+			if s.cfg.Profile != nil {
+				stopped += " (leaving room for the profiling pass)"
+			}
 		case !s.anyLeft():
 			stopped = "because every benchmark failed"
 		}

@@ -88,6 +88,8 @@ type Config struct {
 	// Package observe's Observer and ProcessStats fit.
 	Observer     Observer
 	ProcessStats func(*os.ProcessState) *model.ProcessStats
+	// Profile, when set, turns on the profiling pass: see Profiling.
+	Profile *Profiling
 	// Annotate, when set, is called once measuring ends, before the test
 	// binaries are removed and run.json is written for the last time, to
 	// add notes to the run (package observe's Annotate, and its
@@ -105,6 +107,8 @@ type Observer interface {
 	Pause()
 	// AddProcess attaches a measured process's usage to the interval.
 	AddProcess(*model.ProcessStats)
+	// AddProfile attaches a summary of the process's CPU profile.
+	AddProfile(*model.ProfileStats)
 	// Stop ends observing and returns one observation per interval.
 	Stop() []model.Observation
 }
@@ -114,6 +118,7 @@ const (
 	PhaseBuild     = "building"
 	PhaseCalibrate = "calibrating"
 	PhaseMeasure   = "measuring"
+	PhaseProfile   = "profiling"
 )
 
 // Progress says what a run is doing.
@@ -163,16 +168,22 @@ type session struct {
 	bench       map[string]int // key -> index in run.Benchmarks
 	start       time.Time
 	rng         *rand.Rand
+	profNotes   map[int][]string // benchmark index -> the profiling pass's notes
 }
 
 // Run builds the sides' test binaries, calibrates every benchmark and
 // measures it in interleaved rounds until the stopping rule says so. It
 // writes every sample to cfg.Out as it arrives.
 //
+// With cfg.Profile set, a profiling pass follows the rounds (see
+// Profiling).
+//
 // An error before measuring begins (an unknown revision, no package with
 // tests) returns a nil Run. Once measuring has begun, Run returns
 // the Run measured so far; when ctx is cancelled (Ctrl-C) it stops, keeps
-// the files, and returns that partial Run with ctx's error.
+// the files, and returns that partial Run with ctx's error. Cancelled
+// during the profiling pass, it returns the complete Run and no error:
+// the samples are all there, and a note says the pass was cut short.
 func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -207,12 +218,19 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return nil, err
 	}
 	err = s.measure(ctx)
+	if err == nil && cfg.Profile != nil {
+		s.profile(ctx)
+	}
 	s.run.End = time.Now()
 	if cfg.Observer != nil {
 		s.run.Observations = append(s.run.Observations, cfg.Observer.Stop()...)
 	}
 	if cfg.Annotate != nil {
 		cfg.Annotate(ctx, s.run, s.binary)
+	}
+	// The profiling pass's notes follow the bottleneck they explain.
+	for i, notes := range s.profNotes {
+		s.run.Benchmarks[i].Notes = append(s.run.Benchmarks[i].Notes, notes...)
 	}
 	if err != nil && ctx.Err() != nil {
 		s.run.Notes = append(s.run.Notes, "The run was interrupted: these are partial results.")
@@ -290,6 +308,19 @@ func (c *Config) defaults() error {
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
+	}
+	if c.Profile != nil {
+		p := *c.Profile // the caller's stays as it was
+		if p.ReadCPU == nil {
+			return errors.New("profiling without a CPU profile reader")
+		}
+		if p.Time < 0 {
+			return fmt.Errorf("profile time %v is negative", p.Time)
+		}
+		if p.Time == 0 {
+			p.Time = DefaultProfileTime
+		}
+		c.Profile = &p
 	}
 	return nil
 }

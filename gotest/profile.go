@@ -1,0 +1,316 @@
+package gotest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// DefaultProfileTime is how long each profiled run lasts unless Profiling
+// says otherwise. The CPU profiler takes 100 samples a second per busy
+// CPU, so even a process that gets only half a CPU leaves 25 samples, more
+// than the 20 package observe wants before it reads a share, and a
+// benchmark on one CPU leaves 50.
+const DefaultProfileTime = 500 * time.Millisecond
+
+// profileShare is the largest share of the time budget the rounds leave
+// for the profiling pass: the samples come first.
+const profileShare = 0.2
+
+// Profiling configures the profiling pass. After the timed rounds, so that
+// profiling never perturbs a measured sample, every benchmark runs once
+// more on every side, untimed, for about Time, writing a CPU profile and a
+// mutex profile to Out/profiles/<benchmark>/<side>.cpu.pprof and
+// <side>.mutex.pprof. The CPU profile's summary goes to the Observer
+// (AddProfile) on an interval of its own, round 0, where a bottleneck
+// classifier (package observe's Annotate) finds it; the process's resource
+// usage does not, since the profiler's signals add to it and the rounds
+// measured the same code unperturbed. The mutex wait, and where the files
+// are, go in a note on the benchmark.
+//
+// The pass fits in the time budget: the rounds stop early enough to leave
+// it about the time it needs, up to a fifth of the budget, and once the
+// budget is spent the remaining benchmarks go unprofiled, with a note
+// saying so.
+type Profiling struct {
+	// Time is how long each profiled run lasts, about: its iteration
+	// count is Time over the side's median sec/op. 0 means
+	// DefaultProfileTime.
+	Time time.Duration
+	// ReadCPU summarises a CPU profile; package observe's ReadCPUProfile
+	// fits.
+	ReadCPU func(io.Reader) (*model.ProfileStats, error)
+	// ReadMutex, when set, reads a mutex profile: how long goroutines
+	// waited on mutexes, and how many contentions there were; package
+	// observe's ReadMutexProfile fits. When nil, no mutex profile is
+	// written.
+	ReadMutex func(io.Reader) (wait time.Duration, contentions int64, err error)
+}
+
+// profileReserve is how much of the time budget the rounds leave for the
+// profiling pass, given that the last round took last: a round's worth of
+// process start-ups, plus Time per benchmark and side, at most
+// profileShare of the budget.
+func (s *session) profileReserve(last time.Duration) time.Duration {
+	if s.cfg.Profile == nil {
+		return 0
+	}
+	n := 0
+	for _, u := range s.units {
+		if !u.failed {
+			n++
+		}
+	}
+	need := last + time.Duration(n*len(s.sides))*s.cfg.Profile.Time
+	return min(need, time.Duration(profileShare*float64(s.cfg.Time)))
+}
+
+// profiledRun is one profiling run of one benchmark on one side.
+type profiledRun struct {
+	side        string
+	elapsed     time.Duration
+	cpu         *model.ProfileStats
+	mutex       bool // wait and contentions were read
+	wait        time.Duration
+	contentions int64
+	problem     string // what went wrong, if anything
+}
+
+// profile runs the profiling pass (see Profiling). It notes what it did on
+// the run, and collects the benchmarks' notes in s.profNotes; a cancelled
+// ctx ends it early, with a note.
+func (s *session) profile(ctx context.Context) {
+	p := s.cfg.Profile
+	var units []*unit
+	for _, u := range s.units {
+		if !u.failed {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	shown := filepath.Join(s.cfg.Out, "profiles")
+	root, err := filepath.Abs(shown)
+	if err != nil {
+		s.note("No profiling pass: %v.", err)
+		return
+	}
+	s.profNotes = map[int][]string{}
+	used := map[string]bool{}
+	steps, step := len(units)*len(s.sides), 0
+	var profiled, unprofiled []string
+	stop := ""
+	for _, u := range units {
+		name := profileDir(u, used)
+		var runs []profiledRun
+		for _, sd := range s.sides {
+			switch {
+			case ctx.Err() != nil:
+				stop = "interrupted"
+			case time.Since(s.start)+p.Time > s.cfg.Time:
+				stop = "budget"
+			}
+			if stop != "" {
+				break
+			}
+			step++
+			s.progress(Progress{Phase: PhaseProfile, Step: step, Steps: steps, Current: sd.Label + " " + strings.TrimPrefix(u.key, u.pkg+".")})
+			r := s.profileRun(ctx, u, sd, filepath.Join(root, name))
+			if ctx.Err() != nil {
+				stop = "interrupted"
+				break
+			}
+			runs = append(runs, r)
+		}
+		if n := profileNote(runs, filepath.Join(shown, name), p.ReadMutex != nil); n != "" {
+			bi := s.bench[u.key]
+			s.profNotes[bi] = append(s.profNotes[bi], n)
+		}
+		if slices.ContainsFunc(runs, func(r profiledRun) bool { return r.cpu != nil }) {
+			profiled = append(profiled, u.key)
+		} else {
+			unprofiled = append(unprofiled, u.key)
+		}
+		if stop != "" {
+			break
+		}
+	}
+	for _, u := range units[len(profiled)+len(unprofiled):] {
+		unprofiled = append(unprofiled, u.key)
+	}
+	files := "CPU profiles"
+	if p.ReadMutex != nil {
+		files = "CPU and mutex profiles"
+	}
+	switch {
+	case stop == "interrupted":
+		s.note("The profiling pass was interrupted after %d of %d benchmarks; the timed rounds are complete.", len(profiled), len(units))
+	case stop == "budget" && len(profiled) == 0:
+		s.note("No profiling pass: the rounds spent the %v time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.", s.cfg.Time)
+	case stop == "budget":
+		s.note("The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
+			s.cfg.Time, len(profiled), len(units), joinMax(unprofiled, 5))
+	case len(profiled) > 0:
+		s.run.Notes = append(s.run.Notes, fmt.Sprintf(
+			"After the timed rounds every benchmark ran once more per side, untimed, for about %v, writing %s to %s; the bottleneck notes use them.",
+			p.Time, files, shown))
+	}
+}
+
+// profileRun runs u once on sd with profiles written to dir, and reads
+// them.
+func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir string) profiledRun {
+	p := s.cfg.Profile
+	r := profiledRun{side: sd.Label}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		r.problem = err.Error()
+		return r
+	}
+	inv := Invocation{
+		Bench:      u.pattern,
+		Iters:      s.profileIters(u, sd.Label),
+		CPU:        u.cpu,
+		Timeout:    s.cfg.Timeout,
+		CPUProfile: filepath.Join(dir, sd.Label+".cpu.pprof"),
+	}
+	if p.ReadMutex != nil {
+		inv.MutexProfile = filepath.Join(dir, sd.Label+".mutex.pprof")
+	}
+	obs := s.cfg.Observer
+	if obs != nil {
+		obs.Mark(u.key, sd.Label, 0)
+	}
+	out, err := sd.bins[u.pkg].Run(ctx, inv)
+	if err == nil {
+		r.elapsed = out.Elapsed
+		if r.cpu, err = readProfile(inv.CPUProfile, p.ReadCPU); err != nil {
+			r.problem = err.Error()
+		}
+		if inv.MutexProfile != "" {
+			_, err := readProfile(inv.MutexProfile, func(rd io.Reader) (_ struct{}, err error) {
+				r.wait, r.contentions, err = p.ReadMutex(rd)
+				return struct{}{}, err
+			})
+			if err == nil {
+				r.mutex = true
+			} else if r.problem == "" {
+				r.problem = err.Error()
+			}
+		}
+	} else {
+		r.problem = "the run failed: " + firstLine(err.Error())
+	}
+	if obs != nil {
+		if r.cpu != nil {
+			obs.AddProfile(r.cpu)
+		}
+		obs.Pause()
+	}
+	return r
+}
+
+// readProfile opens path and reads it with read.
+func readProfile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	return read(f)
+}
+
+// profileIters is the iteration count that makes a run of u on side last
+// about the profiling time: that time over the side's median sec/op, or
+// the rounds' count when there is none.
+func (s *session) profileIters(u *unit, side string) int64 {
+	b := &s.run.Benchmarks[s.bench[u.key]]
+	m := b.Metric("sec/op")
+	if m == nil {
+		return u.iters
+	}
+	v := m.Values(side)
+	if len(v) == 0 {
+		return u.iters
+	}
+	slices.Sort(v)
+	med := v[len(v)/2]
+	if len(v)%2 == 0 {
+		med = (v[len(v)/2-1] + med) / 2
+	}
+	if !(med > 0) {
+		return u.iters
+	}
+	n := math.Ceil(s.cfg.Profile.Time.Seconds() / med)
+	return int64(min(max(n, 1), 1e12))
+}
+
+// profileDir names u's profile directory: the package's last element and
+// the benchmark's name, or its whole key when that is taken.
+func profileDir(u *unit, used map[string]bool) string {
+	r := strings.NewReplacer("/", "_", "\\", "_", ":", "_", "*", "_", "?", "_", "\"", "_", "<", "_", ">", "_", "|", "_")
+	name := r.Replace(path.Base(u.pkg) + "." + strings.TrimPrefix(u.key, u.pkg+"."))
+	if used[name] {
+		name = r.Replace(u.key)
+	}
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("%s.%d", strings.TrimSuffix(name, fmt.Sprintf(".%d", i-1)), i)
+	}
+	used[name] = true
+	return name
+}
+
+// profileNote describes a benchmark's profiling runs: the mutex wait of
+// each side and where the files are, or what went wrong.
+func profileNote(runs []profiledRun, dir string, mutex bool) string {
+	var waits, problems, sides []string
+	for _, r := range runs {
+		if r.problem != "" {
+			problems = append(problems, fmt.Sprintf("on %s, %s", r.side, r.problem))
+		}
+		if r.cpu != nil {
+			sides = append(sides, r.side)
+		}
+		if r.mutex {
+			waits = append(waits, fmt.Sprintf("%s during %s's %s run", seconds(r.wait), r.side, seconds(r.elapsed)))
+		}
+	}
+	if len(sides) == 0 && len(problems) == 0 {
+		return ""
+	}
+	var parts []string
+	if len(waits) > 0 {
+		parts = append(parts, fmt.Sprintf("goroutines waited on sync mutexes for %s (estimated from 1 in %d contentions)",
+			strings.Join(waits, ", "), MutexProfileFraction))
+	}
+	if len(sides) > 0 {
+		ext := "cpu"
+		if mutex {
+			ext = "{cpu,mutex}"
+		}
+		set := sides[0]
+		if len(sides) > 1 {
+			set = "{" + strings.Join(sides, ",") + "}"
+		}
+		parts = append(parts, fmt.Sprintf("profiles in %s.%s.pprof", filepath.Join(dir, set), ext))
+	}
+	if len(problems) > 0 {
+		parts = append(parts, "profiling went wrong "+strings.Join(problems, "; "))
+	}
+	return "profiled in an untimed run after the rounds: " + strings.Join(parts, "; ")
+}
+
+// seconds formats d in seconds to three significant digits: "0.0394 s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}

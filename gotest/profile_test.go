@@ -1,0 +1,221 @@
+package gotest
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
+)
+
+// A module with one benchmark that does nothing but take one global mutex
+// from 8×GOMAXPROCS goroutines, and one that only computes. Measured on a
+// loaded 2-CPU machine with -test.cpu=2, the first spends about half its
+// CPU samples in sync's slow paths (26 to 62% over nine runs), ten times
+// observe's threshold; the second none.
+const lockTest = `package lock
+
+import (
+	"sync"
+	"testing"
+)
+
+var (
+	mu     sync.Mutex
+	shared uint64
+	sink   uint64
+)
+
+func BenchmarkMutex(b *testing.B) {
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			mu.Lock()
+			for range 20 {
+				shared = shared*6364136223846793005 + 1442695040888963407
+			}
+			mu.Unlock()
+		}
+	})
+}
+
+func BenchmarkCPU(b *testing.B) {
+	for b.Loop() {
+		x := uint64(1)
+		for range 200 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		sink = x
+	}
+}
+`
+
+// TestProfileNamesTheLock runs the profiling pass for real, with package
+// observe's readers, observer and classifier, and checks that the
+// classification rests on the profile: the mutex benchmark is called
+// lock-bound with its share of samples in mutex slow paths, the computing
+// one is not. Only the profile's share is stable enough to assert on a
+// busy machine; the sample times are not looked at.
+func TestProfileNamesTheLock(t *testing.T) {
+	dir := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/lock\n\ngo 1.26\n",
+		"lock/lock_test.go": lockTest,
+	})
+	ctx := context.Background()
+	cfg := quick(dir, t, 2, Side{Label: "current", Rev: "HEAD"})
+	cfg.CPU = []int{2} // two Ps contend even on a machine with one free CPU
+	cfg.Observer, cfg.ProcessStats = observe.Start(ctx, 0), observe.ProcessStats
+	cfg.Profile = &Profiling{ReadCPU: observe.ReadCPUProfile, ReadMutex: observe.ReadMutexProfile}
+	cfg.Annotate = func(_ context.Context, run *model.Run, _ func(pkg, side string) string) { observe.Annotate(run) }
+	run, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "After the timed rounds every benchmark ran once more")
+	}) {
+		t.Errorf("no run note on the profiling pass: %q", run.Notes)
+	}
+	for _, tc := range []struct {
+		name string
+		lock bool
+	}{{"Mutex-2", true}, {"CPU-2", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := "example.com/lock/lock." + tc.name
+			i := slices.IndexFunc(run.Benchmarks, func(b model.Benchmark) bool { return b.Key() == key })
+			if i < 0 {
+				t.Fatalf("no benchmark %s", key)
+			}
+			b := run.Benchmarks[i]
+			if n := len(b.Metric("sec/op").Values("current")); n != 2 {
+				t.Errorf("%d timed samples, want 2: the profiling run is not one", n)
+			}
+			var prof *model.ProfileStats
+			for _, o := range run.Observations {
+				if o.Benchmark == key && o.Profile != nil {
+					if o.Round != 0 || o.Process != nil {
+						t.Errorf("profiling observation in round %d with process stats %v, want round 0 and none", o.Round, o.Process)
+					}
+					prof = o.Profile
+				}
+			}
+			if prof == nil || prof.Samples == 0 {
+				t.Fatalf("no profile attached to %s's observations", key)
+			}
+			t.Logf("%d samples, %.0f%% in mutex slow paths; notes:\n%s", prof.Samples, 100*prof.Lock, strings.Join(b.Notes, "\n"))
+			for _, f := range []string{"current.cpu.pprof", "current.mutex.pprof"} {
+				if _, err := os.Stat(filepath.Join(cfg.Out, "profiles", "lock."+tc.name, f)); err != nil {
+					t.Error(err)
+				}
+			}
+			lockNote := slices.ContainsFunc(b.Notes, func(n string) bool {
+				return strings.HasPrefix(n, "bottleneck: lock contention") && strings.Contains(n, "of CPU samples in mutex slow paths")
+			})
+			if lockNote != tc.lock {
+				t.Errorf("called lock-bound: %v, want %v; notes %q", lockNote, tc.lock, b.Notes)
+			}
+			if !tc.lock && slices.ContainsFunc(b.Notes, func(n string) bool { return strings.Contains(n, "lock contention") }) {
+				t.Errorf("a computing benchmark blamed on a lock: %q", b.Notes)
+			}
+			// The profile note comes after the bottleneck it explains.
+			pi := slices.IndexFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, "profiled in an untimed run after the rounds: ") })
+			bi := slices.IndexFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") })
+			if pi < 0 || bi < 0 || pi < bi {
+				t.Errorf("want a bottleneck note, then the profiling note: %q", b.Notes)
+			} else if n := b.Notes[pi]; !strings.Contains(n, "goroutines waited") || !strings.Contains(n, filepath.Join(cfg.Out, "profiles", "lock."+tc.name, "current.{cpu,mutex}.pprof")) {
+				t.Errorf("profiling note lacks the mutex wait or the files: %s", n)
+			}
+		})
+	}
+}
+
+// stubProfile is a Profiling whose readers record that they ran.
+func stubProfile(reads *int) *Profiling {
+	return &Profiling{
+		Time: 10 * time.Millisecond,
+		ReadCPU: func(io.Reader) (*model.ProfileStats, error) {
+			*reads++
+			return &model.ProfileStats{Samples: 1, CPUSec: 0.01}, nil
+		},
+	}
+}
+
+func TestProfileSkippedWhenBudgetSpent(t *testing.T) {
+	dir := labRepo(t)
+	cfg := quick(dir, t, 2, Side{Label: "current", Rev: "HEAD"})
+	cfg.Bench = "Work"
+	cfg.Time = time.Millisecond // the two rounds that always run spend it
+	var reads int
+	cfg.Profile = stubProfile(&reads)
+	obs := &fakeObserver{keys: map[string]bool{}}
+	cfg.Observer = obs
+	run, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reads != 0 || obs.profiles != 0 {
+		t.Errorf("%d profiles read, %d attached; want none once the budget is spent", reads, obs.profiles)
+	}
+	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "No profiling pass: the rounds spent the 1ms time budget")
+	}) {
+		t.Errorf("notes do not say the profiling pass was skipped: %q", run.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, "profiles")); !os.IsNotExist(err) {
+		t.Errorf("a profiles directory without profiles: %v", err)
+	}
+}
+
+func TestProfileInterrupted(t *testing.T) {
+	dir := labRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD~1"}, Side{Label: "new", Rev: "HEAD"})
+	cfg.Bench = "Work|Alloc"
+	var reads int
+	cfg.Profile = stubProfile(&reads)
+	cfg.Progress = func(p Progress) {
+		if p.Phase == PhaseProfile && p.Step == 3 {
+			cancel() // Ctrl-C as the second benchmark's profiling begins
+		}
+	}
+	run, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatalf("err = %v: an interrupted profiling pass leaves the samples complete", err)
+	}
+	if reads != 2 {
+		t.Errorf("%d profiles read, want the first benchmark's 2", reads)
+	}
+	for _, b := range run.Benchmarks {
+		if n := len(b.Metric("sec/op").Values("new")); n != 2 {
+			t.Errorf("%s: %d new samples, want 2", b.Name, n)
+		}
+	}
+	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+		return n == "The profiling pass was interrupted after 1 of 2 benchmarks; the timed rounds are complete."
+	}) {
+		t.Errorf("notes do not say the profiling pass was interrupted: %q", run.Notes)
+	}
+	if slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "partial results") }) {
+		t.Errorf("a complete run called partial: %q", run.Notes)
+	}
+}
+
+func TestProfileDir(t *testing.T) {
+	used := map[string]bool{}
+	for _, tc := range []struct{ pkg, key, want string }{
+		{"example.com/a/lab", "example.com/a/lab.Build/size=1-2", "lab.Build_size=1-2"},
+		{"example.com/b/lab", "example.com/b/lab.Build/size=1-2", "example.com_b_lab.Build_size=1-2"},
+		{"example.com/a/lab", "example.com/a/lab.Odd:name*?-2", "lab.Odd_name__-2"},
+	} {
+		if got := profileDir(&unit{pkg: tc.pkg, key: tc.key}, used); got != tc.want {
+			t.Errorf("profileDir(%s) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+}
