@@ -57,6 +57,18 @@ printed at the end uses --alpha as usual. Every sample is written as it arrives 
 .rigor/runs/ID in the module root): old.txt and new.txt in Go benchmark
 format, which benchstat reads, and run.json. --seed also seeds the schedule.
 
+After the rounds comes a profiling pass (--profile auto, the default): each
+benchmark runs once more per side, untimed so that profiling never perturbs
+a sample, for about half a second with a CPU profile and a mutex profile.
+The footnotes then name what limited the benchmark from where its CPU time
+went (a lock, the garbage collector, the kernel) and how long goroutines
+waited on mutexes. The profiles stay in --out, as
+profiles/BENCHMARK/SIDE.cpu.pprof and SIDE.mutex.pprof, for go tool pprof.
+The rounds leave the pass room within --time (up to a fifth of it); when the
+budget is spent anyway, or on Ctrl-C during the pass, it is cut short with a
+note, and the verdict, already complete, is printed as usual. --profile off
+skips it.
+
 Output and exit status are compare's: 0, or 1 when --max-regression is set and
 a benchmark regressed by more than it, or 2 for bad input, a run where nothing
 could be measured, or an interrupted run (its partial verdict is printed).`,
@@ -161,6 +173,7 @@ type measureFlags struct {
 	timeout   time.Duration
 	order     string
 	out       string
+	profile   string
 }
 
 func (f *measureFlags) register(fs *pflag.FlagSet) {
@@ -169,11 +182,18 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.benchtime, "benchtime", gotest.DefaultBenchtime.String(), "target `duration` of one sample, or a fixed iteration count Nx (no calibration, no jitter)")
 	fs.IntVar(&f.minRounds, "min-rounds", gotest.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
 	fs.IntVar(&f.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
-	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating and measuring (builds excluded)")
+	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating, measuring and profiling (builds excluded)")
 	fs.DurationVar(&f.timeout, "timeout", gotest.DefaultTimeout, "kill a test binary that runs longer than this, and report it")
 	fs.StringVar(&f.order, "order", gotest.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
+	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
 }
+
+// --profile modes.
+const (
+	profileAuto = "auto"
+	profileOff  = "off"
+)
 
 // config checks the flags and returns the configuration without sides.
 func (f *measureFlags) config(args []string) (gotest.Config, error) {
@@ -221,6 +241,11 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		return cfg, usageErrorf("--timeout must be positive, got %v", f.timeout)
 	case f.order != gotest.OrderThueMorse && f.order != gotest.OrderABBA:
 		return cfg, usageErrorf("unknown --order %q (want %s or %s)", f.order, gotest.OrderThueMorse, gotest.OrderABBA)
+	case f.profile != profileAuto && f.profile != profileOff:
+		return cfg, usageErrorf("unknown --profile %q (want %s or %s)", f.profile, profileAuto, profileOff)
+	}
+	if f.profile == profileAuto {
+		cfg.Profile = &gotest.Profiling{ReadCPU: observe.ReadCPUProfile, ReadMutex: observe.ReadMutexProfile}
 	}
 	return cfg, nil
 }

@@ -110,6 +110,7 @@ func TestABFlagErrors(t *testing.T) {
 		{"ab", "--min-rounds", "1"},
 		{"ab", "--max-rounds", "1"},
 		{"ab", "--time", "0s"},
+		{"ab", "--profile", "on"},
 		{"ab", "--format", "xml"},
 		{"ab", "--bogus"},
 		{"run", "--env", "X"},
@@ -176,11 +177,17 @@ func TestABGateAndJSON(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The profiling pass, on by default (the name ends in -GOMAXPROCS).
+	for _, f := range []string{"old.cpu.pprof", "new.mutex.pprof"} {
+		if m, _ := filepath.Glob(filepath.Join(out, "profiles", "lab.Work*", f)); len(m) != 1 {
+			t.Errorf("profiles/lab.Work*/%s: found %q, want one file", f, m)
+		}
+	}
 }
 
 func TestRunBaseline(t *testing.T) {
 	dir := labRepo(t)
-	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "main"}, quickFlags...), "./...")...)
+	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "main", "--profile", "off"}, quickFlags...), "./...")...)
 	if code != exitOK {
 		t.Fatalf("run --save-baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -195,6 +202,8 @@ func TestRunBaseline(t *testing.T) {
 	runs, _ := os.ReadDir(filepath.Join(dir, ".rigor", "runs"))
 	if len(runs) != 1 {
 		t.Errorf("%d run directories under .rigor/runs, want 1", len(runs))
+	} else if _, err := os.Stat(filepath.Join(dir, ".rigor", "runs", runs[0].Name(), "profiles")); !os.IsNotExist(err) {
+		t.Errorf("--profile off: want no profiles directory, got %v", err)
 	}
 
 	// The same code against the baseline: unpaired, and said so; nothing

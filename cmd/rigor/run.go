@@ -28,9 +28,9 @@ func init() {
 		Use:   "run [flags] [packages]",
 		Short: "Benchmark the working tree in interleaved rounds; keep or check a baseline",
 		Long: `run builds the working tree's test binaries and runs every benchmark in
-shuffled rounds, with the calibration, stopping rule and files of rigor ab
-(current.txt in Go benchmark format and run.json, in --out or
-.rigor/runs/ID). Without a baseline it stops once every benchmark's median is
+shuffled rounds, with the calibration, stopping rule, profiling pass
+(--profile) and files of rigor ab (current.txt in Go benchmark format,
+run.json and profiles/, in --out or .rigor/runs/ID). Without a baseline it stops once every benchmark's median is
 known to within the noise band.
 
 --save-baseline NAME stores the result as .rigor/baselines/NAME.json in the
