@@ -274,7 +274,9 @@ func profileDir(u *unit, used map[string]bool) string {
 // each side and where the files are, or what went wrong.
 func profileNote(runs []profiledRun, dir string, mutex bool) string {
 	var waits, problems, sides []string
+	contended := false
 	for _, r := range runs {
+		contended = contended || r.contentions > 0
 		if r.problem != "" {
 			problems = append(problems, fmt.Sprintf("on %s, %s", r.side, r.problem))
 		}
@@ -289,9 +291,12 @@ func profileNote(runs []profiledRun, dir string, mutex bool) string {
 		return ""
 	}
 	var parts []string
-	if len(waits) > 0 {
+	switch {
+	case len(waits) > 0 && contended:
 		parts = append(parts, fmt.Sprintf("goroutines waited on sync mutexes for %s (estimated from 1 in %d contentions)",
 			strings.Join(waits, ", "), MutexProfileFraction))
+	case len(waits) > 0:
+		parts = append(parts, fmt.Sprintf("no contention on sync mutexes recorded (1 in %d sampled)", MutexProfileFraction))
 	}
 	if len(sides) > 0 {
 		ext := "cpu"

@@ -128,7 +128,8 @@ func TestProfileNamesTheLock(t *testing.T) {
 			bi := slices.IndexFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") })
 			if pi < 0 || bi < 0 || pi < bi {
 				t.Errorf("want a bottleneck note, then the profiling note: %q", b.Notes)
-			} else if n := b.Notes[pi]; !strings.Contains(n, "goroutines waited") || !strings.Contains(n, filepath.Join(cfg.Out, "profiles", "lock."+tc.name, "current.{cpu,mutex}.pprof")) {
+			} else if n := b.Notes[pi]; !strings.Contains(n, "goroutines waited on sync mutexes for ") && !strings.Contains(n, "no contention on sync mutexes recorded") ||
+				!strings.Contains(n, filepath.Join(cfg.Out, "profiles", "lock."+tc.name, "current.{cpu,mutex}.pprof")) {
 				t.Errorf("profiling note lacks the mutex wait or the files: %s", n)
 			}
 		})
@@ -207,6 +208,32 @@ func TestProfileInterrupted(t *testing.T) {
 	}
 }
 
+func TestProfileNote(t *testing.T) {
+	cpu := &model.ProfileStats{Samples: 50, CPUSec: 0.5}
+	for _, tc := range []struct {
+		name  string
+		runs  []profiledRun
+		mutex bool
+		want  string
+	}{
+		{"contended", []profiledRun{
+			{side: "old", elapsed: 512 * time.Millisecond, cpu: cpu, mutex: true, wait: 39400 * time.Microsecond, contentions: 300},
+			{side: "new", elapsed: 500 * time.Millisecond, cpu: cpu, mutex: true},
+		}, true, "profiled in an untimed run after the rounds: goroutines waited on sync mutexes for 0.0394 s during old's 0.512 s run, 0 s during new's 0.5 s run (estimated from 1 in 100 contentions); profiles in d/{old,new}.{cpu,mutex}.pprof"},
+		{"uncontended", []profiledRun{{side: "current", elapsed: time.Second, cpu: cpu, mutex: true}}, true,
+			"profiled in an untimed run after the rounds: no contention on sync mutexes recorded (1 in 100 sampled); profiles in d/current.{cpu,mutex}.pprof"},
+		{"cpu only", []profiledRun{{side: "current", elapsed: time.Second, cpu: cpu}}, false,
+			"profiled in an untimed run after the rounds: profiles in d/current.cpu.pprof"},
+		{"failed", []profiledRun{{side: "old", cpu: cpu}, {side: "new", problem: "the run failed: exit status 1"}}, false,
+			"profiled in an untimed run after the rounds: profiles in d/old.cpu.pprof; profiling went wrong on new, the run failed: exit status 1"},
+		{"nothing", nil, true, ""},
+	} {
+		if got := profileNote(tc.runs, "d", tc.mutex); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestProfileDir(t *testing.T) {
 	used := map[string]bool{}
 	for _, tc := range []struct{ pkg, key, want string }{
@@ -217,5 +244,60 @@ func TestProfileDir(t *testing.T) {
 		if got := profileDir(&unit{pkg: tc.pkg, key: tc.key}, used); got != tc.want {
 			t.Errorf("profileDir(%s) = %q, want %q", tc.key, got, tc.want)
 		}
+	}
+}
+
+func TestProfileIters(t *testing.T) {
+	samples := func(side string, v ...float64) []model.Sample {
+		var out []model.Sample
+		for i, x := range v {
+			out = append(out, model.Sample{Side: side, Round: i + 1, Iters: 100, Value: x})
+		}
+		return out
+	}
+	s := &session{
+		cfg:   Config{Profile: &Profiling{Time: 500 * time.Millisecond}},
+		bench: map[string]int{"p.A": 0, "p.B": 1},
+		run: &model.Run{Benchmarks: []model.Benchmark{
+			{Name: "A", Pkg: "p", Metrics: []model.Metric{{Unit: "sec/op", Samples: append(samples("old", 3e-6, 1e-6, 2e-6), samples("new", 1e-6, 3e-6, 9, 1e-15)...)}}},
+			{Name: "B", Pkg: "p", Metrics: []model.Metric{{Unit: "B/op"}}},
+		}},
+	}
+	for _, tc := range []struct {
+		key, side string
+		want      int64
+	}{
+		{"p.A", "old", 250000}, // 0.5 s over the median 2 µs
+		{"p.A", "new", 250000}, // an even count: the mean of 1 µs and 3 µs
+		{"p.A", "other", 7},    // no samples on that side: the rounds' count
+		{"p.B", "old", 7},      // no sec/op
+	} {
+		if got := s.profileIters(&unit{key: tc.key, iters: 7}, tc.side); got != tc.want {
+			t.Errorf("profileIters(%s, %s) = %d, want %d", tc.key, tc.side, got, tc.want)
+		}
+	}
+	s.run.Benchmarks[0].Metrics[0].Samples = samples("old", 1e-15)
+	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old"); got != 1e12 {
+		t.Errorf("a femtosecond op: %d iterations, want the cap 1e12", got)
+	}
+}
+
+func TestProfileReserve(t *testing.T) {
+	s := &session{
+		cfg:   Config{Time: time.Minute, Profile: &Profiling{Time: 500 * time.Millisecond}},
+		sides: make([]*sideState, 2),
+		units: []*unit{{}, {}, {failed: true}},
+	}
+	// A round's start-ups plus 0.5 s for each of 2 benchmarks on 2 sides.
+	if got, want := s.profileReserve(time.Second), 3*time.Second; got != want {
+		t.Errorf("reserve %v, want %v", got, want)
+	}
+	s.cfg.Time = 10 * time.Second // at most a fifth of the budget
+	if got, want := s.profileReserve(time.Second), 2*time.Second; got != want {
+		t.Errorf("reserve %v, want %v", got, want)
+	}
+	s.cfg.Profile = nil
+	if got := s.profileReserve(time.Second); got != 0 {
+		t.Errorf("no profiling: reserve %v, want 0", got)
 	}
 }
