@@ -38,9 +38,10 @@ const profileShare = 0.2
 // are, go in a note on the benchmark.
 //
 // The pass fits in the time budget: the rounds stop early enough to leave
-// it about the time it needs, up to a fifth of the budget, and once the
-// budget is spent the remaining benchmarks go unprofiled, with a note
-// saying so.
+// it about the time it needs, up to a fifth of the budget; when what is
+// left is short, each run is shortened to its share of it, down to a
+// quarter of Time, and past that the remaining benchmarks go unprofiled,
+// with a note saying so.
 type Profiling struct {
 	// Time is how long each profiled run lasts, about: its iteration
 	// count is Time over the side's median sec/op. 0 means
@@ -109,23 +110,32 @@ func (s *session) profile(ctx context.Context) {
 	used := map[string]bool{}
 	steps, step := len(units)*len(s.sides), 0
 	var profiled, unprofiled []string
+	var shortest time.Duration
 	stop := ""
 	for _, u := range units {
 		name := profileDir(u, used)
 		var runs []profiledRun
 		for _, sd := range s.sides {
+			// This run's share of what is left of the budget, a fifth
+			// of it kept for starting the process and writing the
+			// profiles.
+			slot := (s.cfg.Time - time.Since(s.start)) / time.Duration(steps-step)
+			d := min(p.Time, slot*4/5)
 			switch {
 			case ctx.Err() != nil:
 				stop = "interrupted"
-			case time.Since(s.start)+p.Time > s.cfg.Time:
+			case d < p.Time/4:
 				stop = "budget"
 			}
 			if stop != "" {
 				break
 			}
+			if shortest == 0 || d < shortest {
+				shortest = d
+			}
 			step++
 			s.progress(Progress{Phase: PhaseProfile, Step: step, Steps: steps, Current: sd.Label + " " + strings.TrimPrefix(u.key, u.pkg+".")})
-			r := s.profileRun(ctx, u, sd, filepath.Join(root, name))
+			r := s.profileRun(ctx, u, sd, filepath.Join(root, name), d)
 			if ctx.Err() != nil {
 				stop = "interrupted"
 				break
@@ -161,15 +171,19 @@ func (s *session) profile(ctx context.Context) {
 		s.note("The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
 			s.cfg.Time, len(profiled), len(units), joinMax(unprofiled, 5))
 	case len(profiled) > 0:
+		how := fmt.Sprintf("for about %v", p.Time)
+		if shortest < p.Time {
+			how = fmt.Sprintf("for %v to %v (shortened to fit the time budget)", shortest.Round(time.Millisecond), p.Time)
+		}
 		s.run.Notes = append(s.run.Notes, fmt.Sprintf(
-			"After the timed rounds every benchmark ran once more per side, untimed, for about %v, writing %s to %s; the bottleneck notes use them.",
-			p.Time, files, shown))
+			"After the timed rounds every benchmark ran once more per side, untimed, %s, writing %s to %s; the bottleneck notes use them.",
+			how, files, shown))
 	}
 }
 
-// profileRun runs u once on sd with profiles written to dir, and reads
-// them.
-func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir string) profiledRun {
+// profileRun runs u once on sd for about d with profiles written to dir,
+// and reads them.
+func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir string, d time.Duration) profiledRun {
 	p := s.cfg.Profile
 	r := profiledRun{side: sd.Label}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -178,7 +192,7 @@ func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir st
 	}
 	inv := Invocation{
 		Bench:      u.pattern,
-		Iters:      s.profileIters(u, sd.Label),
+		Iters:      s.profileIters(u, sd.Label, d),
 		CPU:        u.cpu,
 		Timeout:    s.cfg.Timeout,
 		CPUProfile: filepath.Join(dir, sd.Label+".cpu.pprof"),
@@ -231,9 +245,9 @@ func readProfile[T any](path string, read func(io.Reader) (T, error)) (T, error)
 }
 
 // profileIters is the iteration count that makes a run of u on side last
-// about the profiling time: that time over the side's median sec/op, or
-// the rounds' count when there is none.
-func (s *session) profileIters(u *unit, side string) int64 {
+// about d: d over the side's median sec/op, or the rounds' count when
+// there is none.
+func (s *session) profileIters(u *unit, side string, d time.Duration) int64 {
 	b := &s.run.Benchmarks[s.bench[u.key]]
 	m := b.Metric("sec/op")
 	if m == nil {
@@ -251,7 +265,7 @@ func (s *session) profileIters(u *unit, side string) int64 {
 	if !(med > 0) {
 		return u.iters
 	}
-	n := math.Ceil(s.cfg.Profile.Time.Seconds() / med)
+	n := math.Ceil(d.Seconds() / med)
 	return int64(min(max(n, 1), 1e12))
 }
 

@@ -256,7 +256,6 @@ func TestProfileIters(t *testing.T) {
 		return out
 	}
 	s := &session{
-		cfg:   Config{Profile: &Profiling{Time: 500 * time.Millisecond}},
 		bench: map[string]int{"p.A": 0, "p.B": 1},
 		run: &model.Run{Benchmarks: []model.Benchmark{
 			{Name: "A", Pkg: "p", Metrics: []model.Metric{{Unit: "sec/op", Samples: append(samples("old", 3e-6, 1e-6, 2e-6), samples("new", 1e-6, 3e-6, 9, 1e-15)...)}}},
@@ -272,12 +271,12 @@ func TestProfileIters(t *testing.T) {
 		{"p.A", "other", 7},    // no samples on that side: the rounds' count
 		{"p.B", "old", 7},      // no sec/op
 	} {
-		if got := s.profileIters(&unit{key: tc.key, iters: 7}, tc.side); got != tc.want {
+		if got := s.profileIters(&unit{key: tc.key, iters: 7}, tc.side, 500*time.Millisecond); got != tc.want {
 			t.Errorf("profileIters(%s, %s) = %d, want %d", tc.key, tc.side, got, tc.want)
 		}
 	}
 	s.run.Benchmarks[0].Metrics[0].Samples = samples("old", 1e-15)
-	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old"); got != 1e12 {
+	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old", 500*time.Millisecond); got != 1e12 {
 		t.Errorf("a femtosecond op: %d iterations, want the cap 1e12", got)
 	}
 }

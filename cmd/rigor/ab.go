@@ -64,10 +64,10 @@ The footnotes then name what limited the benchmark from where its CPU time
 went (a lock, the garbage collector, the kernel) and how long goroutines
 waited on mutexes. The profiles stay in --out, as
 profiles/BENCHMARK/SIDE.cpu.pprof and SIDE.mutex.pprof, for go tool pprof.
-The rounds leave the pass room within --time (up to a fifth of it); when the
-budget is spent anyway, or on Ctrl-C during the pass, it is cut short with a
-note, and the verdict, already complete, is printed as usual. --profile off
-skips it.
+The rounds leave the pass room within --time (up to a fifth of it); when
+that is short the profiled runs are shortened, and when the budget is spent
+anyway, or on Ctrl-C during the pass, the pass is cut short with a note and
+the verdict, already complete, is printed as usual. --profile off skips it.
 
 Output and exit status are compare's: 0, or 1 when --max-regression is set and
 a benchmark regressed by more than it, or 2 for bad input, a run where nothing
