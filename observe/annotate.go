@@ -271,9 +271,13 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 		return Diagnosis{BottleneckGC, "garbage collection", ev}
 	}
 
-	if haveProc && procCPU > 0 && float64(a.pVol)/procCPU >= lockSwitches && a.pSys/procCPU >= lockSystemShare {
+	profiled := a.profN > 0 && a.prof.Samples >= 20
+	if !profiled && haveProc && procCPU > 0 && float64(a.pVol)/procCPU >= lockSwitches && a.pSys/procCPU >= lockSystemShare {
 		// Threads that sleep in the kernel and are woken, over and over:
-		// what contended pthread mutexes (and futex-based locks) do.
+		// what contended pthread mutexes (and futex-based locks) do. A CPU
+		// profile, when there is one, is the better witness: it already
+		// ruled a lock out above, and short processes switch a lot while
+		// their threads start.
 		return Diagnosis{BottleneckLock, "lock contention (threads sleeping and waking in the kernel)", strings.Join(lockEv, ", ")}
 	}
 
