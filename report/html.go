@@ -391,7 +391,10 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 				if s.Lo == s.Hi && s.Lo == s.Center {
 					hm.CI = "exact"
 				}
-				hm.CV = fmt.Sprintf("%.2f%%", s.CV*100)
+				hm.CV = "-" // no CV when the mean is zero
+				if !math.IsNaN(s.CV) && !math.IsInf(s.CV, 0) {
+					hm.CV = fmt.Sprintf("%.2f%%", s.CV*100)
+				}
 				hm.Min, hm.Max = value(m.Unit, s.Min), value(m.Unit, s.Max)
 				if s.Slope != nil {
 					hm.Slope = value(m.Unit, s.Slope.Estimate) + " " + interval(m.Unit, analysis.Summary{N: 1, Lo: s.Slope.Lo, Hi: s.Slope.Hi})

@@ -134,6 +134,14 @@ func TestNiceTicks(t *testing.T) {
 			t.Errorf("niceTicks(%g, %g) = %s, want %s", tt.lo, tt.hi, g, tt.want)
 		}
 	}
+	// Labels must print exactly, not 60.00000000000001% (3 × 0.2 in binary).
+	var labels []string
+	for _, v := range niceTicks(0, 1, 5) {
+		labels = append(labels, shareFormatter(v))
+	}
+	if g := strings.Join(labels, " "); g != "0% 20% 40% 60% 80% 100%" {
+		t.Errorf("share tick labels = %s", g)
+	}
 	if g := fmt.Sprintf("%.4g", logTicks(14e-6, 490e-6)); g != "[2e-05 5e-05 0.0001 0.0002]" {
 		t.Errorf("logTicks(14µ, 490µ) = %s, want 20µ 50µ 100µ 200µ", g)
 	}

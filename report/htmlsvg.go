@@ -70,10 +70,18 @@ func niceTicks(lo, hi float64, n int) []float64 {
 		}
 	}
 	var t []float64
-	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+	first := math.Ceil(lo/step - 1e-9)
+	for i := 0.0; ; i++ {
+		v := (first + i) * step
+		if v > hi+step*1e-9 {
+			break
+		}
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
+		// Snap to 12 significant digits: 3 × 0.2 is 0.6000000000000001
+		// in binary, and a tick label must read 60%, not 60.00000000000001%.
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 		t = append(t, v)
 	}
 	return t
