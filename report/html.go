@@ -740,7 +740,7 @@ func changeChart(rep *analysis.Report, idx []int) template.HTML {
 	if len(rows) == 0 {
 		return ""
 	}
-	c := newChart(720, float64(70+26*len(rows)), "Change against "+rep.Sides[0])
+	c := newChart(720, marginTop+marginBottom+float64(26*len(rows)), "Change against "+rep.Sides[0])
 	c.x.plo = 260
 	c.x.lo, c.x.hi = padRange(lo, hi, 0.1)
 	c.x.format = percentFormatter
@@ -807,7 +807,7 @@ func whiskerChart(title, unit string, rows []whiskerRow, ref float64) template.H
 			}
 		}
 	}
-	c := newChart(720, float64(70+26*len(rows)), title)
+	c := newChart(720, marginTop+marginBottom+float64(26*len(rows)), title)
 	c.x.plo = 200
 	if lo > 0 && hi/lo > 10 {
 		c.x.log = true

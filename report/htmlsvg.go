@@ -50,6 +50,11 @@ func (a axis) band(i int) float64 {
 	return a.plo + (float64(i)+0.5)*(a.phi-a.plo)/n
 }
 
+// top and bottom are the pixel rows of the plot's edges, whichever way the
+// axis runs (category axes list their first row on top).
+func (a axis) top() float64    { return math.Min(a.plo, a.phi) }
+func (a axis) bottom() float64 { return math.Max(a.plo, a.phi) }
+
 // bandWidth is the pixels of one category.
 func (a axis) bandWidth() float64 {
 	return math.Abs(a.phi-a.plo) / float64(max(len(a.categories), 1))
@@ -191,7 +196,7 @@ func (c *chart) f(format string, args ...any) { fmt.Fprintf(&c.b, format, args..
 // frame draws the title, grid lines, ticks and axis labels.
 func (c *chart) frame() {
 	c.f(`<text class="title" x="%g" y="16">%s</text>`, marginLeft, esc(c.title))
-	c.f(`<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, c.x.plo, c.y.phi, c.x.phi-c.x.plo, c.y.plo-c.y.phi)
+	c.f(`<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, c.x.plo, c.y.top(), c.x.phi-c.x.plo, c.y.bottom()-c.y.top())
 	c.xTicks()
 	c.yTicks()
 	if c.x.label != "" {
@@ -212,14 +217,14 @@ func (c *chart) ticks(a axis) []float64 {
 func (c *chart) xTicks() {
 	if c.x.categories != nil {
 		for i, cat := range c.x.categories {
-			c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, c.x.band(i), c.y.plo+16, esc(truncate(cat, 18)))
+			c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, c.x.band(i), c.y.bottom()+16, esc(truncate(cat, 18)))
 		}
 		return
 	}
 	for _, v := range c.ticks(c.x) {
 		px := c.x.px(v)
-		c.f(`<line class="grid" x1="%.1f" x2="%.1f" y1="%g" y2="%g"/>`, px, px, c.y.phi, c.y.plo)
-		c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, px, c.y.plo+16, esc(c.x.format(v)))
+		c.f(`<line class="grid" x1="%.1f" x2="%.1f" y1="%g" y2="%g"/>`, px, px, c.y.top(), c.y.bottom())
+		c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, px, c.y.bottom()+16, esc(c.x.format(v)))
 	}
 }
 
