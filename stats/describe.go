@@ -56,7 +56,12 @@ func quantileSorted(s []float64, p float64) float64 {
 	if frac == 0 || s[lo] == s[lo+1] { // the second case keeps ±Inf from becoming NaN
 		return s[lo]
 	}
-	return s[lo] + frac*(s[lo+1]-s[lo])
+	if d := s[lo+1] - s[lo]; !math.IsInf(d, 0) {
+		return s[lo] + frac*d
+	}
+	// Two finite values whose difference overflows (±1e308): weigh them
+	// separately instead.
+	return (1-frac)*s[lo] + frac*s[lo+1]
 }
 
 // StdDev returns the sample standard deviation of x (divisor n-1), or NaN if
