@@ -68,7 +68,10 @@ func (s *Store) BaselinePath(name string) string {
 }
 
 // Save stores run as the baseline name, replacing any previous one. The
-// file is replaced atomically: a crash leaves the old or the new one.
+// file is replaced atomically: the new version is written to a temporary
+// file, flushed to disk and renamed over the old one, so that a crash (of
+// rigor or of the machine) leaves the old or the new one, never half of
+// either, and a failed save leaves the old one as it was.
 func (s *Store) Save(name string, run *model.Run) error {
 	if err := CheckName(name); err != nil {
 		return err
@@ -82,6 +85,14 @@ func (s *Store) Save(name string, run *model.Run) error {
 		return fmt.Errorf("saving baseline %s: %w", name, err)
 	}
 	err = run.WriteJSON(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644) // as os.Create would, not CreateTemp's 0600
+	}
+	if err == nil {
+		// Without it a machine crash soon after the rename can leave an
+		// empty file in place of both versions.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -77,6 +77,61 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// TestFailedSaveKeepsOldBaseline: a save that fails, whether before
+// anything is written (a run WriteJSON refuses) or after (the rename),
+// leaves the previous baseline as it was and no temporary file behind.
+func TestFailedSaveKeepsOldBaseline(t *testing.T) {
+	s := Open(t.TempDir())
+	if err := s.Save("main", sampleRun("current", 1e-6, 2e-6)); err != nil {
+		t.Fatal(err)
+	}
+	path := s.BaselinePath("main")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("baseline mode %v (%v), want -rw-r--r-- as other result files", fi.Mode(), err)
+	}
+	dir := filepath.Dir(path)
+	leftovers := func() []string {
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+
+	// Refused before writing: a sample that belongs to no side.
+	bad := sampleRun("current", 3e-6)
+	bad.Benchmarks[0].Metrics[0].Samples[0].Side = "nobody"
+	if err := s.Save("main", bad); err == nil {
+		t.Fatal("saving an invalid run succeeded")
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Errorf("a refused save changed the baseline:\n%s", after)
+	}
+	if names := leftovers(); !slices.Equal(names, []string{"main.json"}) {
+		t.Errorf("after a refused save the directory holds %q, want only main.json", names)
+	}
+
+	// Failed after writing: the rename onto "other.json", a non-empty
+	// directory, fails once the temporary file is complete.
+	if err := os.MkdirAll(filepath.Join(dir, "other.json", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save("other", sampleRun("current", 4e-6)); err == nil {
+		t.Fatal("saving over a directory succeeded")
+	}
+	if names := leftovers(); !slices.Equal(names, []string{"main.json", "other.json"}) {
+		t.Errorf("after a failed rename the directory holds %q, want no temporary file", names)
+	}
+	if got, err := s.Load("main"); err != nil || len(got.Benchmarks[0].Metrics[0].Samples) != 2 {
+		t.Errorf("the old baseline no longer loads: %v", err)
+	}
+}
+
 func TestLoadCorrupt(t *testing.T) {
 	s := Open(t.TempDir())
 	os.MkdirAll(filepath.Join(s.Dir, "baselines"), 0o755)
