@@ -118,3 +118,60 @@ func TestPairedShiftLarge(t *testing.T) {
 		t.Errorf("n=200 N(0.05, 0.01): %+v %v", iv, err)
 	}
 }
+
+// dpSignedRankCritical is the exact critical value for larger n than
+// bruteSignedRankCritical can enumerate: the null distribution of T+ by
+// the recurrence P_r(t) = (P_{r-1}(t) + P_{r-1}(t-r))/2 (rank r counted
+// or not), and the largest k with P(T+ <= k-1) <= alpha/2.
+func dpSignedRankCritical(n int, alpha float64) int {
+	p := []float64{1}
+	for r := 1; r <= n; r++ {
+		next := make([]float64, len(p)+r)
+		for t, v := range p {
+			next[t] += v / 2
+			next[t+r] += v / 2
+		}
+		p = next
+	}
+	k, cum := 0, 0.0
+	for cum+p[k] <= alpha/2 {
+		cum += p[k]
+		k++
+	}
+	return k
+}
+
+// TestPairedShiftNormalApproximation checks the branch above
+// exactSignedRankLimit, which no other test reaches with a reference. By
+// hand, k = floor(n(n+1)/4 - z·sd + 0.5), sd = sqrt(n(n+1)(2n+1)/24),
+// z = 1.959964:
+//
+//   - n = 60: 915 - 1.959964 × 135.839979 + 0.5 = 649.26, k = 649, the
+//     exact critical value too;
+//   - n = 200: 10050 - 1.959964 × 819.557808 + 0.5 = 8444.20, k = 8444,
+//     one below the exact 8445: the interval is one Walsh average wider
+//     on each side, so it still covers at least 95%.
+//
+// With d = 1..n the k-th smallest Walsh average is found by brute force.
+func TestPairedShiftNormalApproximation(t *testing.T) {
+	for _, tt := range []struct{ n, k, exact int }{{60, 649, 649}, {200, 8444, 8445}} {
+		if got := dpSignedRankCritical(tt.n, 0.05); got != tt.exact {
+			t.Fatalf("n=%d: exact critical value %d by the recurrence, want %d", tt.n, got, tt.exact)
+		}
+		d := make([]float64, tt.n)
+		for i := range d {
+			d[i] = float64(i + 1)
+		}
+		iv, err := PairedShift(d, 0.95)
+		if err != nil {
+			t.Fatalf("n=%d: %v", tt.n, err)
+		}
+		w := bruteWalsh(d)
+		if iv.Lo != w[tt.k-1] || iv.Hi != w[len(w)-tt.k] {
+			t.Errorf("n=%d: [%v, %v], want the %d-th smallest and largest Walsh averages [%v, %v]", tt.n, iv.Lo, iv.Hi, tt.k, w[tt.k-1], w[len(w)-tt.k])
+		}
+		if want := float64(tt.n+1) / 2; iv.Estimate != want {
+			t.Errorf("n=%d: estimate %v, want %v (Walsh averages of 1..n are symmetric about (n+1)/2)", tt.n, iv.Estimate, want)
+		}
+	}
+}
