@@ -133,6 +133,11 @@ func TestProfileNamesTheLock(t *testing.T) {
 					t.Error(err)
 				}
 			}
+			if prof.Samples < 20 {
+				// The classifier needs 20 samples; a machine busy enough
+				// to starve the profile leaves nothing to assert on.
+				t.Skipf("only %d profile samples (the machine was busy): under the classifier's minimum of 20", prof.Samples)
+			}
 			// The profile's verdict ("lock contention (...)", not "lock
 			// contention (threads sleeping and waking in the kernel)",
 			// which rests on process statistics alone).
