@@ -537,6 +537,17 @@ func (r *runner) emit(s *setResult, k int, allocs bool) error {
 	if r.sink == nil {
 		return nil
 	}
+	if err := r.write(s, k, allocs); err != nil {
+		// A full disk must not cost the measurements: stop streaming,
+		// say so, and keep measuring; the report still comes at the end.
+		r.sink = nil
+		r.pass.Notes = append(r.pass.Notes, fmt.Sprintf("writing results as they arrived failed, so streaming stopped (the measurements go on): %v", err))
+	}
+	return nil
+}
+
+// write streams the latest round (or the allocation rounds) to the sink.
+func (r *runner) write(s *setResult, k int, allocs bool) error {
 	if r.obs != nil {
 		r.obs.Pause()
 	}

@@ -239,3 +239,27 @@ func TestObservations(t *testing.T) {
 		t.Errorf("notes %q: observe.Annotate did not run", bm.Notes)
 	}
 }
+
+// TestStreamFailureKeepsMeasuring: when the results directory cannot be
+// written (here run.json is a directory, so replacing it fails), the run
+// stops streaming, says so, and still returns every round it measured.
+func TestStreamFailureKeepsMeasuring(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "run.json", "blocker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGroup("full")
+	g.Config = quick()
+	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
+	g.Bench("b", func(b *B) { Iter(b, func() int { return 2 }) })
+	m, err := g.measure(context.Background(), nil, dir)
+	if err != nil {
+		t.Fatalf("measure: %v", err)
+	}
+	if m == nil || len(m.run.Benchmarks) == 0 || len(m.run.Benchmarks[0].Metric(unitTime).Values("b")) == 0 {
+		t.Fatal("no measurements returned")
+	}
+	if !slices.ContainsFunc(m.run.Notes, func(n string) bool { return strings.Contains(n, "streaming stopped") }) {
+		t.Errorf("no note on the failed stream: %q", m.run.Notes)
+	}
+}
