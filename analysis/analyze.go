@@ -73,6 +73,10 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// Validate reports whether o is usable, so that a command can reject bad
+// options before it spends time measuring.
+func (o Options) Validate() error { return o.validate() }
+
 func (o Options) validate() error {
 	switch {
 	case !(o.Confidence > 0 && o.Confidence < 1):

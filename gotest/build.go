@@ -57,7 +57,13 @@ func ListPackages(ctx context.Context, dir string, s Settings, patterns []string
 	args = append(args, patterns...)
 	out, err := goCmd(ctx, dir, s, args...)
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %w", strings.Join(patterns, " "), err)
+		// One line: go's own complaint (an unknown toolchain, a bad
+		// pattern) says more than its exit status.
+		msg := strings.Join(strings.Fields(strings.TrimSpace(string(out))), " ")
+		if msg == "" {
+			msg = strings.SplitN(err.Error(), "\n", 2)[0]
+		}
+		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), msg)
 	}
 	var pkgs []Package
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

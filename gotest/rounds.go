@@ -283,8 +283,9 @@ func (s *session) calibrate(ctx context.Context) error {
 			}
 		}
 	}
-	if len(s.units) == 0 && len(work) == 0 {
-		s.note("no benchmark matches %q.", s.cfg.Bench)
+	if len(s.units) == 0 && len(work) == 0 && len(s.pkgs) > 0 {
+		// Packages built, but the pattern matches nothing in them.
+		return fmt.Errorf("no benchmark matches %q", s.cfg.Bench)
 	}
 	return nil
 }

@@ -13,6 +13,11 @@ import (
 // maxSteps bounds the number of steps a range may expand to.
 const maxSteps = 1000
 
+// maxConcurrency bounds a closed-loop step: each worker is a goroutine
+// and a connection, and one client cannot open many more connections to
+// one address than it has ephemeral ports.
+const maxConcurrency = 100000
+
 // ParseConcurrency parses concurrency steps: a list "1,2,4,8", a
 // geometric range "1..64x2" (1, 2, 4, ..., 64) or a linear one "8..64+8",
 // or lists of them ("1..8x2,12,16").
@@ -43,8 +48,8 @@ func parseSteps(s string, integer bool) ([]float64, error) {
 		var v float64
 		if integer {
 			n, err := strconv.Atoi(t)
-			if err != nil || n < 1 {
-				return 0, fmt.Errorf("bad %s %q: want a whole number of at least 1", what, t)
+			if err != nil || n < 1 || n > maxConcurrency {
+				return 0, fmt.Errorf("bad %s %q: want a whole number from 1 to %d", what, t, maxConcurrency)
 			}
 			v = float64(n)
 		} else {

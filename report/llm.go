@@ -21,8 +21,12 @@ func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
 	ew := &errWriter{w: w}
 	keys := sideKeys(rep.Sides)
 	o := rep.Options
+	baseline := ""
+	if len(rep.Sides) > 0 {
+		baseline = rep.Sides[0]
+	}
 	kv(ew, "record", "run", "kind", rep.Kind, "paired", strconv.FormatBool(rep.Paired),
-		"sides", strings.Join(rep.Sides, ","), "baseline", rep.Sides[0],
+		"sides", strings.Join(rep.Sides, ","), "baseline", baseline,
 		"confidence", llmNum(o.Confidence), "alpha", llmNum(o.Alpha), "noise", llmNum(o.Noise),
 		"correction", o.Correction, "comparisons", strconv.Itoa(rep.Comparisons))
 	for _, b := range rep.Benchmarks {

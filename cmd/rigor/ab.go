@@ -235,6 +235,8 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		return cfg, usageErrorf("--min-rounds must be at least 2, got %d", f.minRounds)
 	case f.maxRounds < 0 || f.maxRounds > 0 && f.maxRounds < 2:
 		return cfg, usageErrorf("--max-rounds must be 0 (no limit) or at least 2, got %d", f.maxRounds)
+	case f.maxRounds > 0 && f.maxRounds < f.minRounds:
+		return cfg, usageErrorf("--max-rounds %d is below --min-rounds %d", f.maxRounds, f.minRounds)
 	case f.budget <= 0:
 		return cfg, usageErrorf("--time must be positive, got %v", f.budget)
 	case f.timeout <= 0:

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -80,6 +81,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
+	strictHelp()
 	err := rootCmd.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
@@ -94,4 +96,31 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	// Cobra's own errors (unknown command, bad args) are usage errors.
 	fmt.Fprintln(stderr, "rigor:", err)
 	return exitUsage
+}
+
+// strictHelp makes cobra's help and completion commands treat an unknown
+// topic or shell as the usage error it is (exit 2), where cobra prints
+// help and exits 0.
+func strictHelp() {
+	rootCmd.InitDefaultHelpCmd()
+	rootCmd.InitDefaultCompletionCmd()
+	for _, c := range rootCmd.Commands() {
+		switch c.Name() {
+		case "help":
+			if show := c.Run; show != nil {
+				c.Run = nil
+				c.RunE = func(c *cobra.Command, args []string) error {
+					if cmd, _, err := rootCmd.Find(args); err != nil || cmd == nil {
+						return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+					}
+					show(c, args)
+					return nil
+				}
+			}
+		case "completion":
+			// Without a shell it shows its help, as before; with an
+			// unknown one cobra's NoArgs rejects it.
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
 }

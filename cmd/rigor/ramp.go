@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -89,8 +92,18 @@ or URL.`,
 			if duration <= 0 {
 				return usageErrorf("--duration must be positive")
 			}
-			if knee < 0 || knee >= 1 {
+			if !(knee >= 0 && knee < 1) {
 				return usageErrorf("--knee must be between 0 and 1 (0.05 is 5%%), got %v", knee)
+			}
+			switch {
+			case warmup < 0:
+				return usageErrorf("--warmup must not be negative (0 for none), got %v", warmup)
+			case timeout < 0:
+				return usageErrorf("--timeout must not be negative (0 for none), got %v", timeout)
+			case pid < 0:
+				return usageErrorf("--pid must be a process ID, got %d", pid)
+			case maxWorkers < 1:
+				return usageErrorf("--max-workers must be at least 1, got %d", maxWorkers)
 			}
 			switch format {
 			case "text", "md", "csv", "json":
@@ -156,6 +169,9 @@ or URL.`,
 			}
 			target, err := load.NewHTTP(h)
 			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			if err := reachable(cmd.Context(), args[0], timeout); err != nil {
 				return usageErrorf("%v", err)
 			}
 			stderr := cmd.ErrOrStderr()
@@ -226,4 +242,30 @@ or URL.`,
 	f.StringVar(&format, "format", "text", "output format: text, json, csv or md")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
 	rootCmd.AddCommand(cmd)
+}
+
+// reachable dials rawURL's host once, so that a target that is down or
+// misspelled is one clear error rather than a ramp of refused requests.
+// No request is sent.
+func reachable(ctx context.Context, rawURL string, timeout time.Duration) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return err
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(u.Hostname(), port))
+	if err != nil {
+		return fmt.Errorf("cannot reach %s: %w", rawURL, err)
+	}
+	return c.Close()
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"io"
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/report"
 )
 
 func init() {
@@ -41,6 +46,15 @@ more than it, or 2 for unreadable input.`,
 			var rep *analysis.Report
 			if len(run.Sides) == 0 && run.Ramp != nil {
 				// A ramp has no sides to compare: only the ramp to show.
+				switch {
+				case flags.format == "json":
+					return flags.write(cmd, run.WriteJSON)
+				case slices.Contains(report.RampFormats, flags.format):
+					return flags.write(cmd, func(w io.Writer) error { return report.RenderRamp(w, run.Ramp, flags.format) })
+				case flags.format != "html":
+					return usageErrorf("%s holds a ramp, which --format %s cannot show (want %s, json or html)",
+						args[0], flags.format, strings.Join(report.RampFormats, ", "))
+				}
 				rep = &analysis.Report{Kind: run.Kind, Options: opts, Run: run, Notes: run.Notes}
 			} else if rep, err = analysis.Analyze(run, opts); err != nil {
 				return usageErrorf("%s: %v", args[0], err)

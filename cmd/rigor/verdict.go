@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -67,27 +68,33 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	if f.noise < 0 || f.noise >= 100 {
 		return o, usageErrorf("--noise must be a percentage in [0, 100), got %v", f.noise)
 	}
+	if err := o.Validate(); err != nil {
+		return o, usageErrorf("%v", err)
+	}
+	if f.output != "" {
+		// Checked now, not after a run of many minutes.
+		if dir, err := os.Stat(filepath.Dir(f.output)); err != nil || !dir.IsDir() {
+			return o, usageErrorf("-o %s: %s is not a directory", f.output, filepath.Dir(f.output))
+		}
+		if fi, err := os.Stat(f.output); err == nil && fi.IsDir() {
+			return o, usageErrorf("-o %s: is a directory", f.output)
+		}
+	}
 	return o, nil
 }
 
 // emit renders rep in the chosen format and applies the gate: exit 1 when
 // some benchmark regressed by more than --max-regression.
 func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
-	var w io.Writer = cmd.OutOrStdout()
-	if f.output != "" {
-		file, err := os.Create(f.output)
-		if err != nil {
-			return usageErrorf("%v", err)
+	err := f.write(cmd, func(w io.Writer) error {
+		color := false
+		if file, ok := w.(*os.File); ok {
+			color = isTerminal(file)
 		}
-		defer file.Close()
-		w = file
-	}
-	color := false
-	if file, ok := w.(*os.File); ok {
-		color = isTerminal(file)
-	}
-	if err := report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w)}); err != nil {
-		return fmt.Errorf("rendering report: %w", err)
+		return report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w)})
+	})
+	if err != nil {
+		return err
 	}
 	if f.maxRegression < 0 {
 		return nil
@@ -101,4 +108,21 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 			g.Benchmark, g.Unit, g.Side, g.Estimate*100, g.Change*100, f.maxRegression)
 	}
 	return &exitError{code: exitGateFail}
+}
+
+// write calls render with standard output, or with the file -o names.
+func (f *verdictFlags) write(cmd *cobra.Command, render func(io.Writer) error) error {
+	var w io.Writer = cmd.OutOrStdout()
+	if f.output != "" {
+		file, err := os.Create(f.output)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		defer file.Close()
+		w = file
+	}
+	if err := render(w); err != nil {
+		return fmt.Errorf("rendering report: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// TestBadInput: bad input to any command is one line on stderr and exit 2,
+// never a panic, a stack trace, help text or a run that starts anyway.
+// Every case fails before building or measuring anything.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	afile := filepath.Join(dir, "afile")
+	if err := os.WriteFile(afile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nodir := filepath.Join(dir, "nodir", "out.txt")
+	ramp := writeRun(t, &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindRamp, Sides: []model.Side{},
+		Ramp: &model.Ramp{Target: "http://127.0.0.1:1/", Protocol: "HTTP/1.1", Mode: model.RampClosed, CPUs: 2,
+			Steps: []model.RampStep{{Index: 0, Concurrency: 1, Throughput: 100, Valid: true, Latency: model.Latency{P50: time.Millisecond}}}}})
+
+	// A port that was open a moment ago and is closed now.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+
+	for _, args := range [][]string{
+		{"help", "nosuchcmd"},
+		{"completion", "foo"},
+		{"compare", "-o", dir, seedBase, seedOpt},
+		{"compare", "-o", nodir, seedBase, seedOpt},
+		{"compare", ramp},
+		{"report", "--format", "tree", ramp},
+		{"report", "--format", "llm", ramp},
+		{"report", "--format", "benchfmt", ramp},
+		{"report", "-o", nodir, "--format", "html", seedBase},
+		{"ab", "--resamples", "0"},
+		{"ab", "--confidence", "95"},
+		{"ab", "--correction", "none?"},
+		{"ab", "--min-rounds", "10", "--max-rounds", "5"},
+		{"ab", "-o", nodir},
+		{"ab", "-o", dir},
+		{"run", "--alpha", "2"},
+		{"run", "--out", afile, "-o", filepath.Join(afile, "x")},
+		{"ramp", "--warmup", "-1s", closed},
+		{"ramp", "--timeout", "-1s", closed},
+		{"ramp", "--knee", "NaN", closed},
+		{"ramp", "--pid", "-1", closed},
+		{"ramp", "--max-workers", "0", "--rate", "10", closed},
+		{"ramp", "--ramp", "1..1000000000x2", closed},
+		{"ramp", "--concurrency", "0", closed},
+		{"ramp", "--rate", "-5", closed},
+		{"ramp", "http://"},
+		{"ramp", "http://[::1"},
+		{"ramp", "-q", "--concurrency", "1", "--duration", "100ms", "--warmup", "0", closed},
+	} {
+		stdout, stderr, code := rigorIn(t, dir, args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
+			!strings.HasPrefix(stderr, "rigor: ") || strings.Contains(stderr, "goroutine") || stdout != "" {
+			t.Errorf("rigor %s: exit %d, stdout %.80q, stderr %q; want exit 2 and one line",
+				strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
+// TestReportRampFormats: a ramp saved as JSON renders in the formats a
+// ramp has, not as an empty comparison.
+func TestReportRampFormats(t *testing.T) {
+	in := writeRun(t, &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindRamp, Sides: []model.Side{},
+		Ramp: &model.Ramp{Target: "http://127.0.0.1:8080/", Protocol: "HTTP/1.1", Mode: model.RampClosed, CPUs: 2,
+			Steps: []model.RampStep{{Index: 0, Concurrency: 1, Throughput: 100, Valid: true, Latency: model.Latency{P50: time.Millisecond}}}}})
+	for _, tt := range []struct{ format, want string }{
+		{"text", "ramp http://127.0.0.1:8080/"},
+		{"md", "## rigor ramp"},
+		{"csv", "step,mode,concurrency"},
+		{"json", `"kind": "ramp"`},
+	} {
+		stdout, stderr, code := rigor(t, "report", "--format", tt.format, in)
+		if code != 0 || !strings.Contains(stdout, tt.want) {
+			t.Errorf("--format %s: exit %d, stderr %q, output lacks %q:\n%s", tt.format, code, stderr, tt.want, stdout)
+		}
+	}
+}
