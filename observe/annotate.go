@@ -649,6 +649,10 @@ func count(f float64) string {
 	return fmt.Sprintf("%.1f", f)
 }
 
+// FormatBytes formats a byte count with decimal (SI) prefixes and three
+// significant digits: "27.9 GB".
+func FormatBytes(b float64) string { return bytesStr(b) }
+
 // bytesStr formats a byte count with decimal (SI) prefixes, as benchstat
 // formats B/s.
 func bytesStr(b float64) string {

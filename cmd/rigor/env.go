@@ -50,17 +50,7 @@ func writeEnv(w io.Writer, e *model.Env) error {
 		}
 		return s
 	}
-	si := func(b float64) string {
-		for _, u := range []struct {
-			div  float64
-			unit string
-		}{{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}} {
-			if b >= u.div {
-				return fmt.Sprintf("%.3g %s", b/u.div, u.unit)
-			}
-		}
-		return fmt.Sprintf("%.0f B", b)
-	}
+	si := observe.FormatBytes
 	goLine := e.GoVersion
 	if e.GoToolchain != "" && e.GoToolchain != e.GoVersion {
 		goLine += " (go command: " + e.GoToolchain + ")"
