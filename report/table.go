@@ -13,20 +13,7 @@ import (
 // benchmark (or variant) with its full name and a column for the
 // smallest sample, then the footnotes.
 func renderTable(w io.Writer, rep *analysis.Report, opts Options) error {
-	if opts.Width <= 0 {
-		opts.Width = 100
-	}
-	ew := &errWriter{w: w}
-	secs, notes := sections(rep)
-	if h := headline(rep); h != "" {
-		fmt.Fprintln(ew, h)
-	}
-	for _, s := range secs {
-		fmt.Fprintln(ew)
-		writeTable(ew, s, opts)
-	}
-	writeNotes(ew, notes, rep, opts)
-	return ew.err
+	return renderSections(w, rep, opts, writeTable)
 }
 
 // writeTable draws one section as a bordered table.

@@ -29,6 +29,15 @@ func renderTree(w io.Writer, rep *analysis.Report, opts Options) error {
 	if opts.Style == "table" {
 		return renderTable(w, rep, opts)
 	}
+	return renderSections(w, rep, opts, func(w io.Writer, s section, opts Options) {
+		writeTreeSection(w, s, opts)
+		writeBars(w, s, opts)
+	})
+}
+
+// renderSections writes the headline, each section with write, and the
+// footnotes: the frame the tree and table layouts share.
+func renderSections(w io.Writer, rep *analysis.Report, opts Options, write func(io.Writer, section, Options)) error {
 	if opts.Width <= 0 {
 		opts.Width = 100
 	}
@@ -39,8 +48,7 @@ func renderTree(w io.Writer, rep *analysis.Report, opts Options) error {
 	}
 	for _, s := range secs {
 		fmt.Fprintln(ew)
-		writeTreeSection(ew, s, opts)
-		writeBars(ew, s, opts)
+		write(ew, s, opts)
 	}
 	writeNotes(ew, notes, rep, opts)
 	return ew.err
