@@ -307,26 +307,19 @@ func (c *counter) mad(m float64) float64 {
 // Median returns the bootstrap interval of the median. Resamples are
 // summarized by counts over the sorted data, not sorted themselves.
 func (b Bootstrap) Median(x []float64) Interval {
-	if len(x) == 0 || hasNaN(x) {
-		return b.nanInterval()
-	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	dist := b.distribution(func() kernel {
-		c := newCounter(s)
-		return func(r *rng, out []float64) {
-			for i := range out {
-				c.draw(r)
-				out[i] = c.median()
-			}
-		}
-	})
-	return b.interval(quantileSorted(s, 0.5), dist)
+	return b.counted(x, Median, func(c *counter) float64 { return c.median() })
 }
 
 // MAD returns the bootstrap interval of the MAD (1.4826 times the median
 // absolute deviation from the median).
 func (b Bootstrap) MAD(x []float64) Interval {
+	return b.counted(x, MAD, func(c *counter) float64 { return c.mad(c.median()) })
+}
+
+// counted bootstraps an order statistic of x: each resample is drawn as
+// counts over the sorted data and summarized by stat, and the estimate is
+// estimate(x).
+func (b Bootstrap) counted(x []float64, estimate func([]float64) float64, stat func(*counter) float64) Interval {
 	if len(x) == 0 || hasNaN(x) {
 		return b.nanInterval()
 	}
@@ -337,11 +330,11 @@ func (b Bootstrap) MAD(x []float64) Interval {
 		return func(r *rng, out []float64) {
 			for i := range out {
 				c.draw(r)
-				out[i] = c.mad(c.median())
+				out[i] = stat(c)
 			}
 		}
 	})
-	return b.interval(MAD(x), dist)
+	return b.interval(estimate(x), dist)
 }
 
 // Slope returns the bootstrap interval of Slope(iters, totals), resampling
