@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -279,14 +280,6 @@ func CPUTimeline(obs []model.Observation) []CPUPoint {
 		}
 		pts = append(pts, p)
 	}
-	slices.SortStableFunc(pts, func(a, b CPUPoint) int {
-		switch {
-		case a.At < b.At:
-			return -1
-		case a.At > b.At:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(pts, func(a, b CPUPoint) int { return cmp.Compare(a.At, b.At) })
 	return pts
 }
