@@ -1,6 +1,7 @@
 package rigor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -158,36 +159,16 @@ func DefaultConfig() Config {
 // withDefaults fills zero fields from DefaultConfig.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	if c.WarmUp == 0 {
-		c.WarmUp = d.WarmUp
-	}
-	if c.Budget == 0 {
-		c.Budget = d.Budget
-	}
-	if c.MinRounds == 0 {
-		c.MinRounds = d.MinRounds
-	}
-	if c.MaxRounds == 0 {
-		c.MaxRounds = max(d.MaxRounds, c.MinRounds)
-	}
-	if c.Precision == 0 {
-		c.Precision = d.Precision
-	}
-	if c.Noise == 0 {
-		c.Noise = d.Noise
-	}
-	if c.Confidence == 0 {
-		c.Confidence = d.Confidence
-	}
-	if c.Seed == 0 {
-		c.Seed = d.Seed
-	}
-	if c.Passes == 0 {
-		c.Passes = 1
-	}
-	if c.Processes == 0 {
-		c.Processes = 1
-	}
+	c.WarmUp = cmp.Or(c.WarmUp, d.WarmUp)
+	c.Budget = cmp.Or(c.Budget, d.Budget)
+	c.MinRounds = cmp.Or(c.MinRounds, d.MinRounds)
+	c.MaxRounds = cmp.Or(c.MaxRounds, max(d.MaxRounds, c.MinRounds))
+	c.Precision = cmp.Or(c.Precision, d.Precision)
+	c.Noise = cmp.Or(c.Noise, d.Noise)
+	c.Confidence = cmp.Or(c.Confidence, d.Confidence)
+	c.Seed = cmp.Or(c.Seed, d.Seed)
+	c.Passes = cmp.Or(c.Passes, 1)
+	c.Processes = cmp.Or(c.Processes, 1)
 	return c
 }
 
