@@ -58,21 +58,43 @@ type Profiling struct {
 }
 
 // profileReserve is how much of the time budget the rounds leave for the
-// profiling pass, given that the last round took last: a round's worth of
-// process start-ups, plus Time per benchmark and side, at most
-// profileShare of the budget.
-func (s *session) profileReserve(last time.Duration) time.Duration {
+// profiling pass: a process start-up plus Time per benchmark and side, at
+// most profileShare of the budget. It does not depend on the last round's
+// length: the pass's own cost is known from calibration.
+func (s *session) profileReserve(time.Duration) time.Duration {
 	if s.cfg.Profile == nil {
 		return 0
 	}
-	n := 0
+	return min(s.profileNeed(s.cfg.Profile.Time), time.Duration(profileShare*float64(s.cfg.Time)))
+}
+
+// profileNeed is how long a profiling pass over the benchmarks not failed
+// takes with runs of d each, start-ups included.
+func (s *session) profileNeed(d time.Duration) time.Duration {
+	var need time.Duration
 	for _, u := range s.units {
 		if !u.failed {
-			n++
+			need += time.Duration(len(s.sides)) * (d + u.startWall)
 		}
 	}
-	need := last + time.Duration(n*len(s.sides))*s.cfg.Profile.Time
-	return min(need, time.Duration(profileShare*float64(s.cfg.Time)))
+	return need
+}
+
+// planProfile turns the profiling pass off, with a note, when even runs of
+// a quarter of Time would not fit in profileShare of the budget: the
+// budget goes to the paired samples, which decide the verdict, rather than
+// to evidence about the bottleneck.
+func (s *session) planProfile() {
+	p := s.cfg.Profile
+	if p == nil {
+		return
+	}
+	need := s.profileNeed(p.Time / 4)
+	if share := time.Duration(profileShare * float64(s.cfg.Time)); need > share {
+		s.cfg.Profile = nil
+		s.note("No profiling pass: it needs about %v, more than a fifth of the %v time budget, which goes to the paired rounds instead; the bottleneck notes rest on process statistics alone (a budget of %v leaves room for it).",
+			need.Round(10*time.Millisecond), s.cfg.Time, (need * 5).Round(100*time.Millisecond))
+	}
 }
 
 // profiledRun is one profiling run of one benchmark on one side.
@@ -107,6 +129,8 @@ func (s *session) profile(ctx context.Context) {
 		return
 	}
 	s.profNotes = map[int][]string{}
+	t0 := time.Now()
+	defer func() { s.budget.Spend("profiling", time.Since(t0), "") }()
 	used := map[string]bool{}
 	steps, step := len(units)*len(s.sides), 0
 	var profiled, unprofiled []string
@@ -119,7 +143,7 @@ func (s *session) profile(ctx context.Context) {
 			// This run's share of what is left of the budget, a fifth
 			// of it kept for starting the process and writing the
 			// profiles.
-			slot := (s.cfg.Time - time.Since(s.start)) / time.Duration(steps-step)
+			slot := s.budget.Left()/time.Duration(steps-step) - u.startWall
 			d := min(p.Time, slot*4/5)
 			switch {
 			case ctx.Err() != nil:

@@ -192,7 +192,7 @@ func TestProfileSkippedWhenBudgetSpent(t *testing.T) {
 		t.Errorf("%d profiles read, %d attached; want none once the budget is spent", reads, obs.profiles)
 	}
 	if !slices.ContainsFunc(run.Notes, func(n string) bool {
-		return strings.HasPrefix(n, "No profiling pass: the rounds spent the 1ms time budget")
+		return strings.HasPrefix(n, "No profiling pass: it needs about") && strings.Contains(n, "more than a fifth of the 1ms time budget")
 	}) {
 		t.Errorf("notes do not say the profiling pass was skipped: %q", run.Notes)
 	}
@@ -313,14 +313,14 @@ func TestProfileReserve(t *testing.T) {
 	s := &session{
 		cfg:   Config{Time: time.Minute, Profile: &Profiling{Time: 500 * time.Millisecond}},
 		sides: make([]*sideState, 2),
-		units: []*unit{{}, {}, {failed: true}},
+		units: []*unit{{startWall: 10 * time.Millisecond}, {startWall: 20 * time.Millisecond}, {failed: true}},
 	}
-	// A round's start-ups plus 0.5 s for each of 2 benchmarks on 2 sides.
-	if got, want := s.profileReserve(time.Second), 3*time.Second; got != want {
+	// Per benchmark and side a start-up plus 0.5 s: 2×(0.51 + 0.52) s.
+	if got, want := s.profileReserve(time.Second), 2060*time.Millisecond; got != want {
 		t.Errorf("reserve %v, want %v", got, want)
 	}
-	s.cfg.Time = 10 * time.Second // at most a fifth of the budget
-	if got, want := s.profileReserve(time.Second), 2*time.Second; got != want {
+	s.cfg.Time = 5 * time.Second // at most a fifth of the budget
+	if got, want := s.profileReserve(time.Second), time.Second; got != want {
 		t.Errorf("reserve %v, want %v", got, want)
 	}
 	s.cfg.Profile = nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -51,7 +52,9 @@ type Config struct {
 	// benchmark row. None leaves GOMAXPROCS as the environment sets it.
 	CPU []int
 	// Benchtime is the target duration of one sample; calibration picks
-	// the iteration count that lasts about that long. Iters, when
+	// the iteration count that lasts about that long. Zero means
+	// DefaultBenchtime, shortened when the time budget would otherwise
+	// fit too few rounds (see experiment.SampleTime). Iters, when
 	// positive, fixes the iteration count instead.
 	Benchtime time.Duration
 	Iters     int64
@@ -62,7 +65,7 @@ type Config struct {
 	Time                 time.Duration
 	// Timeout kills a test binary that runs longer (a hang).
 	Timeout time.Duration
-	// Order is OrderThueMorse (default) or OrderABBA.
+	// Order is experiment.OrderThueMorse (default) or OrderABBA.
 	Order string
 	// Seed makes the schedule (benchmark order, jitter) reproducible.
 	Seed uint64
@@ -148,6 +151,11 @@ type unit struct {
 	cpu     int
 	iters   int64
 	failed  bool
+	// startCPU and startWall are the CPU and wall time of a process that
+	// runs the benchmark for one iteration: start-up, the benchmark's own
+	// set-up and one operation (see measureStartup).
+	startCPU, startWall time.Duration
+	samples             int // timed samples taken
 }
 
 type sideState struct {
@@ -167,6 +175,9 @@ type session struct {
 	cleanupDirs []string
 	bench       map[string]int // key -> index in run.Benchmarks
 	start       time.Time
+	budget      *experiment.Budget
+	sampleTime  time.Duration // what a sample lasts, about
+	shortened   bool          // sampleTime is below the default to fit enough rounds
 	rng         *rand.Rand
 	profNotes   map[int][]string // benchmark index -> the profiling pass's notes
 }
@@ -191,7 +202,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	s := &session{
 		cfg:   cfg,
 		bench: map[string]int{},
-		rng:   newRand(cfg.Seed),
+		rng:   experiment.NewRand(cfg.Seed),
 		run: &model.Run{
 			SchemaVersion: model.SchemaVersion,
 			ID:            cfg.ID,
@@ -218,8 +229,11 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return nil, err
 	}
 	err = s.measure(ctx)
-	if err == nil && cfg.Profile != nil {
+	if err == nil && s.cfg.Profile != nil {
 		s.profile(ctx)
+	}
+	if s.budget != nil && len(s.units) > 0 {
+		s.run.Notes = append(s.run.Notes, s.budgetNote()+".")
 	}
 	s.run.End = time.Now()
 	if cfg.Observer != nil {
@@ -279,8 +293,8 @@ func (c *Config) defaults() error {
 			return fmt.Errorf("invalid cpu count %d", p)
 		}
 	}
-	if c.Benchtime <= 0 {
-		c.Benchtime = DefaultBenchtime
+	if c.Benchtime < 0 {
+		return fmt.Errorf("benchtime %v is negative", c.Benchtime)
 	}
 	if c.MinRounds <= 0 {
 		c.MinRounds = DefaultMinRounds
@@ -295,9 +309,9 @@ func (c *Config) defaults() error {
 		c.Timeout = DefaultTimeout
 	}
 	if c.Order == "" {
-		c.Order = OrderThueMorse
+		c.Order = experiment.OrderThueMorse
 	}
-	if err := validOrder(c.Order); err != nil {
+	if err := experiment.ValidOrder(c.Order); err != nil {
 		return err
 	}
 	if c.Out == "" {

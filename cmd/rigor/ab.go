@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
@@ -81,6 +82,7 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			if err != nil {
 				return err
 			}
+			mf.minRoundsSet = cmd.Flags().Changed("min-rounds")
 			cfg, err := mf.config(args)
 			if err != nil {
 				return err
@@ -174,20 +176,26 @@ type measureFlags struct {
 	order     string
 	out       string
 	profile   string
+	// minRoundsSet is true when --min-rounds was given.
+	minRoundsSet bool
 }
 
 func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.bench, "bench", ".", "run only the benchmarks matching this `regexp`, as go test -bench")
 	fs.StringVar(&f.cpu, "cpu", "", "comma-separated GOMAXPROCS `list`, as go test -cpu; each value is its own benchmark")
-	fs.StringVar(&f.benchtime, "benchtime", gotest.DefaultBenchtime.String(), "target `duration` of one sample, or a fixed iteration count Nx (no calibration, no jitter)")
+	fs.StringVar(&f.benchtime, "benchtime", benchtimeAuto, "target `duration` of one sample, or a fixed iteration count Nx (no calibration, no jitter); auto is "+gotest.DefaultBenchtime.String()+", shortened when the --time budget would fit fewer than 20 rounds")
 	fs.IntVar(&f.minRounds, "min-rounds", gotest.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
 	fs.IntVar(&f.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
 	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating, measuring and profiling (builds excluded)")
 	fs.DurationVar(&f.timeout, "timeout", gotest.DefaultTimeout, "kill a test binary that runs longer than this, and report it")
-	fs.StringVar(&f.order, "order", gotest.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
+	fs.StringVar(&f.order, "order", experiment.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
 }
+
+// benchtimeAuto is --benchtime's default: gotest.DefaultBenchtime,
+// shortened when the budget is short.
+const benchtimeAuto = "auto"
 
 // --profile modes.
 const (
@@ -208,7 +216,9 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		Out:       f.out,
 		Command:   os.Args,
 	}
-	if n, ok := strings.CutSuffix(f.benchtime, "x"); ok {
+	if f.benchtime == benchtimeAuto {
+		// cfg.Benchtime 0: the default, shortened to fit the budget.
+	} else if n, ok := strings.CutSuffix(f.benchtime, "x"); ok {
 		iters, err := strconv.ParseInt(n, 10, 64)
 		if err != nil || iters < 1 {
 			return cfg, usageErrorf("invalid --benchtime %q: want a duration (100ms) or an iteration count (1000x)", f.benchtime)
@@ -235,16 +245,20 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		return cfg, usageErrorf("--min-rounds must be at least 2, got %d", f.minRounds)
 	case f.maxRounds < 0 || f.maxRounds > 0 && f.maxRounds < 2:
 		return cfg, usageErrorf("--max-rounds must be 0 (no limit) or at least 2, got %d", f.maxRounds)
-	case f.maxRounds > 0 && f.maxRounds < f.minRounds:
+	case f.maxRounds > 0 && f.maxRounds < f.minRounds && f.minRoundsSet:
 		return cfg, usageErrorf("--max-rounds %d is below --min-rounds %d", f.maxRounds, f.minRounds)
 	case f.budget <= 0:
 		return cfg, usageErrorf("--time must be positive, got %v", f.budget)
 	case f.timeout <= 0:
 		return cfg, usageErrorf("--timeout must be positive, got %v", f.timeout)
-	case f.order != gotest.OrderThueMorse && f.order != gotest.OrderABBA:
-		return cfg, usageErrorf("unknown --order %q (want %s or %s)", f.order, gotest.OrderThueMorse, gotest.OrderABBA)
+	case f.order != experiment.OrderThueMorse && f.order != experiment.OrderABBA:
+		return cfg, usageErrorf("unknown --order %q (want %s or %s)", f.order, experiment.OrderThueMorse, experiment.OrderABBA)
 	case f.profile != profileAuto && f.profile != profileOff:
 		return cfg, usageErrorf("unknown --profile %q (want %s or %s)", f.profile, profileAuto, profileOff)
+	}
+	if f.maxRounds > 0 && f.maxRounds < f.minRounds {
+		// --max-rounds below the default minimum lowers the minimum.
+		cfg.MinRounds = f.maxRounds
 	}
 	if f.profile == profileAuto {
 		cfg.Profile = &gotest.Profiling{ReadCPU: observe.ReadCPUProfile, ReadMutex: observe.ReadMutexProfile}

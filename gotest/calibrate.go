@@ -1,0 +1,266 @@
+package gotest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+)
+
+// calibrate lists the benchmarks of every package and side, runs each
+// top-level benchmark once per side with the target benchtime to find its
+// sub-benchmarks and the iteration count that lasts about that long, and
+// schedules every benchmark found on all sides with the smallest count.
+func (s *session) calibrate(ctx context.Context) error {
+	filter, err := newBenchFilter(s.cfg.Bench)
+	if err != nil {
+		return err
+	}
+	type todo struct{ pkg, name, pattern string }
+	var work []todo
+	for _, pkg := range s.pkgs {
+		names, err := s.listBenchmarks(ctx, pkg)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if p := filter.pattern(n); p != "" {
+				work = append(work, todo{pkg, n, p})
+			}
+		}
+	}
+	cpus := s.cfg.CPU
+	if len(cpus) == 0 {
+		cpus = []int{0}
+	}
+	steps := len(work) * len(cpus) * len(s.sides)
+	step := 0
+	for _, w := range work {
+		for _, cpu := range cpus {
+			inv := Invocation{Bench: w.pattern, Benchtime: s.calibrationTime(), CPU: cpu, Timeout: s.cfg.Timeout}
+			if s.cfg.Iters > 0 {
+				inv.Benchtime, inv.Iters = 0, 1 // only to find the sub-benchmarks
+			}
+			found := make([][]Result, len(s.sides))
+			failed := false
+			for i, sd := range s.sides {
+				step++
+				s.progress(Progress{Phase: PhaseCalibrate, Step: step, Steps: steps, Current: sd.Label + " " + strings.TrimPrefix(w.name, "Benchmark")})
+				out, err := sd.bins[w.pkg].Run(ctx, inv)
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if err != nil {
+					s.note("%s.%s failed on %s during calibration, so it is not measured: %v", w.pkg, w.name, sd.Label, err)
+					failed = true
+					break
+				}
+				found[i] = ParseResults(out.Stdout)
+				if len(found[i]) == 0 {
+					s.note("%s.%s printed no result on %s (skipped?), so it is not measured.", w.pkg, w.name, sd.Label)
+					failed = true
+					break
+				}
+			}
+			if !failed {
+				s.schedule(w.pkg, cpu, found)
+			}
+		}
+	}
+	if len(s.units) == 0 && len(work) == 0 && len(s.pkgs) > 0 {
+		// Packages built, but the pattern matches nothing in them.
+		return fmt.Errorf("no benchmark matches %q", s.cfg.Bench)
+	}
+	return s.measureStartup(ctx)
+}
+
+// calibrationTime is the sample duration calibration aims at: Benchtime
+// when set; otherwise DefaultBenchtime, or a fiftieth of the time budget
+// when that is shorter, so that a short budget is not spent calibrating.
+// planSamples scales the counts to the sample time the rounds use.
+func (s *session) calibrationTime() time.Duration {
+	if s.cfg.Benchtime > 0 {
+		return s.cfg.Benchtime
+	}
+	return max(min(DefaultBenchtime, s.cfg.Time/50), minSampleTime)
+}
+
+// startupRuns is how many one-iteration processes per side measure a
+// benchmark's fixed cost.
+const startupRuns = 3
+
+// measureStartup measures, for every scheduled benchmark, the CPU and wall
+// time of a process that runs it for one iteration (-test.benchtime=1x):
+// the process's start-up, the benchmark's set-up and one operation. The
+// sides alternate, and the median over all of them is the benchmark's
+// fixed cost, shared by the sides: subtracted from each sample's CPU time,
+// a shared constant cannot make a difference between the sides appear, so
+// an error in it scales the measured change a little and never creates
+// one. What remains in a sample's CPU time beyond its iterations is the
+// benchmark's set-up once more (a timed process runs the function once for
+// one iteration, then for the count), spread over the count: the residual
+// bias the run's note states.
+func (s *session) measureStartup(ctx context.Context) error {
+	if s.cfg.Iters == 1 {
+		return nil // a sample is a one-iteration run: nothing to subtract
+	}
+	for _, u := range s.units {
+		var cpus, walls []time.Duration
+		for rep := range startupRuns {
+			for _, si := range experiment.SideOrder(s.cfg.Order, rep+1, len(s.sides)) {
+				sd := s.sides[si]
+				s.progress(Progress{Phase: PhaseCalibrate, Current: sd.Label + " " + strings.TrimPrefix(u.key, u.pkg+".") + " start-up"})
+				out, err := sd.bins[u.pkg].Run(ctx, Invocation{Bench: u.pattern, Iters: 1, CPU: u.cpu, Timeout: s.cfg.Timeout})
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if err != nil || out.State == nil {
+					continue // the timed rounds will say what is wrong
+				}
+				cpus = append(cpus, processCPU(out))
+				walls = append(walls, out.Elapsed)
+			}
+		}
+		if len(cpus) > 0 {
+			u.startCPU, u.startWall = medianDuration(cpus), medianDuration(walls)
+		}
+	}
+	return nil
+}
+
+func medianDuration(x []time.Duration) time.Duration {
+	x = slices.Clone(x)
+	slices.Sort(x)
+	n := len(x)
+	if n%2 == 1 {
+		return x[n/2]
+	}
+	return (x[n/2-1] + x[n/2]) / 2
+}
+
+// minSampleTime is the shortest sample planSamples makes: below it, a
+// process's start-up (about 5-20 ms of wall time for a test binary) would
+// be most of each sample's cost.
+const minSampleTime = 10 * time.Millisecond
+
+// planSamples shortens the samples when the time budget would otherwise
+// fit fewer than experiment.TargetPairs rounds: the iteration counts found
+// by calibration are scaled to the sample time experiment.SampleTime
+// gives, no shorter than the start-up of a process (so that at least half
+// of each sample's cost is measuring) nor minSampleTime.
+func (s *session) planSamples() {
+	calib := s.calibrationTime()
+	if s.cfg.Iters > 0 || s.cfg.Benchtime > 0 || len(s.units) == 0 {
+		s.sampleTime = calib
+		return
+	}
+	var startup time.Duration
+	for _, u := range s.units {
+		startup += u.startWall
+	}
+	startup /= time.Duration(len(s.units))
+	left := s.budget.Left() - s.profileReserve(0)
+	d, short := experiment.SampleTime(DefaultBenchtime, max(minSampleTime, startup), left, startup, len(s.units)*len(s.sides))
+	s.sampleTime, s.shortened = d, short
+	for _, u := range s.units {
+		u.iters = max(int64(math.Round(float64(u.iters)*float64(d)/float64(calib))), 1)
+	}
+}
+
+// listBenchmarks returns the top-level benchmarks of pkg present on every
+// side, noting those present on some sides only.
+func (s *session) listBenchmarks(ctx context.Context, pkg string) ([]string, error) {
+	var common []string
+	where := map[string][]string{}
+	for i, sd := range s.sides {
+		names, err := sd.bins[pkg].Benchmarks(ctx, s.cfg.Timeout)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			s.note("listing the benchmarks of %s on %s failed, so it is not measured: %v", pkg, sd.Label, err)
+			return nil, nil
+		}
+		for _, n := range names {
+			where[n] = append(where[n], sd.Label)
+			if i == 0 {
+				common = append(common, n)
+			}
+		}
+	}
+	var only []string
+	for n, labels := range where {
+		if len(labels) < len(s.sides) {
+			only = append(only, fmt.Sprintf("%s (only on %s)", n, strings.Join(labels, ", ")))
+		}
+	}
+	if len(only) > 0 {
+		slices.Sort(only)
+		s.note("%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "benchmark is", "benchmarks are"), strings.Join(only, ", "))
+	}
+	return slices.DeleteFunc(common, func(n string) bool { return len(where[n]) < len(s.sides) }), nil
+}
+
+// schedule adds a unit for every benchmark a calibration run found on all
+// sides, with the smallest iteration count among them.
+func (s *session) schedule(pkg string, cpu int, found [][]Result) {
+	index := make([]map[string]Result, len(found))
+	for i, rs := range found {
+		index[i] = map[string]Result{}
+		for _, r := range rs {
+			index[i][r.FullName()] = r
+		}
+	}
+	var only []string
+	for i, rs := range found {
+		for _, r := range rs {
+			var missing bool
+			for j := range found {
+				if _, ok := index[j][r.FullName()]; !ok {
+					missing = true
+				}
+			}
+			if missing {
+				only = append(only, fmt.Sprintf("%s (on %s)", r.FullName(), s.sides[i].Label))
+			}
+		}
+	}
+	if len(only) > 0 {
+		s.note("%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "sub-benchmark is", "sub-benchmarks are"), strings.Join(only, ", "))
+	}
+	// Keep the order the first side printed them in.
+	for _, r0 := range found[0] {
+		n := r0.FullName()
+		iters := r0.Iters
+		common := true
+		for i := 1; i < len(found); i++ {
+			r, ok := index[i][n]
+			if !ok {
+				common = false
+				break
+			}
+			iters = min(iters, r.Iters)
+		}
+		key := pkg + "." + n
+		if _, dup := s.bench[key]; dup || !common {
+			continue
+		}
+		if s.cfg.Iters > 0 {
+			iters = s.cfg.Iters
+		}
+		s.units = append(s.units, &unit{pkg: pkg, key: key, pattern: leafPattern(r0.Name, r0.Procs), cpu: cpu, iters: max(iters, 1)})
+		s.bench[key] = len(s.run.Benchmarks)
+		s.run.Benchmarks = append(s.run.Benchmarks, model.Benchmark{
+			Name:    r0.Name,
+			Procs:   r0.Procs,
+			Pkg:     pkg,
+			Config:  fileConfig(r0.Config),
+			Metrics: []model.Metric{},
+		})
+	}
+}
