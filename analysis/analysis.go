@@ -115,6 +115,9 @@ type Benchmark struct {
 	Config   map[string]string
 	Metrics  []Metric
 	Notes    []string
+	// Clock says which time metric the verdict is taken from, when both
+	// wall and CPU time were measured; nil otherwise.
+	Clock *Clock
 }
 
 // A Metric is one unit of one benchmark, summarised per side and compared.
@@ -132,6 +135,11 @@ type Metric struct {
 	Changes []*Change
 	// Notes are footnotes in plain words.
 	Notes []string
+	// Context, when not empty, says why this metric does not decide the
+	// benchmark's verdict (it is the clock the verdict is not taken
+	// from): it keeps its own comparison, but stays out of the
+	// multiple-comparison correction, the gate and the stopping rule.
+	Context string
 }
 
 // A Summary describes one side's samples of one metric.

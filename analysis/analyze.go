@@ -45,6 +45,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 		for j := range b.Metrics {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
 		}
+		applyClock(&ab, chooseClock(run, b))
 		if missing := missingSides(b, rep.Sides); len(rep.Sides) > 1 && len(missing) > 0 {
 			oneSided = append(oneSided, fmt.Sprintf("%s (missing on %s)", b.FullName(), joinWords(missing)))
 		}
@@ -326,12 +327,13 @@ func (r *Report) correct() {
 	var cs []*Change
 	for i := range r.Benchmarks {
 		for j := range r.Benchmarks[i].Metrics {
-			for _, c := range r.Benchmarks[i].Metrics[j].Changes {
+			m := &r.Benchmarks[i].Metrics[j]
+			for _, c := range m.Changes {
 				if c == nil {
 					continue
 				}
 				c.PAdjusted = c.P
-				if c.Test != "exact" && !math.IsNaN(c.P) {
+				if m.Decides() && c.Test != "exact" && !math.IsNaN(c.P) {
 					ps = append(ps, c.P)
 					cs = append(cs, c)
 				}

@@ -25,6 +25,9 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 	var fails []GateFailure
 	for _, b := range r.Benchmarks {
 		for _, m := range b.Metrics {
+			if !m.Decides() {
+				continue
+			}
 			for _, c := range m.Changes {
 				if c == nil || c.Verdict != Regressed {
 					continue

@@ -45,7 +45,7 @@ func Unresolved(run *model.Run, opts analysis.Options) ([]string, error) {
 // in a way that matters (see Unresolved).
 func Settled(b *analysis.Benchmark, sides int, noise float64) bool {
 	for _, m := range b.Metrics {
-		if !decides(b, &m) {
+		if !m.Decides() {
 			continue
 		}
 		if sides == 1 {
@@ -72,10 +72,5 @@ func Settled(b *analysis.Benchmark, sides int, noise float64) bool {
 			}
 		}
 	}
-	return true
-}
-
-// decides reports whether m's comparisons decide b's verdict.
-func decides(b *analysis.Benchmark, m *analysis.Metric) bool {
 	return true
 }

@@ -45,6 +45,19 @@ type jsonBenchmark struct {
 	Config   map[string]string `json:"config,omitempty"`
 	Metrics  []jsonMetric      `json:"metrics"`
 	Notes    []string          `json:"notes,omitempty"`
+	// VerdictMetric is the unit the benchmark's verdict is taken from
+	// when it measured both clocks; Clock says why.
+	VerdictMetric string     `json:"verdict_metric,omitempty"`
+	Clock         *jsonClock `json:"clock,omitempty"`
+}
+
+type jsonClock struct {
+	Unit        string   `json:"unit"`
+	Reason      string   `json:"reason,omitempty"`
+	Contended   float64  `json:"contended"`
+	Intervals   int      `json:"intervals"`
+	CPUPerWall  *float64 `json:"cpu_per_wall"`
+	WaitsPerSec *float64 `json:"waits_per_sec"`
 }
 
 type jsonMetric struct {
@@ -62,6 +75,9 @@ type jsonMetric struct {
 	Sides     []jsonSummary `json:"sides"`
 	Changes   []*jsonChange `json:"changes,omitempty"`
 	Notes     []string      `json:"notes,omitempty"`
+	// Context, when set, says why this metric does not decide the
+	// benchmark's verdict.
+	Context string `json:"context,omitempty"`
 }
 
 type jsonSummary struct {
@@ -143,8 +159,13 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 	for _, b := range rep.Benchmarks {
 		jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
 			Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}}
+		if c := b.Clock; c != nil {
+			jb.VerdictMetric = c.Unit
+			jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
+				CPUPerWall: num(c.CPUPerWall), WaitsPerSec: num(c.WaitsPerSec)}
+		}
 		for _, m := range b.Metrics {
-			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, Notes: m.Notes}
+			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, Notes: m.Notes, Context: m.Context}
 			for _, s := range m.Sides {
 				jm.Sides = append(jm.Sides, summaryJSON(s))
 			}

@@ -1,0 +1,124 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// clockRun builds a paired run of one benchmark over 12 rounds: wall time
+// 100 µs on old and 100 µs × wallRatio on new, CPU time cpuShare of the
+// wall time with new at cpuRatio of old, and one observation per sample:
+// contended in the rounds busy says, the process sleeping waits times a
+// second.
+func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, waits float64) *model.Run {
+	wall := model.Metric{Unit: WallUnit, Better: model.LowerIsBetter}
+	cpu := model.Metric{Unit: CPUUnit, Better: model.LowerIsBetter}
+	var obs []model.Observation
+	for r := 1; r <= 12; r++ {
+		// ±3% of wall noise from round to round, ±0.1% on the CPU clock.
+		wn := 1 + 0.03*float64(r%5-2)/2
+		cn := 1 + 0.001*float64(r%3-1)
+		for _, side := range []string{"old", "new"} {
+			w, c := 100e-6*wn, 100e-6*cpuShare*cn
+			if side == "new" {
+				w *= wallRatio
+				c *= cpuRatio
+			}
+			wall.Samples = append(wall.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: w})
+			cpu.Samples = append(cpu.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: c})
+			o := model.Observation{Benchmark: "p.B", Side: side, Round: r, Duration: 100 * time.Millisecond,
+				System:  &model.SystemStats{CPUs: 2, Running: 1},
+				Process: &model.ProcessStats{VoluntaryCtx: int64(waits / 10)}}
+			if busy(r) {
+				o.OtherCPU, o.System.Running = 0.6, 3
+			}
+			obs = append(obs, o)
+		}
+	}
+	return &model.Run{Kind: model.KindAB, Paired: true, Sides: []model.Side{{Label: "old"}, {Label: "new"}},
+		Benchmarks:   []model.Benchmark{{Name: "B", Pkg: "p", Metrics: []model.Metric{wall, cpu}}},
+		Observations: obs}
+}
+
+func never(int) bool        { return false }
+func always(int) bool       { return true }
+func evenRounds(r int) bool { return r%2 == 0 }
+
+func TestChooseClock(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		run    *model.Run
+		unit   string
+		reason string // a phrase the reason contains; "" for none
+	}{
+		{"quiet machine: wall", clockRun(1.03, 1.03, 1, never, 100), WallUnit, ""},
+		{"busy, CPU-bound: CPU", clockRun(1.03, 1.03, 1, evenRounds, 100), CPUUnit, "CPU time is used for the verdict"},
+		// Every round busy: the least disturbed quarter judges CPU-boundness.
+		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 100), CPUUnit, "CPU time is used"},
+		// A sleeping benchmark: 5% of its wall time on the CPU.
+		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 100), WallUnit, "not CPU-bound"},
+		// Blocks 20000 times a second.
+		{"busy, blocks: wall", clockRun(1.03, 1.03, 1, evenRounds, 20000), WallUnit, "went to sleep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Analyze(tc.run, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := rep.Benchmarks[0]
+			if b.Clock == nil || b.Clock.Unit != tc.unit {
+				t.Fatalf("clock %+v, want %s", b.Clock, tc.unit)
+			}
+			if tc.reason == "" && b.Clock.Reason != "" || !strings.Contains(b.Clock.Reason, tc.reason) {
+				t.Errorf("reason %q, want it to contain %q", b.Clock.Reason, tc.reason)
+			}
+			for _, m := range b.Metrics {
+				if m.Decides() != (m.Unit == tc.unit) {
+					t.Errorf("%s decides = %v with the clock on %s", m.Unit, m.Decides(), tc.unit)
+				}
+			}
+			// One comparison per benchmark: the context clock is not
+			// corrected for.
+			if rep.Comparisons != 1 {
+				t.Errorf("%d comparisons, want 1", rep.Comparisons)
+			}
+		})
+	}
+}
+
+func TestChooseClockUnpaired(t *testing.T) {
+	run := clockRun(1.03, 1.03, 1, always, 100)
+	run.Paired = false
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit {
+		t.Errorf("unpaired: clock %+v, want wall", c)
+	}
+}
+
+// TestGateFollowsClock: a regression on the clock the verdict is not taken
+// from never fails the gate; on the chosen clock it does.
+func TestGateFollowsClock(t *testing.T) {
+	// Quiet: CPU time +20% (a start-up estimate gone wrong), wall +0%.
+	rep, err := Analyze(clockRun(1, 1.2, 1, never, 100), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Gate(0.05); len(f) != 0 {
+		t.Errorf("quiet machine: the CPU clock failed the gate: %+v", f)
+	}
+	// Busy and CPU-bound: wall +0% (the machine) but CPU +20%.
+	rep, err = Analyze(clockRun(1, 1.2, 1, evenRounds, 100), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Gate(0.05)
+	if len(f) != 1 || f[0].Unit != CPUUnit {
+		t.Errorf("busy machine: gate %+v, want one failure on %s", f, CPUUnit)
+	}
+}
