@@ -46,13 +46,18 @@ type B struct {
 	loops   int
 	timed   time.Duration // sum of the timed windows
 	windows int
-	shape   *shape // the loop's shape, for its overhead; nil for IterCustom
-	custom  bool
-	allocs  allocDelta
-	tp      throughput
-	tpSet   bool
-	batch   BatchSize
-	err     error
+	// cpu is the process's CPU time over the timed windows, read just
+	// outside each (so the reading's cost is not in timed); cpuOK is
+	// false when the system does not report it.
+	cpu, cpu0 time.Duration
+	cpuOK     bool
+	shape     *shape // the loop's shape, for its overhead; nil for IterCustom
+	custom    bool
+	allocs    allocDelta
+	tp        throughput
+	tpSet     bool
+	batch     BatchSize
+	err       error
 
 	entered, finished bool // parallel barrier state
 }
@@ -150,6 +155,8 @@ func (b *B) fail(err error) {
 func (b *B) startWindow() time.Time {
 	if b.counting {
 		b.allocs.start()
+	} else {
+		b.cpu0, b.cpuOK = processCPU()
 	}
 	return time.Now()
 }
@@ -159,6 +166,10 @@ func (b *B) stopWindow(t0 time.Time) {
 	d := time.Since(t0)
 	if b.counting {
 		b.allocs.stop()
+	} else if c, ok := processCPU(); ok && b.cpuOK {
+		b.cpu += c - b.cpu0
+	} else {
+		b.cpuOK = false
 	}
 	b.timed += d
 	b.windows++

@@ -36,14 +36,14 @@ func ExampleGroup() {
 	for _, s := range run.Sides {
 		sides = append(sides, s.Label)
 	}
-	for _, m := range run.Benchmarks[0].Metrics[:3] {
+	for _, m := range run.Benchmarks[0].Metrics {
 		units = append(units, m.Unit)
 	}
 	fmt.Println(strings.Join(sides, " "))
 	fmt.Println(strings.Join(units, " "))
 	// Output:
 	// fib15 fib16
-	// sec/op B/op allocs/op
+	// sec/op cpu-sec/op B/op allocs/op
 }
 
 // Parameters follow a slash, as in go test's sub-benchmarks: each set is

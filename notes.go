@@ -13,6 +13,7 @@ import (
 // Units the harness reports besides throughput.
 const (
 	unitTime   = "sec/op"
+	unitCPU    = "cpu-sec/op"
 	unitBytes  = "B/op"
 	unitAllocs = "allocs/op"
 	unitGCs    = "GCs/op"
@@ -107,8 +108,9 @@ func (s *setResult) allMetrics() []model.Metric {
 	return ms
 }
 
-// timedMetrics returns sec/op, throughput and GCs/op of the timed rounds
-// lo+1 to hi, and whether any of them saw a garbage collection.
+// timedMetrics returns sec/op, the other per-round metrics (throughput,
+// and cpu-sec/op when the system reports CPU time) and GCs/op of the timed
+// rounds lo+1 to hi, and whether any of them saw a garbage collection.
 func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metric, gcs model.Metric, anyGC bool) {
 	sec = model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
 	gcs = model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
@@ -121,11 +123,18 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 		tps = append(tps, model.Metric{Unit: unit, Better: model.HigherIsBetter})
 		return &tps[len(tps)-1]
 	}
+	var cpu *model.Metric
 	for i, bn := range s.set.benches {
 		for k := lo; k < min(hi, len(s.samples[i])); k++ {
 			x := s.samples[i][k]
 			round := k + 1
 			sec.Samples = append(sec.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.net / float64(x.iters)})
+			if !math.IsNaN(x.cpuNet) && !x.custom {
+				if cpu == nil {
+					cpu = &model.Metric{Unit: unitCPU, Better: model.LowerIsBetter}
+				}
+				cpu.Samples = append(cpu.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.cpuNet / float64(x.iters)})
+			}
 			ops := float64(x.iters * x.goroutines)
 			gcs.Samples = append(gcs.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(ops), Value: float64(x.gcs) / ops})
 			anyGC = anyGC || x.gcs > 0
@@ -134,6 +143,9 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 				m.Samples = append(m.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.tp.n * ops / x.net})
 			}
 		}
+	}
+	if cpu != nil {
+		tps = append(tps, *cpu)
 	}
 	return sec, tps, gcs, anyGC
 }

@@ -71,15 +71,19 @@ type result struct {
 	net        float64 // raw minus the harness's overhead, at least 0
 	clamped    bool    // net would have been negative
 	wall       float64 // seconds the whole call took
-	windows    int
-	gcs        uint64
-	gcCPU      float64
-	objects    uint64 // allocation rounds only
-	bytes      uint64
-	tp         throughput
-	custom     bool
-	shape      *shape
-	ovPerOp    float64 // loop overhead subtracted, seconds per iteration
+	// cpu is the process's CPU time over the timed windows, seconds;
+	// cpuNet less the loop overhead, at least 0. Both are NaN when the
+	// system does not report CPU time.
+	cpu, cpuNet float64
+	windows     int
+	gcs         uint64
+	gcCPU       float64
+	objects     uint64 // allocation rounds only
+	bytes       uint64
+	tp          throughput
+	custom      bool
+	shape       *shape
+	ovPerOp     float64 // loop overhead subtracted, seconds per iteration
 }
 
 // sample runs one sample of bn with n iterations (per goroutine).
@@ -102,6 +106,7 @@ func (r *runner) sample(bn *bench, n int, counting bool) (result, error) {
 		goroutines: 1,
 		raw:        b.timed.Seconds(),
 		wall:       wall.Seconds(),
+		cpu:        cpuSeconds(b.cpu, b.cpuOK),
 		windows:    b.windows,
 		gcs:        g1.gcs - g0.gcs,
 		gcCPU:      g1.gcCPU - g0.gcCPU,
@@ -140,7 +145,7 @@ func sampleErr(bn *bench, b *B) error {
 // parallel sample's goroutines loop side by side, so their wall time holds
 // one goroutine's loop overhead, not the sum.
 func (r *runner) subtract(res *result, perOp float64) {
-	res.net, res.clamped, res.ovPerOp = res.raw, false, 0
+	res.net, res.clamped, res.ovPerOp, res.cpuNet = res.raw, false, 0, res.cpu
 	if r.keepOverhead || res.custom {
 		return
 	}
@@ -149,6 +154,17 @@ func (r *runner) subtract(res *result, perOp float64) {
 	if res.net < 0 {
 		res.net, res.clamped = 0, true
 	}
+	// The empty loop burns CPU as it takes time; the clock readings
+	// are outside the CPU readings.
+	res.cpuNet = max(res.cpu-perOp*float64(res.iters)*float64(res.goroutines), 0)
+}
+
+// cpuSeconds is d in seconds, or NaN when it was not measured.
+func cpuSeconds(d time.Duration, ok bool) float64 {
+	if !ok {
+		return math.NaN()
+	}
+	return d.Seconds()
 }
 
 // parallel runs one sample of a parallel variant: bn.goroutines
@@ -175,10 +191,12 @@ func (r *runner) parallel(bn *bench, n int, counting bool) (result, error) {
 	if counting {
 		allocs.start()
 	}
+	c0, cok := processCPU()
 	t0 := time.Now()
 	close(p.start)
 	p.done.Wait()
 	d := time.Since(t0)
+	c1, cok1 := processCPU()
 	if counting {
 		allocs.stop()
 	}
@@ -190,6 +208,7 @@ func (r *runner) parallel(bn *bench, n int, counting bool) (result, error) {
 		goroutines: g,
 		raw:        d.Seconds(),
 		wall:       wall.Seconds(),
+		cpu:        cpuSeconds(c1-c0, cok && cok1 && !counting),
 		windows:    1,
 		gcs:        g1.gcs - g0.gcs,
 		gcCPU:      g1.gcCPU - g0.gcCPU,
