@@ -244,7 +244,7 @@ func (s *setResult) notes(r *runner) []string {
 		notes = append(notes, fmt.Sprintf("interrupted after %d complete rounds: the results rest on them alone", s.rounds))
 	}
 	if s.stop == stopBudget || s.stop == stopMaxRounds {
-		if !s.resolved(r.cfg, r.cfg.Confidence, res) {
+		if s.unresolved {
 			what := fmt.Sprintf("the %v budget", r.cfg.Budget)
 			if s.stop == stopMaxRounds {
 				what = fmt.Sprintf("the limit of %d rounds", r.cfg.MaxRounds)
@@ -253,6 +253,18 @@ func (s *setResult) notes(r *runner) []string {
 		}
 	}
 	return notes
+}
+
+// logRatios returns the per-round log ratios of xs's times to base's,
+// over the rounds where both are positive.
+func logRatios(base, xs []result) []float64 {
+	var logs []float64
+	for k := range min(len(base), len(xs)) {
+		if x, y := xs[k].net, base[k].net; x > 0 && y > 0 {
+			logs = append(logs, math.Log(x/y))
+		}
+	}
+	return logs
 }
 
 // tinyRealEffect reports a difference that is real (the analysis's

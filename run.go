@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
-	"github.com/rigorbench/rigor/stats"
 )
 
 // A runner measures one pass of a group.
@@ -55,7 +55,7 @@ func newRunner(cfg Config, seed uint64) *runner {
 	return &runner{
 		cfg:          cfg,
 		clock:        MeasureClock(),
-		rng:          rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		rng:          experiment.NewRand(seed),
 		ms:           newMetricSamples(),
 		keepOverhead: cfg.KeepLoopOverhead,
 		shapes:       map[reflect.Type]*shape{},
@@ -371,8 +371,7 @@ func (r *runner) iters(p *plan, k int) int {
 		}
 		return p.n * p.mult[i]
 	}
-	j := 0.8 + 0.4*r.rng.Float64()
-	return max(int(math.Ceil(float64(p.n)*j)), 1)
+	return int(experiment.Jitter(r.rng, int64(p.n)))
 }
 
 // allocRounds is the number of allocation rounds per set. One more runs
@@ -432,13 +431,6 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 		return nil, err
 	}
 
-	start := time.Now()
-	var paused time.Duration // spent writing results, not measuring
-	// Interim looks use a 99.9% interval whatever the final confidence
-	// (Haybittle-Peto, as package gotest's rounds): looking after many
-	// rounds then hardly changes the final level.
-	stopConf := max(0.999, r.cfg.Confidence)
-	nextLook := r.cfg.MinRounds
 	key := (&model.Benchmark{Name: s.name, Pkg: r.pkg, Procs: gomaxprocs()}).Key()
 	if r.observe {
 		// The observer starts after the allocation rounds: it allocates
@@ -450,66 +442,33 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			r.obs = nil
 		}()
 	}
-	var stopErr error
-rounds:
-	for k := 1; k <= r.cfg.MaxRounds; k++ {
-		if r.obs != nil {
-			r.obs.Mark(key, "", k)
-		}
-		n := r.iters(&p, k)
-		// Variants and overhead loops, in one shuffled order.
-		for _, i := range r.rng.Perm(v + len(used)) {
-			if err := ctx.Err(); err != nil {
-				// Keep the rounds done; drop this one, which is
-				// incomplete and would pair with nothing.
-				out.truncate(k - 1)
-				out.stop, stopErr = stopInterrupted, err
-				break rounds
-			}
-			if i >= v {
-				sh := used[i-v]
-				m := clampIters(math.Ceil(floor / math.Max(sh.initial, 1e-12)))
-				for j := range s.benches {
-					if shapes[j] == sh {
-						m = max(m, n*p.scale[j])
-					}
-				}
-				out.overhead[sh] = append(out.overhead[sh], r.perOp(sh, m, 1))
-				continue
-			}
-			res, err := r.sample(s.benches[i], n*p.scale[i], false)
-			if err != nil {
-				return nil, err
-			}
-			out.samples[i] = append(out.samples[i], res)
-		}
-		out.rounds = k
-		out.subtractOverhead(r)
-		w0 := time.Now()
-		if err := r.emit(out, k, false); err != nil {
-			return nil, err
-		}
-		paused += time.Since(w0)
-		if k < r.cfg.MinRounds {
-			continue
-		}
-		if time.Since(start)-paused >= r.cfg.Budget {
-			out.stop = stopBudget
-			break
-		}
-		if k >= nextLook {
-			// Look again when the round count has grown by 10%.
-			nextLook = max(k+1, int(math.Ceil(float64(k)*1.1)))
-			if out.resolved(r.cfg, stopConf, r.clock.Resolution.Seconds()) {
-				out.stop = stopResolved
-				break
-			}
-		}
-		if k == r.cfg.MaxRounds {
-			out.stop = stopMaxRounds
-		}
+	budget := experiment.NewBudget(r.cfg.Budget, time.Now())
+	sm := &setSampler{r: r, s: s, out: out, key: key, used: used, shapes: shapes, floor: floor, budget: budget}
+	res, stopErr := experiment.Loop(ctx, experiment.Design{
+		MinRounds:     r.cfg.MinRounds,
+		MaxRounds:     r.cfg.MaxRounds,
+		Budget:        budget,
+		MinOverBudget: true,
+		LookGrowth:    0.1,
+	}, sm)
+	switch {
+	case stopErr != nil && ctx.Err() != nil:
+		out.stop = stopInterrupted
+	case stopErr != nil:
+		return nil, stopErr
+	case res.Stop == experiment.StopResolved:
+		out.stop = stopResolved
+	case res.Stop == experiment.StopBudget:
+		out.stop = stopBudget
+	default:
+		out.stop = stopMaxRounds
 	}
-	out.elapsed = time.Since(start) - paused
+	if out.stop == stopBudget || out.stop == stopMaxRounds {
+		// Where the rule stands after the last round, for the notes.
+		u, err := sm.Unresolved()
+		out.unresolved = err != nil || len(u) > 0
+	}
+	out.elapsed = budget.Elapsed()
 	out.subtractOverhead(r)
 	return out, stopErr
 }
@@ -640,7 +599,10 @@ type setResult struct {
 	ovMedian map[*shape]float64 // the median of overhead, per shape
 	rounds   int
 	stop     string
-	elapsed  time.Duration
+	// unresolved is true when the rounds stopped at the budget or the
+	// maximum with the stopping rule still unsatisfied.
+	unresolved bool
+	elapsed    time.Duration
 }
 
 // shapeOf returns the loop shape of bench i's samples, nil for IterCustom
@@ -652,85 +614,6 @@ func (s *setResult) shapeOf(i int) *shape {
 		}
 	}
 	return nil
-}
-
-// resolved reports whether every comparison with the first variant is
-// resolved, and every variant has reached the precision target (the
-// interval of its median time is within ±Precision).
-//
-// A comparison is resolved when the interval the analysis reports, the
-// signed-rank interval around the Hodges-Lehmann center of the per-round
-// log ratios (stats.PairedShift), lies inside the noise band or clears it:
-// at a confidence of conf or above, the analysis's own interval then lies
-// there too. The center resists a preempted round, which makes one ratio
-// huge. A difference below the timer's resolution counts as resolved,
-// since more rounds will not resolve it.
-func (s *setResult) resolved(cfg Config, conf, resolution float64) bool {
-	base := s.samples[0]
-	for i := range s.samples {
-		if cfg.Precision > 0 {
-			var logs []float64
-			for _, x := range s.samples[i] {
-				if x.net > 0 {
-					logs = append(logs, math.Log(x.net/float64(x.iters)))
-				}
-			}
-			if len(logs) >= 2 {
-				ci, err := stats.MedianCI(logs, conf)
-				if err != nil || (ci.Hi-ci.Lo)/2 > math.Log1p(cfg.Precision) {
-					return false
-				}
-			}
-		}
-		if i == 0 {
-			continue
-		}
-		var diffs []float64
-		for k, x := range s.samples[i] {
-			diffs = append(diffs, math.Abs(x.net-base[k].net))
-		}
-		if median(diffs) < resolution {
-			continue
-		}
-		ci, err := stats.PairedShift(logRatios(base, s.samples[i]), conf)
-		if err != nil || classify(ci.Lo, ci.Hi, cfg.Noise) == unresolved {
-			return false
-		}
-	}
-	return true
-}
-
-// Where an interval on a log ratio lies with respect to the noise band.
-const (
-	unresolved = iota
-	insideBand
-	aboveBand
-	belowBand
-)
-
-func classify(lo, hi, noise float64) int {
-	lb, ub := math.Log1p(-noise), math.Log1p(noise)
-	switch {
-	case lo >= lb && hi <= ub:
-		return insideBand
-	case lo > ub:
-		return aboveBand
-	case hi < lb:
-		return belowBand
-	}
-	return unresolved
-}
-
-// logRatios returns the per-round log ratios of xs's times to base's,
-// over the rounds where both are positive.
-func logRatios(base, xs []result) []float64 {
-	var logs []float64
-	for k := range min(len(base), len(xs)) {
-		if x, y := xs[k].net, base[k].net; x > 0 && y > 0 {
-			logs = append(logs, math.Log(x/y))
-		}
-	}
-	return logs
 }
 
 func mean(x []float64) float64 {

@@ -177,6 +177,9 @@ type Change struct {
 	Verdict Verdict
 	// Reason says, in plain words, why the verdict is what it is.
 	Reason string
+	// BelowResolution is true when the difference is below the timer's
+	// resolution: inconclusive, and more samples cannot change that.
+	BelowResolution bool
 }
 
 // A Geomean is the geometric mean of every benchmark's center in one unit,

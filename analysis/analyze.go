@@ -396,7 +396,7 @@ func decide(c *Change, m *Metric, opts Options) {
 		c.Verdict = direction(c.Estimate)
 		c.Reason = fmt.Sprintf("%s clears the %s noise band and %s < %v", ci, band, pText, opts.Alpha)
 	case clears && significant:
-		c.Verdict = Inconclusive
+		c.Verdict, c.BelowResolution = Inconclusive, true
 		c.Reason = "the difference is below the timer's resolution"
 	case clears:
 		c.Verdict = Inconclusive

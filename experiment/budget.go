@@ -9,9 +9,10 @@ import (
 // A Budget is the time an experiment may take (calibration, rounds and any
 // later pass such as profiling) and a record of how it was spent.
 type Budget struct {
-	Total time.Duration
-	start time.Time
-	spent []phase
+	Total  time.Duration
+	start  time.Time
+	paused time.Duration
+	spent  []phase
 }
 
 type phase struct {
@@ -28,8 +29,16 @@ func NewBudget(total time.Duration, now time.Time) *Budget {
 // Start returns when the budget started.
 func (b *Budget) Start() time.Time { return b.start }
 
-// Elapsed returns the time since the budget started.
-func (b *Budget) Elapsed() time.Duration { return time.Since(b.start) }
+// Elapsed returns the time since the budget started, less the time
+// spent paused.
+func (b *Budget) Elapsed() time.Duration { return time.Since(b.start) - b.paused }
+
+// Pause stops the budget's clock (for writing results, say) until the
+// function it returns is called.
+func (b *Budget) Pause() (resume func()) {
+	t0 := time.Now()
+	return func() { b.paused += time.Since(t0) }
+}
 
 // Left returns what is left of the budget, never below zero.
 func (b *Budget) Left() time.Duration { return max(b.Total-b.Elapsed(), 0) }

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -25,15 +26,22 @@ type Sampler interface {
 
 // A Design says how many rounds an experiment runs.
 type Design struct {
-	// MinRounds rounds always run, time permitting; no unit retires and
-	// the experiment does not stop before them.
-	MinRounds int
+	// MinRounds rounds always run, time permitting (or whatever the time
+	// when MinOverBudget is set); no unit retires and the experiment does
+	// not stop before them.
+	MinRounds     int
+	MinOverBudget bool
 	// MaxRounds stops the rounds; 0 means no limit.
 	MaxRounds int
 	// Budget is the time budget; rounds stop when the next one would not
 	// fit in it, leaving Reserve(last round's duration) for what follows.
 	Budget  *Budget
 	Reserve func(last time.Duration) time.Duration
+	// LookGrowth spaces the stopping rule's looks: after MinRounds, the
+	// next look comes when the rounds have grown by this fraction (0.1:
+	// 10%), for samplers whose rounds are short next to a look. Zero
+	// looks after every round.
+	LookGrowth float64
 	// Progress, when set, hears the unresolved units after every look.
 	Progress func(round int, unresolved []string)
 }
@@ -70,6 +78,7 @@ type Outcome struct {
 func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 	out := Outcome{Retired: map[string]int{}}
 	resolvedOnce := map[string]bool{}
+	nextLook := d.MinRounds
 	start := time.Now()
 	defer func() {
 		if d.Budget != nil {
@@ -85,7 +94,8 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 			out.Stop = StopResolved
 		case d.MaxRounds > 0 && k > d.MaxRounds:
 			out.Stop = StopMaxRounds
-		case k > 2 && d.Budget != nil && d.Budget.Elapsed()+out.Last+reserve(d, out.Last) > d.Budget.Total:
+		case k > 2 && d.Budget != nil && !(d.MinOverBudget && k <= d.MinRounds) &&
+			d.Budget.Elapsed()+out.Last+reserve(d, out.Last) > d.Budget.Total:
 			out.Stop = StopBudget
 		}
 		if out.Stop != "" {
@@ -99,9 +109,10 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 		if err := s.Checkpoint(); err != nil {
 			return out, err
 		}
-		if k < d.MinRounds {
+		if k < nextLook {
 			continue
 		}
+		nextLook = max(k+1, int(math.Ceil(float64(k)*(1+d.LookGrowth))))
 		unresolved, err := s.Unresolved()
 		if err != nil {
 			return out, err

@@ -15,6 +15,10 @@ import (
 // looks at 0.001 the overall rate stays close to the final look's alpha.
 const InterimAlpha = 0.001
 
+// InterimConfidence is the confidence of intervals a stopping rule
+// checks at an interim look, for the same reason: 1 - InterimAlpha.
+const InterimConfidence = 1 - InterimAlpha
+
 // Unresolved analyses run and returns the keys (model.Benchmark.Key) of the
 // benchmarks that more rounds could still settle, for the stopping rule. A
 // comparison is settled when its confidence interval lies inside the noise
@@ -62,10 +66,12 @@ func Settled(b *analysis.Benchmark, sides int, noise float64) bool {
 			if c == nil {
 				continue
 			}
-			switch c.Verdict {
-			case analysis.Inconclusive:
+			switch {
+			case c.BelowResolution:
+				// More rounds cannot resolve it.
+			case c.Verdict == analysis.Inconclusive:
 				return false
-			case analysis.Improved, analysis.Regressed:
+			case c.Verdict.Significant():
 				if c.Test != "exact" && !(c.PAdjusted < InterimAlpha) {
 					return false
 				}
