@@ -97,6 +97,10 @@ type ProfileStats struct {
 	Syscall   float64 `json:"syscall"`   // system calls
 	Scheduler float64 `json:"scheduler"` // the goroutine scheduler
 	Alloc     float64 `json:"alloc"`     // allocation outside GC work
+	// FileIO is the share of samples with a file read, write or sync on
+	// the stack (os.File methods, fsync, pread, pwrite), whichever class
+	// above they count in: how much of the CPU went to file I/O.
+	FileIO float64 `json:"file_io,omitempty"`
 	// Top lists the functions with the most samples on their own
 	// (flat), most first.
 	Top []FuncShare `json:"top,omitempty"`

@@ -62,6 +62,32 @@ var profileClasses = []struct {
 	}},
 }
 
+// fileIOFuncs are the frames of a file read, write or sync. They are
+// checked apart from the classes: a sample with one of them on its stack
+// counts in ProfileStats.FileIO whatever its class (mostly syscall). Only
+// calls that take a file: internal/poll.(*FD).Read and Write serve
+// sockets and pipes too and are left out, their os.(*File) callers are
+// in. os.(*File) also wraps pipes and terminals (os.Stdout), which a
+// benchmark rarely writes in its loop.
+var fileIOFuncs = map[string]bool{
+	"os.(*File).Read": true, "os.(*File).ReadAt": true, "os.(*File).ReadFrom": true,
+	"os.(*File).Write": true, "os.(*File).WriteAt": true, "os.(*File).WriteString": true,
+	"os.(*File).WriteTo": true, "os.(*File).Sync": true,
+	"os.(*File).read": true, "os.(*File).pread": true, "os.(*File).write": true, "os.(*File).pwrite": true,
+	"os.ReadFile": true, "os.WriteFile": true,
+	"internal/poll.(*FD).Fsync": true, "internal/poll.(*FD).Pread": true, "internal/poll.(*FD).Pwrite": true,
+	"syscall.Fsync": true, "syscall.Fdatasync": true, "syscall.Pread": true, "syscall.Pwrite": true,
+	"syscall.pread": true, "syscall.pwrite": true,
+	"golang.org/x/sys/unix.Fsync": true, "golang.org/x/sys/unix.Fdatasync": true,
+	"golang.org/x/sys/unix.SyncFileRange": true, "golang.org/x/sys/unix.Pread": true,
+	"golang.org/x/sys/unix.Pwrite": true, "golang.org/x/sys/unix.pread": true, "golang.org/x/sys/unix.pwrite": true,
+}
+
+// fileIO reports whether a stack is in a file read, write or sync.
+func fileIO(funcs []string) bool {
+	return slices.ContainsFunc(funcs, func(f string) bool { return fileIOFuncs[f] })
+}
+
 // classify returns the class of a stack, innermost frame first, or "".
 func classify(funcs []string) string {
 	for _, c := range profileClasses {
@@ -79,7 +105,8 @@ func classify(funcs []string) string {
 // ReadCPUProfile summarises a CPU profile (as written by -test.cpuprofile
 // or runtime/pprof) by where the time went: the share of sampled CPU time
 // in the garbage collector, in mutex slow paths, in the scheduler, in
-// system calls and in allocation, and the five functions with the most
+// system calls and in allocation, the share in file reads, writes and
+// syncs (whatever the class), and the five functions with the most
 // samples of their own.
 func ReadCPUProfile(r io.Reader) (*model.ProfileStats, error) {
 	p, err := profile.Parse(r)
@@ -99,7 +126,7 @@ func ReadCPUProfile(r io.Reader) (*model.ProfileStats, error) {
 		return nil, fmt.Errorf("reading CPU profile: no cpu/nanoseconds values (is it a CPU profile?)")
 	}
 	ps := &model.ProfileStats{}
-	var total float64
+	var total, files float64
 	byClass := map[string]float64{}
 	flat := map[string]float64{}
 	var funcs []string
@@ -123,6 +150,9 @@ func ReadCPUProfile(r io.Reader) (*model.ProfileStats, error) {
 		}
 		total += v
 		byClass[classify(funcs)] += v
+		if fileIO(funcs) {
+			files += v
+		}
 		if len(funcs) > 0 {
 			flat[funcs[0]] += v
 		}
@@ -136,6 +166,7 @@ func ReadCPUProfile(r io.Reader) (*model.ProfileStats, error) {
 	ps.Scheduler = byClass["scheduler"] / total
 	ps.Syscall = byClass["syscall"] / total
 	ps.Alloc = byClass["alloc"] / total
+	ps.FileIO = files / total
 	for f, v := range flat {
 		ps.Top = append(ps.Top, model.FuncShare{Func: f, Share: v / total})
 	}
