@@ -94,6 +94,17 @@ const (
 	// and copying the requests (fsync: 93%). A tenth leaves room for a
 	// benchmark that waits on reads and then computes.
 	fileIOWaitShare = 0.10
+	// fewProfileSamples: a profile this small still ties a sleeping
+	// process to file I/O (a process blocked in fsync leaves few: the
+	// fsync benchmark left 13 in a 0.79 s profiling run on a busy
+	// machine, 10 of them in file I/O); it takes minProfileSamples to
+	// rule I/O out.
+	fewProfileSamples = 5
+	// diskBusyBps: block devices moving this much say I/O is happening
+	// even when iowait cannot show it (no idle CPU to count it on).
+	// Measured: about 1 MB/s of background writes during the nosync runs
+	// (which touch no disk), 123 and 269 MB/s during the fsync runs.
+	diskBusyBps = 10e6
 )
 
 // Kinds of bottleneck.
@@ -377,33 +388,50 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 	return Diagnosis{Kind: BottleneckInconclusive, Summary: "inconclusive", Evidence: "too little was recorded"}
 }
 
-// waitingOnIO names waiting on I/O when the CPUs waited on I/O (iowait or
-// I/O pressure) while the process mostly slept, unless its CPU profile
-// says it does no file I/O. Sleeping alone is what a contended lock
-// looks like too (threads parked on a futex switch as often and spend as
-// much of their little CPU in the kernel), which is why this runs before
-// that guess: a lock does not make the CPUs wait on I/O. iowait and I/O
-// pressure are machine-wide, so without a profile the evidence says so.
+// waitingOnIO tells a process that sleeps on the disk from one that
+// sleeps on a lock. Both switch out often and spend their little CPU in
+// the kernel (threads parked on a futex, threads blocked in fsync), so
+// the existing guess from those two numbers alone said "lock"; what
+// tells them apart is the device. The I/O signal is the CPUs waiting on
+// I/O (iowait, or I/O pressure, which still shows when neighbours keep
+// every CPU busy and iowait cannot) or the disks busy; all of it is
+// machine-wide. What ties it to the process is its CPU profile: the
+// share of samples in file reads, writes and syncs (a lock shows in
+// mutex slow paths instead, and ruled earlier in bottleneckOf).
+//
+// It returns, when the process mostly slept and there is an I/O signal:
+// waiting on I/O when the profile ties it, or when the CPUs waited on
+// I/O and the process does not look like it sleeps on a futex;
+// inconclusive ("on a lock or on I/O") when it does look so and nothing
+// ties it. A profile with minProfileSamples that puts under
+// fileIOWaitShare in file I/O rules I/O out.
 func waitingOnIO(a aggregate, haveProc, profiled bool) (Diagnosis, bool) {
-	if a.dur <= 0 || (a.iowait < ioWait && !(a.hasPSI[2] && a.psi[2] >= ioPressure)) {
+	if a.dur <= 0 {
+		return Diagnosis{}, false
+	}
+	machineWait := a.iowait >= ioWait || (a.hasPSI[2] && a.psi[2] >= ioPressure)
+	deviceBusy := a.diskR+a.diskW >= diskBusyBps
+	if !machineWait && !deviceBusy {
 		return Diagnosis{}, false
 	}
 	if profiled && a.prof.FileIO < fileIOWaitShare {
-		return Diagnosis{}, false // the process's CPU went elsewhere: a neighbour's I/O
+		return Diagnosis{}, false // its CPU went elsewhere: the I/O is a neighbour's
 	}
+	tied := a.profN > 0 && a.prof.Samples >= fewProfileSamples && a.prof.FileIO >= fileIOWaitShare
 	var ev []string
+	futex := false
 	if haveProc {
 		procCPU := a.pUser + a.pSys
 		busy := procCPU / a.procDur
-		slept := busy < idleCPUs || (busy < starvedCPUs && procCPU > 0 && float64(a.pVol)/procCPU >= lockSwitches)
-		if !slept {
+		perCPU := 0.0
+		if procCPU > 0 {
+			perCPU = float64(a.pVol) / procCPU
+			futex = perCPU >= lockSwitches && a.pSys/procCPU >= lockSystemShare
+		}
+		if busy >= idleCPUs && !(busy < starvedCPUs && perCPU >= lockSwitches) {
 			return Diagnosis{}, false // it kept a CPU busy: not waiting
 		}
-		e := fmt.Sprintf("the process kept %.2f CPUs busy", busy)
-		if procCPU > 0 {
-			e += fmt.Sprintf(" and switched out %s times per CPU-second", count(float64(a.pVol)/procCPU))
-		}
-		ev = append(ev, e)
+		ev = append(ev, fmt.Sprintf("the process kept %.2f CPUs busy and switched out %s times per CPU-second", busy, count(perCPU)))
 	}
 	ev = append(ev, fmt.Sprintf("CPUs waited on I/O %s of the time, disk read %s/s, write %s/s",
 		pct(a.iowait), bytesStr(a.diskR), bytesStr(a.diskW)))
@@ -411,15 +439,26 @@ func waitingOnIO(a aggregate, haveProc, profiled bool) (Diagnosis, bool) {
 		ev = append(ev, fmt.Sprintf("tasks stalled on I/O %.0f%% of the time", a.psi[2]))
 	}
 	switch {
-	case profiled:
-		ev = append(ev, fmt.Sprintf("%s of CPU samples in file reads, writes and syncs, %s in mutex slow paths",
-			pct(a.prof.FileIO), pct(a.prof.Lock)))
+	case tied:
+		ev = append(ev, fmt.Sprintf("%s of %d CPU samples in file reads, writes and syncs, %s in mutex slow paths",
+			pct(a.prof.FileIO), a.prof.Samples, pct(a.prof.Lock)))
+		return Diagnosis{BottleneckIO, "waiting on I/O", strings.Join(ev, ", ")}, true
 	case a.profN > 0:
-		ev = append(ev, fmt.Sprintf("the CPU profile has too few samples (%d) to tie the I/O to this process; iowait and disk traffic are machine-wide", a.prof.Samples))
+		ev = append(ev, fmt.Sprintf("the CPU profile has too few samples (%d) to tie the I/O to this process, and iowait and disk traffic are machine-wide", a.prof.Samples))
 	default:
-		ev = append(ev, "no CPU profile ties the I/O to this process; iowait and disk traffic are machine-wide")
+		ev = append(ev, "no CPU profile ties the I/O to this process, and iowait and disk traffic are machine-wide")
 	}
-	return Diagnosis{BottleneckIO, "waiting on I/O", strings.Join(ev, ", ")}, true
+	switch {
+	case futex:
+		tell := "; a CPU profile (--profile auto) would tell"
+		if a.profN > 0 {
+			tell = "; a longer profiling run would tell"
+		}
+		return Diagnosis{BottleneckInconclusive, "asleep in the kernel, on a lock or on I/O", strings.Join(ev, ", ") + tell}, true
+	case machineWait:
+		return Diagnosis{BottleneckIO, "waiting on I/O", strings.Join(ev, ", ")}, true
+	}
+	return Diagnosis{}, false
 }
 
 // topFunc names the function with the most CPU samples of its own.
