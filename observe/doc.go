@@ -12,10 +12,12 @@
 //     benchmark, side and round). ProcessStats, ReadCPUProfile and
 //     RuntimeSampler describe the measured processes themselves.
 //   - Annotate turns recorded observations into plain-words notes: the
-//     bottleneck (user CPU, kernel, lock contention, GC, I/O, memory),
-//     interference from other processes, steal or frequency changes, a
-//     throughput above a physical limit, a result that was likely optimized
-//     away (which ConfirmElision checks in the disassembly).
+//     bottleneck (user CPU, kernel, lock contention, GC, waiting on I/O,
+//     memory), interference from other processes, steal or frequency
+//     changes, a throughput above a physical limit, a file I/O throughput
+//     far above what the disks moved (the page cache), a result that was
+//     likely optimized away (which ConfirmElision checks in the
+//     disassembly).
 //   - Check inspects the machine before a run, as rigor doctor does.
 //
 // Annotate and the other classifiers are pure functions of recorded data,

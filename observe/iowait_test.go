@@ -12,8 +12,8 @@ import (
 )
 
 // The fsync benchmark (1 MiB writes, f.Sync() after each) as rigor run
-// recorded it on a busy machine (testdata/fsync.json), summed over its
-// rounds and scaled to one second: 0.09 s user and 0.12 s system (0.21
+// recorded it on a busy machine, summed over the whole run's 21 rounds
+// (testdata/fsync.json keeps the first 8) and scaled to one second: 0.09 s user and 0.12 s system (0.21
 // CPUs busy), 1937 voluntary switches (9223 per CPU-second), the disks
 // writing 123 MB/s, I/O pressure 21% while neighbours left no idle CPU
 // for iowait to show (0.1%); its profiling run left 13 CPU samples, 10 of
@@ -263,4 +263,39 @@ func TestFileIOFrames(t *testing.T) {
 			t.Errorf("fileIO(%v) = %v, want %v", tt.stack, got, tt.want)
 		}
 	}
+}
+
+// The recorded fixtures: the first 8 rounds and the profiling run of
+// rigor run --time 5s --profile auto on the nosync and fsync benchmarks
+// (testdata/README.md). The reference numbers were computed from the
+// JSON apart from this package (a Python script): nosync's median B/s
+// 3.2436 GiB/s, its timed loops 792 iterations of 1 MiB, the disks
+// moving 51.08 KiB (107.9 KiB/s written over the rounds' 0.47 s), a
+// ratio of 15876; fsync's ratio 0.94 (164.0 MiB claimed, 174.4 MiB
+// written).
+func TestRecordedIOFixtures(t *testing.T) {
+	t.Run("nosync: the page cache", func(t *testing.T) {
+		run := readRun(t, "pagecache.json")
+		Annotate(run)
+		notes := strings.Join(run.Benchmarks[0].Notes, "\n")
+		for _, w := range []string{
+			"likely measuring the page cache: the benchmark reported 3.24 GiB/s, the disks wrote 108 KiB/s (and read 0 B/s) while it ran; its timed loops claim 792 MiB, the disks moved 51.1 KiB in the same runs",
+			"bottleneck: the kernel (system calls or page faults)",
+		} {
+			if !strings.Contains(notes, w) {
+				t.Errorf("notes\n%s\nlack %q", notes, w)
+			}
+		}
+	})
+	t.Run("fsync: waiting on I/O, the disks kept up", func(t *testing.T) {
+		run := readRun(t, "fsync.json")
+		Annotate(run)
+		notes := strings.Join(run.Benchmarks[0].Notes, "\n")
+		if !strings.Contains(notes, "bottleneck: waiting on I/O (") || !strings.Contains(notes, "77% of 13 CPU samples in file reads, writes and syncs") {
+			t.Errorf("notes\n%s\nlack waiting on I/O with the profile's evidence", notes)
+		}
+		if strings.Contains(notes, "page cache") || strings.Contains(notes, "lock") {
+			t.Errorf("notes\n%s\nname the page cache or a lock", notes)
+		}
+	})
 }
