@@ -91,7 +91,7 @@ func FuzzReadCPUProfile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, v := range []float64{p.GC, p.Lock, p.Scheduler, p.Syscall, p.Alloc} {
+		for _, v := range []float64{p.GC, p.Lock, p.Scheduler, p.Syscall, p.Alloc, p.FileIO} {
 			if v < 0 || v > 1+1e-9 || math.IsNaN(v) {
 				t.Fatalf("share %v outside [0,1]: %+v", v, p)
 			}
