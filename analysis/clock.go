@@ -36,9 +36,12 @@ type Clock struct {
 	// samples on uncontended rounds: about the number of threads it kept
 	// busy. NaN when not measured.
 	CPUPerWall float64
-	// WaitsPerSec is the median rate of voluntary context switches of the
-	// benchmark's processes: how often its threads went to sleep.
-	WaitsPerSec float64
+	// Procs is the benchmark's GOMAXPROCS, 0 when unknown.
+	Procs int
+	// Waiting is the largest share, over the sides' CPU profiles, of
+	// samples in mutex slow paths or file I/O; NaN without a profile of
+	// at least profileSamples samples.
+	Waiting float64
 }
 
 // Thresholds of the clock choice.
@@ -54,19 +57,23 @@ const (
 	// stall percentage that counts too.
 	otherCPUBusy    = 0.15
 	cpuPressureBusy = 20.0
-	// cpuBoundShare: a benchmark is CPU-bound when its process used at
-	// least this much CPU time per wall time on uncontended rounds: at
-	// least one thread busy nine tenths of the time. A benchmark that
-	// sleeps, blocks or waits on I/O spends its wall time off the CPU and
-	// falls below it.
+	// cpuBoundShare: a benchmark is CPU-bound only if its process used
+	// at least this much CPU time per wall time on uncontended rounds:
+	// at least one thread busy nine tenths of the time. A benchmark that
+	// sleeps or waits on I/O spends its wall time off the CPU and falls
+	// below it.
 	cpuBoundShare = 0.9
-	// maxWaitsPerSec: more voluntary context switches per second than
-	// this mean the benchmark's threads block (a lock, a channel, I/O)
-	// often enough that CPU time would hide the waiting: the verdict
-	// stays on wall time. A CPU-bound go test binary switches a few
-	// hundred times a second (GC workers, sysmon); package observe calls
-	// 5000 a second lock contention.
-	maxWaitsPerSec = 1000
+	// A benchmark that keeps a thread busy may still block some of its
+	// goroutines (a lock handed from one to the next keeps one thread
+	// busy). Either every thread GOMAXPROCS allows is busy (no one can
+	// be waiting), or a CPU profile of at least profileSamples samples
+	// must show at most maxWaiting of them in mutex slow paths or file
+	// I/O. Counting voluntary context switches does not tell: a CPU-bound
+	// Go process switches thousands of times a second (sysmon's short
+	// sleeps; measured on experiments/busy's benchmark, about 2900 a
+	// second at GOMAXPROCS=1).
+	profileSamples = 20
+	maxWaiting     = 0.05
 )
 
 // chooseClock decides which clock b's verdict is taken from. Wall time
@@ -77,16 +84,24 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if wall == nil || cpu == nil {
 		return nil
 	}
-	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), WaitsPerSec: math.NaN()}
+	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), Procs: b.Procs}
 	if !run.Paired {
 		c.Reason = "the sides were not measured in the same rounds, so CPU time (whose start-up estimate differs from run to run) is context only"
 		return c
 	}
 	key := b.Key()
 	contended := map[[2]any]bool{} // side, round -> contended
-	var waits []float64
 	for _, o := range run.Observations {
-		if o.Benchmark != key || o.Round == 0 {
+		if o.Benchmark != key {
+			continue
+		}
+		if p := o.Profile; o.Round == 0 && p != nil && p.Samples >= profileSamples {
+			w := max(p.Lock, p.FileIO)
+			if math.IsNaN(c.Waiting) || w > c.Waiting {
+				c.Waiting = w
+			}
+		}
+		if o.Round == 0 {
 			continue
 		}
 		busy := contendedInterval(&o)
@@ -95,15 +110,9 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		if busy {
 			c.Contended++
 		}
-		if p := o.Process; p != nil && o.Duration > 0 {
-			waits = append(waits, float64(p.VoluntaryCtx)/o.Duration.Seconds())
-		}
 	}
 	if c.Intervals > 0 {
 		c.Contended /= float64(c.Intervals)
-	}
-	if len(waits) > 0 {
-		c.WaitsPerSec = stats.Median(waits)
 	}
 	// CPU time per wall time, per sample, on the uncontended rounds.
 	var quiet, all []float64
@@ -130,16 +139,36 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		return c // quiet, or not observed: wall time
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples)", 100*c.Contended)
+	allBusy := c.Procs > 0 && c.CPUPerWall >= cpuBoundShare*float64(c.Procs)
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
 		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %.0f%% of wall time): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, 100*c.CPUPerWall)
-	case !math.IsNaN(c.WaitsPerSec) && c.WaitsPerSec > maxWaitsPerSec:
-		c.Reason = fmt.Sprintf("%s, but the benchmark's threads went to sleep %.0f times a second (a lock, a channel or I/O), which CPU time would hide, so the verdict stays on wall time", busy, c.WaitsPerSec)
+	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
+		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
+	case math.IsNaN(c.Waiting) && !allBusy:
+		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits (it kept %.1f of its %s busy), so the verdict stays on wall time", busy, c.CPUPerWall, procsWords(c.Procs))
 	default:
 		c.Unit = CPUUnit
-		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %.0f%% of wall time on the quiet rounds), so CPU time is used for the verdict", busy, 100*c.CPUPerWall)
+		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %.0f%% of wall time on the quiet rounds, %s), so CPU time is used for the verdict", busy, 100*c.CPUPerWall, evidenceWords(c))
 	}
 	return c
+}
+
+func procsWords(procs int) string {
+	if procs <= 0 {
+		return "threads"
+	}
+	if procs == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", procs)
+}
+
+func evidenceWords(c *Clock) string {
+	if math.IsNaN(c.Waiting) {
+		return "every thread it may use busy"
+	}
+	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
 }
 
 // contendedInterval reports whether other processes competed for the CPU

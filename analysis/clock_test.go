@@ -11,9 +11,9 @@ import (
 // clockRun builds a paired run of one benchmark over 12 rounds: wall time
 // 100 µs on old and 100 µs × wallRatio on new, CPU time cpuShare of the
 // wall time with new at cpuRatio of old, and one observation per sample:
-// contended in the rounds busy says, the process sleeping waits times a
-// second.
-func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, waits float64) *model.Run {
+// contended in the rounds busy says; and a CPU profile per side whose share in locks is lock (none
+// when lock is negative), for a benchmark at GOMAXPROCS procs.
+func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, procs int, lock float64) *model.Run {
 	wall := model.Metric{Unit: WallUnit, Better: model.LowerIsBetter}
 	cpu := model.Metric{Unit: CPUUnit, Better: model.LowerIsBetter}
 	var obs []model.Observation
@@ -29,18 +29,27 @@ func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, 
 			}
 			wall.Samples = append(wall.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: w})
 			cpu.Samples = append(cpu.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: c})
-			o := model.Observation{Benchmark: "p.B", Side: side, Round: r, Duration: 100 * time.Millisecond,
-				System:  &model.SystemStats{CPUs: 2, Running: 1},
-				Process: &model.ProcessStats{VoluntaryCtx: int64(waits / 10)}}
+			o := model.Observation{Benchmark: key(procs), Side: side, Round: r, Duration: 100 * time.Millisecond,
+				System: &model.SystemStats{CPUs: 2, Running: 1}}
 			if busy(r) {
 				o.OtherCPU, o.System.Running = 0.6, 3
 			}
 			obs = append(obs, o)
 		}
 	}
+	if lock >= 0 {
+		for _, side := range []string{"old", "new"} {
+			obs = append(obs, model.Observation{Benchmark: key(procs), Side: side,
+				Profile: &model.ProfileStats{Samples: 50, Lock: lock}})
+		}
+	}
 	return &model.Run{Kind: model.KindAB, Paired: true, Sides: []model.Side{{Label: "old"}, {Label: "new"}},
-		Benchmarks:   []model.Benchmark{{Name: "B", Pkg: "p", Metrics: []model.Metric{wall, cpu}}},
+		Benchmarks:   []model.Benchmark{{Name: "B", Pkg: "p", Procs: procs, Metrics: []model.Metric{wall, cpu}}},
 		Observations: obs}
+}
+
+func key(procs int) string {
+	return (&model.Benchmark{Name: "B", Pkg: "p", Procs: procs}).Key()
 }
 
 func never(int) bool        { return false }
@@ -54,14 +63,19 @@ func TestChooseClock(t *testing.T) {
 		unit   string
 		reason string // a phrase the reason contains; "" for none
 	}{
-		{"quiet machine: wall", clockRun(1.03, 1.03, 1, never, 100), WallUnit, ""},
-		{"busy, CPU-bound: CPU", clockRun(1.03, 1.03, 1, evenRounds, 100), CPUUnit, "CPU time is used for the verdict"},
+		{"quiet machine: wall", clockRun(1.03, 1.03, 1, never, 1, -1), WallUnit, ""},
+		// GOMAXPROCS 1 and its one thread busy: nothing can wait.
+		{"busy, CPU-bound: CPU", clockRun(1.03, 1.03, 1, evenRounds, 1, -1), CPUUnit, "CPU time is used for the verdict"},
 		// Every round busy: the least disturbed quarter judges CPU-boundness.
-		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 100), CPUUnit, "CPU time is used"},
+		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 1, -1), CPUUnit, "CPU time is used"},
 		// A sleeping benchmark: 5% of its wall time on the CPU.
-		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 100), WallUnit, "not CPU-bound"},
-		// Blocks 20000 times a second.
-		{"busy, blocks: wall", clockRun(1.03, 1.03, 1, evenRounds, 20000), WallUnit, "went to sleep"},
+		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 1, -1), WallUnit, "not CPU-bound"},
+		// One of two threads busy, no profile: a lock handed on could
+		// keep one busy while goroutines wait.
+		{"busy, one of two threads, no profile: wall", clockRun(1.03, 1.03, 1, evenRounds, 2, -1), WallUnit, "without a CPU profile"},
+		{"busy, one of two threads, lock-free profile: CPU", clockRun(1.03, 1.03, 1, evenRounds, 2, 0.01), CPUUnit, "1% of its CPU profile"},
+		// 40% of the profile in mutex slow paths.
+		{"busy, lock-bound: wall", clockRun(1.03, 1.03, 1, evenRounds, 2, 0.4), WallUnit, "locks or file I/O"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := Analyze(tc.run, DefaultOptions())
@@ -90,7 +104,7 @@ func TestChooseClock(t *testing.T) {
 }
 
 func TestChooseClockUnpaired(t *testing.T) {
-	run := clockRun(1.03, 1.03, 1, always, 100)
+	run := clockRun(1.03, 1.03, 1, always, 1, -1)
 	run.Paired = false
 	rep, err := Analyze(run, DefaultOptions())
 	if err != nil {
@@ -105,7 +119,7 @@ func TestChooseClockUnpaired(t *testing.T) {
 // from never fails the gate; on the chosen clock it does.
 func TestGateFollowsClock(t *testing.T) {
 	// Quiet: CPU time +20% (a start-up estimate gone wrong), wall +0%.
-	rep, err := Analyze(clockRun(1, 1.2, 1, never, 100), DefaultOptions())
+	rep, err := Analyze(clockRun(1, 1.2, 1, never, 1, -1), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +127,7 @@ func TestGateFollowsClock(t *testing.T) {
 		t.Errorf("quiet machine: the CPU clock failed the gate: %+v", f)
 	}
 	// Busy and CPU-bound: wall +0% (the machine) but CPU +20%.
-	rep, err = Analyze(clockRun(1, 1.2, 1, evenRounds, 100), DefaultOptions())
+	rep, err = Analyze(clockRun(1, 1.2, 1, evenRounds, 1, -1), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,12 +52,13 @@ type jsonBenchmark struct {
 }
 
 type jsonClock struct {
-	Unit        string   `json:"unit"`
-	Reason      string   `json:"reason,omitempty"`
-	Contended   float64  `json:"contended"`
-	Intervals   int      `json:"intervals"`
-	CPUPerWall  *float64 `json:"cpu_per_wall"`
-	WaitsPerSec *float64 `json:"waits_per_sec"`
+	Unit       string   `json:"unit"`
+	Reason     string   `json:"reason,omitempty"`
+	Contended  float64  `json:"contended"`
+	Intervals  int      `json:"intervals"`
+	CPUPerWall *float64 `json:"cpu_per_wall"`
+	Procs      int      `json:"procs,omitempty"`
+	Waiting    *float64 `json:"waiting"`
 }
 
 type jsonMetric struct {
@@ -162,7 +163,7 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 		if c := b.Clock; c != nil {
 			jb.VerdictMetric = c.Unit
 			jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
-				CPUPerWall: num(c.CPUPerWall), WaitsPerSec: num(c.WaitsPerSec)}
+				CPUPerWall: num(c.CPUPerWall), Procs: c.Procs, Waiting: num(c.Waiting)}
 		}
 		for _, m := range b.Metrics {
 			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, Notes: m.Notes, Context: m.Context}
