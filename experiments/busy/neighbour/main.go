@@ -157,9 +157,7 @@ func burn(ctx context.Context, p phase) {
 					x = x*6364136223846793005 + 1442695040888963407
 				}
 			}
-			sinkMu.Lock()
-			sink ^= x
-			sinkMu.Unlock()
+			sink.Add(x)
 		})
 	}
 	<-ctx.Done()
@@ -168,7 +166,4 @@ func burn(ctx context.Context, p phase) {
 }
 
 // sink keeps the burners' arithmetic alive.
-var (
-	sinkMu sync.Mutex
-	sink   uint64
-)
+var sink atomic.Uint64

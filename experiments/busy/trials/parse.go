@@ -267,7 +267,7 @@ func parseDelta(s string) (float64, error) {
 // parsePN reads benchstat's P column: "p=0.000 n=10", "p=0.002 n=4+10",
 // or "n=10" (p is 0).
 func parsePN(s string) (p float64, n int, err error) {
-	bad := fmt.Errorf("P column %q is not \"p=P n=N\"", s)
+	bad := fmt.Errorf("the P column %q is not \"p=P n=N\"", s)
 	f := strings.Fields(s)
 	if len(f) == 2 {
 		ps, ok := strings.CutPrefix(f[0], "p=")
