@@ -186,7 +186,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			for _, step := range []struct{ tool, cond string }{
 				{"rigor", condAA}, {"rigor", condPlus3}, {"benchstat", condAA}, {"benchstat", condPlus3},
 			} {
-				r := record{Env: env, Trial: i, Cond: step.cond, Tool: step.tool, Dir: dir}
+				r := record{Env: env, Trial: i, Cond: step.cond, Tool: step.tool, Dir: dir, Load1: loadAverage()}
 				if step.tool == "rigor" {
 					runRigor(ctx, c, b, &r)
 				} else {
@@ -458,4 +458,22 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return s
+}
+
+// loadAverage is the 1-minute load average from /proc/loadavg; 0 where
+// there is none (not Linux).
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	x, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0
+	}
+	return x
 }

@@ -26,7 +26,10 @@ type record struct {
 	Tool       string  `json:"tool"`      // rigor or benchstat
 	WallSec    float64 `json:"wall_sec"`  // the tool's whole run, builds included for rigor
 	SessionSec float64 `json:"session_sec,omitempty"`
-	Rounds     int     `json:"rounds"`
+	// Load1 is the machine's 1-minute load average as the run started
+	// (/proc/loadavg); 0 where it cannot be read.
+	Load1  float64 `json:"load1,omitempty"`
+	Rounds int     `json:"rounds"`
 	// Verdicts by method: for rigor "sec/op", the CPU-time unit if
 	// reported, and "verdict metric" when the benchmark names the metric
 	// its verdict is taken from; for benchstat "sec/op". Values are rigor's
@@ -119,6 +122,7 @@ type summary struct {
 	// Medians over the runs that did not fail; NaN when there are none
 	// (Session also when no run recorded one).
 	Wall, Session, Rounds float64
+	Load1                 float64        // median over all runs with a reading; NaN when none
 	HeadlineUnits         map[string]int // for the verdict-metric method: units used, counted
 }
 
@@ -137,12 +141,15 @@ func tally(recs []record) []summary {
 	for k := range methods {
 		s := summary{Env: k.env, Tool: k.tool, Method: k.method, HeadlineUnits: map[string]int{}}
 		trials := map[int]bool{}
-		var wall, session, rounds []float64
+		var wall, session, rounds, load []float64
 		for _, r := range recs {
 			if r.Env != k.env || r.Tool != k.tool {
 				continue
 			}
 			trials[r.Trial] = true
+			if r.Load1 > 0 {
+				load = append(load, r.Load1)
+			}
 			if r.Error == "" {
 				wall = append(wall, r.WallSec)
 				rounds = append(rounds, float64(r.Rounds))
@@ -174,7 +181,7 @@ func tally(recs []record) []summary {
 			}
 		}
 		s.Trials = len(trials)
-		s.Wall, s.Session, s.Rounds = median(wall), median(session), median(rounds)
+		s.Wall, s.Session, s.Rounds, s.Load1 = median(wall), median(session), median(rounds), median(load)
 		out = append(out, s)
 	}
 	envOrder := map[string]int{"quiet": 0, "neighbour": 1}
@@ -214,7 +221,7 @@ func median(xs []float64) float64 {
 // writeTable prints the summaries as an aligned table with a legend.
 func writeTable(w io.Writer, sums []summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "env\tmethod\ttrials\tA/A false alarms\t+3% found\t+3% wrong sign\terrors\tmedian wall\tmedian session\tmedian rounds")
+	fmt.Fprintln(tw, "env\tmethod\ttrials\tA/A false alarms\t+3% found\t+3% wrong sign\terrors\tmedian wall\tmedian session\tmedian rounds\tmedian load1")
 	for _, s := range sums {
 		method := s.Tool + " " + s.Method
 		if s.Method == methodHeadline && len(s.HeadlineUnits) > 0 {
@@ -224,9 +231,9 @@ func writeTable(w io.Writer, sums []summary) error {
 			}
 			method += " (" + strings.Join(parts, ", ") + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d/%d\t%d/%d\t%d/%d\t%d\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d/%d\t%d/%d\t%d/%d\t%d\t%s\t%s\t%s\t%s\n",
 			s.Env, method, s.Trials, s.FalseAlarms, s.AA, s.Found, s.Plus3, s.WrongSign, s.Plus3,
-			s.Errors, seconds(s.Wall), seconds(s.Session), number(s.Rounds))
+			s.Errors, seconds(s.Wall), seconds(s.Session), number(s.Rounds), load1(s.Load1))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -236,7 +243,8 @@ A/A false alarms: improved or regressed on A/A. +3% found: regressed on +3%.
 errors: runs that failed or lack this method's verdict (counted as neither).
 Medians are over the runs that did not fail. wall: the tool's whole run (rigor's
 builds included, cached); session: rigor's run.json start to end, or benchstat's two
-test-binary runs; rounds: rigor's pairs, or benchstat's -count.
+test-binary runs; rounds: rigor's pairs, or benchstat's -count; load1: the 1-minute load
+average as each run started (a "quiet" series on a loaded machine is not quiet).
 benchstat: sequential runs, old then new; found/alarm when p <= 0.05 (its printed change).
 `)
 	return err
@@ -254,4 +262,11 @@ func number(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%g", x)
+}
+
+func load1(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", x)
 }

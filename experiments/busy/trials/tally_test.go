@@ -68,7 +68,7 @@ func TestFromRigor(t *testing.T) {
 // counted by hand from the list.
 func TestTally(t *testing.T) {
 	rec := func(env string, trial int, cond, tool, secV, cpuV string, wall float64, rounds int) record {
-		r := record{Env: env, Trial: trial, Cond: cond, Tool: tool, WallSec: wall, Rounds: rounds, Verdicts: map[string]string{}}
+		r := record{Env: env, Trial: trial, Cond: cond, Tool: tool, WallSec: wall, Rounds: rounds, Verdicts: map[string]string{}, Load1: float64(trial)}
 		if secV == "" {
 			r.Error = "failed"
 			r.Verdicts = nil
@@ -96,13 +96,13 @@ func TestTally(t *testing.T) {
 	type want struct {
 		env, tool, method                             string
 		trials, aa, plus3, alarms, found, wrong, errs int
-		wall, rounds                                  float64
+		wall, rounds, load1                           float64
 	}
 	wants := []want{
-		{"quiet", "rigor", "sec/op", 2, 2, 2, 1, 1, 1, 0, 4.5, 8.5},
-		{"quiet", "rigor", "cpu-sec/op", 2, 2, 2, 0, 1, 0, 1, 4.5, 8.5},
-		{"quiet", "benchstat", "sec/op", 2, 2, 2, 1, 0, 0, 1, 2.6, 10},
-		{"neighbour", "rigor", "sec/op", 1, 1, 1, 0, 1, 0, 0, 3, 5},
+		{"quiet", "rigor", "sec/op", 2, 2, 2, 1, 1, 1, 0, 4.5, 8.5, 1.5},
+		{"quiet", "rigor", "cpu-sec/op", 2, 2, 2, 0, 1, 0, 1, 4.5, 8.5, 1.5},
+		{"quiet", "benchstat", "sec/op", 2, 2, 2, 1, 0, 0, 1, 2.6, 10, 1.5},
+		{"neighbour", "rigor", "sec/op", 1, 1, 1, 0, 1, 0, 0, 3, 5, 1},
 	}
 	if len(got) != len(wants) {
 		t.Fatalf("%d rows, want %d: %+v", len(got), len(wants), got)
@@ -111,7 +111,7 @@ func TestTally(t *testing.T) {
 		g := got[i]
 		if g.Env != w.env || g.Tool != w.tool || g.Method != w.method || g.Trials != w.trials ||
 			g.AA != w.aa || g.Plus3 != w.plus3 || g.FalseAlarms != w.alarms || g.Found != w.found ||
-			g.WrongSign != w.wrong || g.Errors != w.errs || g.Wall != w.wall || g.Rounds != w.rounds {
+			g.WrongSign != w.wrong || g.Errors != w.errs || g.Wall != w.wall || g.Rounds != w.rounds || g.Load1 != w.load1 {
 			t.Errorf("row %d = %+v\nwant %+v", i, g, w)
 		}
 	}
