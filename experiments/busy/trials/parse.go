@@ -34,7 +34,10 @@ type rigorReading struct {
 	// (whatever its name, e.g. verdict_metric or clock) whose value is the
 	// unit of one of its metrics. Both are empty when there is none.
 	HeadlineField, HeadlineUnit string
-	Notes                       []string
+	// ClockReason is the benchmark's clock.reason, rigor's words on why
+	// its verdict uses the clock it uses; empty when absent.
+	ClockReason string
+	Notes       []string
 }
 
 // metric returns the reading of unit, if rigor reported it.
@@ -115,6 +118,12 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 		}
 		if found++; found > 1 {
 			return rigorReading{}, fmt.Errorf("benchmark %q appears more than once", name)
+		}
+		var clock struct {
+			Reason string `json:"reason"`
+		}
+		if c, ok := fields["clock"]; ok && json.Unmarshal(c, &clock) == nil {
+			r.ClockReason = clock.Reason
 		}
 		units := map[string]bool{}
 		for _, m := range b.Metrics {

@@ -27,10 +27,12 @@ func TestParseRigorFixtures(t *testing.T) {
 		secChange      float64
 		rounds         int
 		headline, from string
+		note, clock    string // text in a note, in clock.reason
 	}{
-		{"rigor-aa.json", "inconclusive", "", 0.0003781928258468987, 7, "", ""},
-		{"rigor-plus3.json", "regressed", "", 0.031824766803494386, 7, "", ""},
-		{"rigor-plus3-cpu-handmade.json", "inconclusive", "regressed", 0.031824766803494386, 7, "cpu-sec/op", "verdict_metric"},
+		{"rigor-aa.json", "inconclusive", "", 0.0003781928258468987, 7, "", "", "after 7 rounds", ""},
+		{"rigor-plus3.json", "regressed", "", 0.031824766803494386, 7, "", "", "after 7 rounds", ""},
+		{"rigor-plus3-cpu-handmade.json", "inconclusive", "regressed", 0.031824766803494386, 7, "cpu-sec/op", "verdict_metric", "after 7 rounds", ""},
+		{"rigor-plus3-clock.json", "inconclusive", "regressed", 0.01968538930569363, 52, "sec/op", "verdict_metric", "after 52 rounds", "so the verdict stays on wall time"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rd, err := parseRigor(readFixture(t, tc.file), "Op")
@@ -52,8 +54,11 @@ func TestParseRigorFixtures(t *testing.T) {
 				t.Errorf("headline %q from %q, want %q from %q", rd.HeadlineUnit, rd.HeadlineField, tc.headline, tc.from)
 			}
 			// The run notes say why rounds were few; they must come through.
-			if !strings.Contains(strings.Join(rd.Notes, "\n"), "after 7 rounds") {
-				t.Errorf("notes lack the stopping note: %q", rd.Notes)
+			if !strings.Contains(strings.Join(rd.Notes, "\n"), tc.note) {
+				t.Errorf("notes lack %q: %q", tc.note, rd.Notes)
+			}
+			if (tc.clock == "") != (rd.ClockReason == "") || !strings.Contains(rd.ClockReason, tc.clock) {
+				t.Errorf("clock reason %q, want one containing %q", rd.ClockReason, tc.clock)
 			}
 		})
 	}
@@ -66,6 +71,7 @@ func TestParseRigorRejects(t *testing.T) {
 		{"no version", `{"benchmarks": []}`, "no schema_version"},
 		{"newer version", `{"schema_version": 2, "benchmarks": []}`, "schema_version 2"},
 		{"no such benchmark", strings.Replace(good, `"name": "Op"`, `"name": "Other"`, 1), `no benchmark "Op"`},
+		{"reason of another benchmark", `{"schema_version": 1, "benchmarks": [{"name": "Other", "clock": {"reason": "x"}, "metrics": []}]}`, `no benchmark "Op"`},
 		{"unknown verdict", strings.Replace(good, `"verdict": "regressed",
           "sides"`, `"verdict": "maybe",
           "sides"`, 1), "no known verdict"},
@@ -168,7 +174,7 @@ func FuzzParseBenchstatCSV(f *testing.F) {
 
 // FuzzParseRigor checks that any input gives known verdicts or an error.
 func FuzzParseRigor(f *testing.F) {
-	for _, name := range []string{"rigor-aa.json", "rigor-plus3-cpu-handmade.json"} {
+	for _, name := range []string{"rigor-aa.json", "rigor-plus3-cpu-handmade.json", "rigor-plus3-clock.json"} {
 		f.Add(readFixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -185,4 +191,20 @@ func FuzzParseRigor(f *testing.F) {
 			t.Errorf("headline names %q, which is no metric", rd.HeadlineUnit)
 		}
 	})
+}
+
+// TestParseRigorOtherBenchmark checks that another benchmark's fields do
+// not leak into the one asked for.
+func TestParseRigorOtherBenchmark(t *testing.T) {
+	doc := `{"schema_version": 1, "benchmarks": [
+		{"name": "Other", "clock": {"reason": "other's"}, "verdict_metric": "sec/op", "notes": ["other's"],
+		 "metrics": [{"unit": "sec/op", "verdict": "regressed"}, {"unit": "cpu-sec/op", "verdict": "regressed"}]},
+		{"name": "Op", "metrics": [{"unit": "sec/op", "verdict": "unchanged"}]}]}`
+	rd, err := parseRigor([]byte(doc), "Op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.ClockReason != "" || rd.HeadlineUnit != "" || rd.cpuUnit() != "" || len(rd.Notes) != 0 || len(rd.Metrics) != 1 || rd.Metrics[0].Verdict != "unchanged" {
+		t.Errorf("Op's reading took Other's fields: %+v", rd)
+	}
 }

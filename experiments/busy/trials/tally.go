@@ -39,6 +39,7 @@ type record struct {
 	Changes      map[string]float64 `json:"changes,omitempty"`
 	HeadlineUnit string             `json:"headline_unit,omitempty"` // the unit named by HeadlineField
 	HeadlineFrom string             `json:"headline_field,omitempty"`
+	ClockReason  string             `json:"clock_reason,omitempty"` // rigor's clock.reason
 	Error        string             `json:"error,omitempty"`
 	Dir          string             `json:"dir"` // where its files are, relative to the output directory
 }
@@ -62,6 +63,7 @@ func (r *record) fromRigor(rd rigorReading) error {
 	}
 	add("sec/op", sec)
 	r.Rounds = sec.Rounds
+	r.ClockReason = rd.ClockReason
 	if u := rd.cpuUnit(); u != "" {
 		m, _ := rd.metric(u)
 		add(u, m)
