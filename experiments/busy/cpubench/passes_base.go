@@ -1,0 +1,9 @@
+//go:build !plus3
+
+package cpubench
+
+// Passes is the passes per operation of this build: the base side.
+const Passes = BasePasses
+
+// Variant names this build's side.
+const Variant = "base"
