@@ -36,7 +36,7 @@ type Clock struct {
 	// samples on uncontended rounds: about the number of threads it kept
 	// busy. NaN when not measured.
 	CPUPerWall float64
-	// Procs is the benchmark's GOMAXPROCS, 0 when unknown.
+	// Procs is the benchmark's GOMAXPROCS.
 	Procs int
 	// Waiting is the largest share, over the sides' CPU profiles, of
 	// samples in mutex slow paths or file I/O; NaN without a profile of
@@ -85,6 +85,10 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		return nil
 	}
 	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), Procs: b.Procs}
+	if c.Procs == 0 {
+		// go test leaves the -N suffix off exactly when GOMAXPROCS is 1.
+		c.Procs = 1
+	}
 	if !run.Paired {
 		c.Reason = "the sides were not measured in the same rounds, so CPU time (whose start-up estimate differs from run to run) is context only"
 		return c

@@ -68,6 +68,8 @@ func TestChooseClock(t *testing.T) {
 		{"busy, CPU-bound: CPU", clockRun(1.03, 1.03, 1, evenRounds, 1, -1), CPUUnit, "CPU time is used for the verdict"},
 		// Every round busy: the least disturbed quarter judges CPU-boundness.
 		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 1, -1), CPUUnit, "CPU time is used"},
+		// No -N suffix: go test ran it at GOMAXPROCS 1.
+		{"busy, no procs suffix: CPU", clockRun(1.03, 1.03, 1, evenRounds, 0, -1), CPUUnit, "every thread it may use busy"},
 		// A sleeping benchmark: 5% of its wall time on the CPU.
 		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 1, -1), WallUnit, "not CPU-bound"},
 		// One of two threads busy, no profile: a lock handed on could

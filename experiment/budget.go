@@ -126,3 +126,24 @@ func SampleTime(want, floor, left, overhead time.Duration, perRound int) (time.D
 	}
 	return max(per, floor), true
 }
+
+// Shrink returns the factor, at most 1, by which samples should shorten
+// so that want more rounds fit in left, when the last round took last:
+// a round is perRound samples, each costing overhead (process start-up)
+// besides its own time, and a sample never shortens below floor. It
+// returns 1 when want rounds fit already, or when nothing can be said
+// (no round yet, or a round no longer than its overheads).
+func Shrink(left, last time.Duration, want, perRound int, overhead, floor time.Duration) float64 {
+	if want <= 0 || perRound <= 0 || last <= 0 || left <= 0 {
+		return 1
+	}
+	now := last/time.Duration(perRound) - overhead
+	if now <= 0 || now <= floor {
+		return 1
+	}
+	target := left/time.Duration(want*perRound) - overhead
+	if target >= now {
+		return 1
+	}
+	return float64(max(target, floor)) / float64(now)
+}

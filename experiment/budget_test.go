@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -48,5 +49,31 @@ func TestBudgetSummary(t *testing.T) {
 	b.Spend("profiling", 500*time.Millisecond, "")
 	if got := b.Summary(); !strings.HasSuffix(got, "; 350ms over") {
 		t.Errorf("over budget: %q", got)
+	}
+}
+
+func TestShrink(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name            string
+		left, last      time.Duration
+		want, perRound  int
+		overhead, floor time.Duration
+		f               float64
+	}{
+		// Rounds of 2 samples took 240 ms: 120 ms a sample, 10 ms of it
+		// start-up, so 110 ms of sampling. 10 more rounds in 1.2 s leave
+		// 60 ms a sample, 50 ms of sampling: 50/110.
+		{"busy machine", 1200 * ms, 240 * ms, 10, 2, 10 * ms, 10 * ms, 50.0 / 110},
+		// The same with 3 s left: 150 ms a sample is more than 120 ms.
+		{"fits", 3000 * ms, 240 * ms, 10, 2, 10 * ms, 10 * ms, 1},
+		// 0.3 s for 10 rounds: 15 ms less 10 ms is 5 ms, under the 20 ms floor.
+		{"floor", 300 * ms, 240 * ms, 10, 2, 10 * ms, 20 * ms, 20.0 / 110},
+		{"enough rounds already", 100 * ms, 240 * ms, 0, 2, 10 * ms, 10 * ms, 1},
+		{"samples at the floor", 100 * ms, 40 * ms, 10, 2, 10 * ms, 10 * ms, 1},
+	} {
+		if f := Shrink(tc.left, tc.last, tc.want, tc.perRound, tc.overhead, tc.floor); math.Abs(f-tc.f) > 1e-12 {
+			t.Errorf("%s: Shrink = %v, want %v", tc.name, f, tc.f)
+		}
 	}
 }

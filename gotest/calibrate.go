@@ -133,6 +133,19 @@ func (s *session) measureStartup(ctx context.Context) error {
 	return nil
 }
 
+// meanStartWall is the mean wall time of a one-iteration process over the
+// benchmarks: the cost of starting one.
+func (s *session) meanStartWall() time.Duration {
+	if len(s.units) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, u := range s.units {
+		sum += u.startWall
+	}
+	return sum / time.Duration(len(s.units))
+}
+
 func medianDuration(x []time.Duration) time.Duration {
 	x = slices.Clone(x)
 	slices.Sort(x)
@@ -159,11 +172,7 @@ func (s *session) planSamples() {
 		s.sampleTime = calib
 		return
 	}
-	var startup time.Duration
-	for _, u := range s.units {
-		startup += u.startWall
-	}
-	startup /= time.Duration(len(s.units))
+	startup := s.meanStartWall()
 	left := s.budget.Left() - s.profileReserve(0)
 	d, short := experiment.SampleTime(DefaultBenchtime, max(minSampleTime, startup), left, startup, len(s.units)*len(s.sides))
 	s.sampleTime, s.shortened = d, short

@@ -192,7 +192,7 @@ func TestProfileSkippedWhenBudgetSpent(t *testing.T) {
 		t.Errorf("%d profiles read, %d attached; want none once the budget is spent", reads, obs.profiles)
 	}
 	if !slices.ContainsFunc(run.Notes, func(n string) bool {
-		return strings.HasPrefix(n, "No profiling pass: it needs about") && strings.Contains(n, "more than a fifth of the 1ms time budget")
+		return strings.HasPrefix(n, "No profiling pass: it needs about") && strings.Contains(n, "more than a tenth of the 1ms time budget")
 	}) {
 		t.Errorf("notes do not say the profiling pass was skipped: %q", run.Notes)
 	}
@@ -319,8 +319,8 @@ func TestProfileReserve(t *testing.T) {
 	if got, want := s.profileReserve(time.Second), 2060*time.Millisecond; got != want {
 		t.Errorf("reserve %v, want %v", got, want)
 	}
-	s.cfg.Time = 5 * time.Second // at most a fifth of the budget
-	if got, want := s.profileReserve(time.Second), time.Second; got != want {
+	s.cfg.Time = 5 * time.Second // at most a tenth of the budget
+	if got, want := s.profileReserve(time.Second), 500*time.Millisecond; got != want {
 		t.Errorf("reserve %v, want %v", got, want)
 	}
 	s.cfg.Profile = nil

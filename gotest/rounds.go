@@ -103,7 +103,17 @@ func (s *session) budgetNote() string {
 	if samples > 0 {
 		msg += fmt.Sprintf("; %d samples, about %v of them process start-up", samples, startup.Round(time.Millisecond))
 	}
+	if s.shortened {
+		msg += fmt.Sprintf("; samples were shortened to about %v (from %v) so that %d rounds would fit", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs)
+	}
 	return msg
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d >= 10*time.Millisecond {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Microsecond)
 }
 
 // rounds returns the number of the last round that recorded a sample.
@@ -162,12 +172,15 @@ func (p *sampler) Unresolved() ([]string, error) {
 // shuffled, the sides in the round's counterbalanced order, and one
 // jittered iteration count per benchmark shared by the sides.
 func (s *session) round(ctx context.Context, round int, active []string) error {
+	t0 := time.Now()
+	defer func() { s.lastRound = time.Since(t0) }()
 	order := make([]*unit, 0, len(active))
 	for _, u := range s.units {
 		if !u.failed && slices.Contains(active, u.key) {
 			order = append(order, u)
 		}
 	}
+	s.replan(round, len(order)*len(s.sides))
 	s.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	sides := experiment.SideOrder(s.cfg.Order, round, len(s.sides))
 	steps := len(order) * len(sides)
@@ -191,6 +204,28 @@ func (s *session) round(ctx context.Context, round int, active []string) error {
 		}
 	}
 	return nil
+}
+
+// replan shortens the samples of later rounds when the rounds so far ran
+// slower than planned (a busy machine gives each process less of a CPU),
+// so that experiment.TargetPairs rounds still fit in the budget: it never
+// lengthens them, and never below planSamples's floor. Only with the
+// default --benchtime.
+func (s *session) replan(round, perRound int) {
+	if s.cfg.Benchtime > 0 || s.cfg.Iters > 0 || round <= 2 || perRound == 0 {
+		return
+	}
+	startup := s.meanStartWall()
+	f := experiment.Shrink(s.budget.Left()-s.profileReserve(0), s.lastRound,
+		experiment.TargetPairs-(round-1), perRound, startup, max(minSampleTime, startup))
+	if f >= 0.95 { // within the jitter: leave the counts alone
+		return
+	}
+	for _, u := range s.units {
+		u.iters = max(int64(float64(u.iters)*f), 1)
+	}
+	s.sampleTime = time.Duration(float64(s.sampleTime) * f)
+	s.shortened = true
 }
 
 // sample runs one benchmark on one side once and records what it printed,

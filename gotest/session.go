@@ -178,6 +178,7 @@ type session struct {
 	budget      *experiment.Budget
 	sampleTime  time.Duration // what a sample lasts, about
 	shortened   bool          // sampleTime is below the default to fit enough rounds
+	lastRound   time.Duration // how long the last round took
 	rng         *rand.Rand
 	profNotes   map[int][]string // benchmark index -> the profiling pass's notes
 }

@@ -65,10 +65,21 @@ The footnotes then name what limited the benchmark from where its CPU time
 went (a lock, the garbage collector, the kernel) and how long goroutines
 waited on mutexes. The profiles stay in --out, as
 profiles/BENCHMARK/SIDE.cpu.pprof and SIDE.mutex.pprof, for go tool pprof.
-The rounds leave the pass room within --time (up to a fifth of it); when
-that is short the profiled runs are shortened, and when the budget is spent
-anyway, or on Ctrl-C during the pass, the pass is cut short with a note and
-the verdict, already complete, is printed as usual. --profile off skips it.
+The rounds leave the pass room within --time (up to a tenth of it); a budget
+too short for runs of at least a quarter second skips the pass with a note,
+so that the time goes to the paired rounds. When what is left is short the
+profiled runs are shortened, and when the budget is spent anyway, or on
+Ctrl-C during the pass, the pass is cut short with a note and the verdict,
+already complete, is printed as usual. --profile off skips it.
+
+With --benchtime auto (the default) a sample lasts 100ms, less when the
+budget would otherwise fit fewer than 20 rounds (down to a process's
+start-up time, 10ms at least), and shorter still when the rounds turn out
+slower than planned (a busy machine). Every sample also records the test
+process's CPU time per operation (cpu-sec/op, start-up removed). When the
+machine was busy and the benchmark is CPU-bound, the verdict, the gate and
+the stopping rule use CPU time, and a note says why; otherwise wall time.
+The run's notes say how the budget was spent.
 
 Output and exit status are compare's: 0, or 1 when --max-regression is set and
 a benchmark regressed by more than it, or 2 for bad input, a run where nothing
