@@ -90,3 +90,46 @@ func BenchmarkJSONLarge(b *testing.B) {
 		}
 	}
 }
+
+// TestMarkMissing: a failure is recorded once per side, in one line, on
+// the benchmark with the same key, or on a new benchmark with no metrics
+// when the run has none yet (a benchmark that failed before its first
+// sample); Merge keeps each run's entries for its own sides only.
+func TestMarkMissing(t *testing.T) {
+	run := &Run{Sides: []Side{{Label: "old"}, {Label: "new"}}, Benchmarks: []Benchmark{
+		{Name: "A", Procs: 8, Pkg: "p", Metrics: []Metric{{Unit: "sec/op", Samples: []Sample{{Side: "old", Iters: 1, Value: 1}}}}},
+	}}
+	b := run.MarkMissing("p", "A", 8, "new", MissingFailed, "panicked (exit status 2) in round 3\n    goroutine 1 [running]:")
+	if b != &run.Benchmarks[0] {
+		t.Fatalf("MarkMissing added a benchmark for a key the run has: %+v", run.Benchmarks)
+	}
+	run.MarkMissing("p", "A", 8, "new", MissingFailed, "timed out")
+	if got := b.Missing["new"]; got != (Missing{Kind: MissingFailed, Reason: "panicked (exit status 2) in round 3"}) {
+		t.Errorf("missing = %+v, want the first failure's first line", got)
+	}
+	c := run.MarkMissing("q", "B/n=1", 0, "new", MissingBuild, "package q does not build on new")
+	if len(run.Benchmarks) != 2 || c.Key() != "q.B/n=1" || c.Metrics == nil || len(c.Metrics) != 0 || c.Missing["new"].Kind != MissingBuild {
+		t.Errorf("benchmarks = %+v", run.Benchmarks)
+	}
+	var buf bytes.Buffer
+	if err := run.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+
+	// Merge: one run's entry for a side of another run (a relabelled
+	// baseline's stale label) is not carried over; its own are.
+	a := &Run{Sides: []Side{{Label: "main"}}, Benchmarks: []Benchmark{{Name: "A", Metrics: []Metric{}}}}
+	a.Benchmarks[0].MarkMissing("current", MissingFailed, "stale")
+	a.Benchmarks[0].MarkMissing("main", MissingFailed, "failed on main")
+	cur := &Run{Sides: []Side{{Label: "current"}}, Benchmarks: []Benchmark{{Name: "A", Metrics: []Metric{}}}}
+	merged, err := Merge(a, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := merged.Benchmarks[0].Missing; len(got) != 1 || got["main"].Reason != "failed on main" {
+		t.Errorf("merged missing = %+v, want main's entry only", got)
+	}
+	if len(a.Benchmarks[0].Missing) != 2 {
+		t.Error("Merge modified its input")
+	}
+}

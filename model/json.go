@@ -131,6 +131,16 @@ func (r *Run) validate() error {
 		if b.Procs < 0 {
 			return fmt.Errorf("benchmark %s: procs %d is negative", oneLine(b.Key()), b.Procs)
 		}
+		for side, m := range b.Missing {
+			if !sides[side] {
+				return fmt.Errorf("benchmark %s: missing: side %q is not one of the run's sides", oneLine(b.Key()), side)
+			}
+			switch m.Kind {
+			case MissingBuild, MissingFailed, MissingAbsent:
+			default:
+				return fmt.Errorf("benchmark %s: missing on %s: kind is %q, want %q, %q or %q", oneLine(b.Key()), oneLine(side), m.Kind, MissingBuild, MissingFailed, MissingAbsent)
+			}
+		}
 		units := make(map[string]bool, len(b.Metrics))
 		for j := range b.Metrics {
 			m := &b.Metrics[j]

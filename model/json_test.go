@@ -51,7 +51,8 @@ func fullRun() *Run {
 					{Side: "old", Round: 0, Iters: 14857, Value: 8.147e7},
 				}},
 			},
-			Notes: []string{"disassembly shows the loop body"},
+			Notes:   []string{"disassembly shows the loop body"},
+			Missing: map[string]Missing{"new": {Kind: MissingFailed, Reason: "panicked (exit status 2) in round 1"}},
 		}},
 		Observations: []Observation{{
 			Start: t0, Duration: 1500 * time.Millisecond, Benchmark: "example.com/benchlab.Build/size=128-8", Side: "old", Round: 0,
@@ -115,7 +116,8 @@ func TestJSONFieldNames(t *testing.T) {
 	}{
 		{"run", doc, []string{"benchmarks", "command", "end", "env", "id", "kind", "notes", "observations", "paired", "ramp", "schema_version", "sides", "start"}},
 		{"side", doc["sides"].([]any)[1], []string{"build_env", "dirty", "label", "rev", "source", "tags"}},
-		{"benchmark", bench, []string{"config", "group", "metrics", "name", "notes", "pkg", "procs", "variant"}},
+		{"benchmark", bench, []string{"config", "group", "metrics", "missing", "name", "notes", "pkg", "procs", "variant"}},
+		{"missing", bench["missing"].(map[string]any)["new"], []string{"kind", "reason"}},
 		{"metric", metric, []string{"better", "samples", "unit"}},
 		{"sample", metric["samples"].([]any)[0], []string{"iters", "round", "side", "value"}},
 		{"observation", obs, []string{"benchmark", "duration_ns", "process", "runtime", "side", "start", "system"}},
@@ -148,6 +150,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"better", `{"schema_version": 1, "benchmarks":[{"name":"A","metrics":[{"unit":"x","better":2}]}]}`, "better is 2"},
 		{"assume", `{"schema_version": 1, "benchmarks":[{"name":"A","metrics":[{"unit":"x","better":1,"assume":"normal"}]}]}`, `assume is "normal"`},
 		{"duplicate unit", `{"schema_version": 1, "benchmarks":[{"name":"A","metrics":[{"unit":"x"},{"unit":"x"}]}]}`, "unit appears twice"},
+		{"missing on unknown side", `{"schema_version": 1, "sides":[{"label":"a"}], "benchmarks":[{"name":"A","missing":{"b":{"kind":"failed"}}}]}`, `benchmark A: missing: side "b" is not one of the run's sides`},
+		{"missing kind", `{"schema_version": 1, "sides":[{"label":"a"}], "benchmarks":[{"name":"A","missing":{"a":{"kind":"crashed"}}}]}`, `benchmark A: missing on a: kind is "crashed"`},
 		{"negative iters", `{"schema_version": 1, "sides":[{"label":"a"}], "benchmarks":[{"name":"A","metrics":[{"unit":"x","samples":[{"side":"a","iters":-1}]}]}]}`, "iters -1 is negative"},
 	}
 	for _, tt := range tests {

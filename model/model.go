@@ -10,6 +10,7 @@ package model
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -90,6 +91,69 @@ type Benchmark struct {
 	// Notes are benchmark-level remarks in plain words (a failure's tail,
 	// disassembly evidence).
 	Notes []string `json:"notes,omitempty"`
+	// Missing says, by side label, why a side has no results of the
+	// benchmark, or stopped having them: it did not build there, failed
+	// there, or does not exist there. A side that ran the benchmark to the
+	// end has no entry. Use MarkMissing to add one.
+	Missing map[string]Missing `json:"missing,omitempty"`
+}
+
+// Kinds of Missing: why a side lacks a benchmark's results.
+const (
+	// MissingBuild: the benchmark's package did not build on the side.
+	MissingBuild = "build"
+	// MissingFailed: the benchmark ran and failed on the side: it exited
+	// non-zero, panicked, timed out, or printed no result. Samples taken
+	// before the failure, if any, are kept.
+	MissingFailed = "failed"
+	// MissingAbsent: the side does not have the benchmark (removed,
+	// renamed, or not in that side's input).
+	MissingAbsent = "absent"
+)
+
+// A Missing says why one side lacks a benchmark's results.
+type Missing struct {
+	// Kind is MissingBuild, MissingFailed or MissingAbsent.
+	Kind string `json:"kind"`
+	// Reason is one line in plain words, for people ("panicked (exit
+	// status 2) in round 3"); programs use Kind.
+	Reason string `json:"reason,omitempty"`
+}
+
+// MarkMissing records that side lacks the results of b, or stopped having
+// them, and why (kind is one of MissingBuild, MissingFailed and
+// MissingAbsent; reason is cut to its first line). The first record for a
+// side is kept: a later one would describe a consequence of the first.
+func (b *Benchmark) MarkMissing(side, kind, reason string) {
+	if _, ok := b.Missing[side]; ok {
+		return
+	}
+	if b.Missing == nil {
+		b.Missing = map[string]Missing{}
+	}
+	reason, _, _ = strings.Cut(reason, "\n")
+	b.Missing[side] = Missing{Kind: kind, Reason: strings.TrimSpace(reason)}
+}
+
+// MarkMissing records on r that side lacks the results of the benchmark
+// with package pkg, name (without "Benchmark" and without the GOMAXPROCS
+// suffix) and procs (0 for no suffix), as Benchmark.MarkMissing does. When
+// r has no such benchmark yet, it appends one with no metrics, so that a
+// benchmark that failed before its first sample is still known. It returns
+// the benchmark.
+func (r *Run) MarkMissing(pkg, name string, procs int, side, kind, reason string) *Benchmark {
+	want := Benchmark{Name: name, Procs: procs, Pkg: pkg}
+	key := want.Key()
+	for i := range r.Benchmarks {
+		if r.Benchmarks[i].Key() == key {
+			r.Benchmarks[i].MarkMissing(side, kind, reason)
+			return &r.Benchmarks[i]
+		}
+	}
+	want.Metrics = []Metric{}
+	want.MarkMissing(side, kind, reason)
+	r.Benchmarks = append(r.Benchmarks, want)
+	return &r.Benchmarks[len(r.Benchmarks)-1]
 }
 
 // Better values for Metric.Better.

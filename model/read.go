@@ -207,6 +207,7 @@ func Merge(runs ...*Run) (*Run, error) {
 				nb := *b
 				nb.Metrics = make([]Metric, 0, len(b.Metrics))
 				nb.Notes = slices.Clone(b.Notes)
+				nb.Missing = nil
 				out.Benchmarks = append(out.Benchmarks, nb)
 			} else {
 				ob := &out.Benchmarks[bi]
@@ -219,6 +220,13 @@ func Merge(runs ...*Run) (*Run, error) {
 				}
 			}
 			ob := &out.Benchmarks[bi]
+			// A run speaks only for its own sides: a stale entry for a
+			// side it does not have (a baseline relabelled) is dropped.
+			for _, s := range r.Sides {
+				if m, ok := b.Missing[s.Label]; ok {
+					ob.MarkMissing(s.Label, m.Kind, m.Reason)
+				}
+			}
 			for j := range b.Metrics {
 				m := &b.Metrics[j]
 				mk := metricKey{bi, m.Unit}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -236,6 +237,11 @@ func relabel(r *model.Run, from, to string) *model.Run {
 	out.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range out.Benchmarks {
 		b := &out.Benchmarks[i]
+		if m, ok := b.Missing[from]; ok {
+			b.Missing = maps.Clone(b.Missing)
+			delete(b.Missing, from)
+			b.Missing[to] = m
+		}
 		b.Metrics = slices.Clone(b.Metrics)
 		for j := range b.Metrics {
 			m := &b.Metrics[j]

@@ -194,6 +194,8 @@ func TestNewRunDir(t *testing.T) {
 
 func TestAgainst(t *testing.T) {
 	base := sampleRun("current", 10e-6, 11e-6, 12e-6)
+	// The baseline's own failure is the baseline's, not the current side's.
+	base.Benchmarks[0].MarkMissing("current", model.MissingFailed, "panicked (exit status 2) in round 4")
 	cur := sampleRun("current", 20e-6, 21e-6, 22e-6)
 	cur.Notes = []string{"Stopped after 3 rounds."}
 	cur.Paired = true // even a paired run's comparison with a baseline is not
@@ -215,8 +217,12 @@ func TestAgainst(t *testing.T) {
 		!strings.Contains(got.Notes[0], "unpaired") || got.Notes[1] != "Stopped after 3 rounds." {
 		t.Errorf("notes %q", got.Notes)
 	}
+	if ms := got.Benchmarks[0].Missing; len(ms) != 1 || ms["main"].Kind != model.MissingFailed {
+		t.Errorf("missing = %+v, want the baseline's failure under main only", ms)
+	}
 	// The inputs are untouched.
-	if base.Sides[0].Label != "current" || base.Benchmarks[0].Metrics[0].Samples[0].Side != "current" || len(base.Notes) != 1 {
+	if base.Sides[0].Label != "current" || base.Benchmarks[0].Metrics[0].Samples[0].Side != "current" || len(base.Notes) != 1 ||
+		base.Benchmarks[0].Missing["current"].Kind != model.MissingFailed {
 		t.Error("Against modified the baseline")
 	}
 	if _, err := Against(base, "current", cur); err == nil {
