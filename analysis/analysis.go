@@ -166,8 +166,14 @@ type Change struct {
 	// N is the number of pairs (paired) or the smaller sample size.
 	N int
 	// Estimate, Lo and Hi are the relative change new/old - 1 and its
-	// confidence interval, as fractions (-0.9013 for -90.13%).
+	// confidence interval, as fractions (-0.9013 for -90.13%). They are
+	// NaN when the baseline's center is zero: a relative change from zero
+	// is undefined, and Delta gives the change.
 	Estimate, Lo, Hi float64
+	// Delta is the absolute change, new - old in the metric's unit (+1
+	// for 0 -> 1 allocs/op): the difference of the exact values, or of
+	// the medians when the baseline's is zero. NaN for other changes.
+	Delta float64
 	// P is the test's p-value, PAdjusted after the correction.
 	P, PAdjusted float64
 	// Test names the test: "utest", "welch", "wilcoxon" or "exact".
@@ -203,6 +209,25 @@ func (s Summary) Spread() float64 {
 		return math.Inf(1)
 	}
 	return stats.Interval{Estimate: s.Center, Lo: s.Lo, Hi: s.Hi}.RelativeRange()
+}
+
+// key is the benchmark's full name, with the package when there is one,
+// as model.Benchmark.Key.
+func (b *Benchmark) key() string {
+	if b.Pkg == "" {
+		return b.FullName
+	}
+	return b.Pkg + "." + b.FullName
+}
+
+// side returns the summary of side, or a summary with N = 0.
+func (m *Metric) side(label string) Summary {
+	for _, s := range m.Sides {
+		if s.Side == label {
+			return s
+		}
+	}
+	return Summary{Side: label, Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 }
 
 // Significant reports whether the verdict is improved or regressed.

@@ -140,6 +140,12 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		switch {
 		case am.Exact:
 			c = exactChange(base, values[i])
+		case isTime(m.Unit) && (stats.Median(base) == 0 || stats.Median(values[i]) == 0):
+			// Not a measurement (see decide): no test, no correction.
+			c = &Change{Test: opts.Test, Paired: paired, N: min(len(base), len(values[i])), P: math.NaN(), Effect: math.NaN(),
+				Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Delta: math.NaN()}
+		case stats.Median(base) == 0:
+			c = fromZeroChange(base, values[i])
 		case paired:
 			c = pairedChange(m.BySide(sides[0]), m.BySide(sides[i]), opts)
 		default:
@@ -223,6 +229,7 @@ func exactChange(x, y []float64) *Change {
 	c := &Change{Test: "exact", N: min(len(x), len(y)), P: math.NaN(), Effect: math.NaN()}
 	c.Estimate = ratio(stats.Median(y), stats.Median(x)) - 1
 	c.Lo, c.Hi = c.Estimate, c.Estimate
+	c.Delta = stats.Median(y) - stats.Median(x)
 	// The p-value is benchstat's, for compatibility; the verdict does
 	// not use it because exact values need no test.
 	if _, p, err := stats.MannWhitneyU(x, y); err == nil {
@@ -231,8 +238,27 @@ func exactChange(x, y []float64) *Change {
 	return c
 }
 
+// fromZeroChange compares a varying metric whose baseline median is zero
+// (most samples allocate nothing, say): a relative change from zero is
+// undefined, so the change is the difference of the medians, and the
+// verdict rests on the Mann-Whitney U test alone (also for paired runs:
+// zeros have no logarithm, as in pairedChange).
+func fromZeroChange(x, y []float64) *Change {
+	c := &Change{Test: TestUTest, N: min(len(x), len(y)), P: math.NaN(), Effect: math.NaN(),
+		Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	c.Delta = stats.Median(y) - stats.Median(x)
+	if _, p, err := stats.MannWhitneyU(x, y); err == nil {
+		c.P = p
+	}
+	return c
+}
+
+// isTime reports whether unit is a time per something (sec/op, or a
+// custom ns/item tidied to sec/item), which can never be zero.
+func isTime(unit string) bool { return strings.HasPrefix(unit, "sec/") }
+
 func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
-	c := &Change{Test: opts.Test, N: min(len(x), len(y)), P: math.NaN()}
+	c := &Change{Test: opts.Test, N: min(len(x), len(y)), P: math.NaN(), Delta: math.NaN()}
 	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
 	in := b.MedianRatio(x, y)
 	c.Estimate, c.Lo, c.Hi = in.Estimate-1, in.Lo-1, in.Hi-1
@@ -269,7 +295,7 @@ func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 		}
 	}
 	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN(),
-		Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Delta: math.NaN()}
 	if len(x) < 2 {
 		return c
 	}
@@ -366,17 +392,42 @@ func decide(c *Change, m *Metric, opts Options) {
 	}
 	ci := fmt.Sprintf("the %s CI [%s, %s]", pct(opts.Confidence), signedPct(c.Lo), signedPct(c.Hi))
 	band := "±" + pct(opts.Noise)
+	base, other := m.Sides[0], m.side(c.Side)
 	switch {
+	case isTime(m.Unit) && (base.Center == 0 || other.Center == 0):
+		zero := base
+		if base.Center != 0 {
+			zero = other
+		}
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("the median time on %s is 0 %s, which is not a measurement: the clock did not see the operation, or the loop was optimized away", zero.Side, m.Unit)
+		return
 	case c.Test == "exact":
-		if c.Estimate == 0 {
+		switch {
+		case c.Estimate == 0:
 			c.Verdict, c.Reason = Unchanged, "identical values on both sides"
+		case base.Center == 0:
+			c.Verdict = direction(c.Delta)
+			c.Reason = fmt.Sprintf("values are exact: %s on %s, %s on %s, %s (a relative change from zero is undefined)",
+				quantity(base.Center, m.Unit), base.Side, quantity(other.Center, m.Unit), other.Side, signedQuantity(c.Delta, m.Unit))
+		default:
+			c.Verdict, c.Reason = direction(c.Estimate), "values are exact and differ"
+		}
+		return
+	case base.Center == 0:
+		pText := fmt.Sprintf("p=%s", formatP(c.PAdjusted))
+		if c.PAdjusted != c.P && opts.Correction != CorrectionNone {
+			pText += " after " + correctionName(opts.Correction)
+		}
+		medians := fmt.Sprintf("the median on %s is 0 %s, so a relative change is undefined", base.Side, m.Unit)
+		if c.PAdjusted < opts.Alpha && c.Delta != 0 {
+			c.Verdict = direction(c.Delta)
+			c.Reason = fmt.Sprintf("%s; the median on %s is %s (%s) and %s < %v", medians, other.Side,
+				quantity(other.Center, m.Unit), signedQuantity(c.Delta, m.Unit), pText, opts.Alpha)
 			return
 		}
-		if math.IsNaN(c.Estimate) {
-			c.Verdict, c.Reason = Inconclusive, "the baseline is zero, so a relative change is undefined"
-			return
-		}
-		c.Verdict, c.Reason = direction(c.Estimate), "values are exact and differ"
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s, and %s (medians 0 and %s) is not below %v", medians, pText, quantity(other.Center, m.Unit), opts.Alpha)
 		return
 	case math.IsNaN(c.Lo) || math.IsNaN(c.Hi):
 		c.Verdict, c.Reason = Inconclusive, "too few samples for a confidence interval on the change"

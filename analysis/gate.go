@@ -13,6 +13,11 @@ type GateFailure struct {
 	// Estimate is the signed relative change new/old - 1 as the report
 	// shows it (-0.94 for B/s falling 94%).
 	Estimate float64
+	// Old and New are the centers compared, in Unit, and Delta is New -
+	// Old when the report has it (see Change.Delta), NaN otherwise. From
+	// a zero baseline (0 -> 1 allocs/op) Estimate is NaN and Change is
+	// +Inf: beyond any percentage.
+	Old, New, Delta float64
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point
@@ -33,14 +38,14 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 					continue
 				}
 				bad := c.Estimate * float64(-m.Better)
+				if math.IsNaN(c.Estimate) && c.Delta*float64(-m.Better) > 0 {
+					bad = math.Inf(1) // from zero
+				}
 				if math.IsNaN(bad) || bad <= maxRegression {
 					continue
 				}
-				name := b.FullName
-				if b.Pkg != "" {
-					name = b.Pkg + "." + name
-				}
-				fails = append(fails, GateFailure{Benchmark: name, Unit: m.Unit, Side: c.Side, Change: bad, Estimate: c.Estimate})
+				fails = append(fails, GateFailure{Benchmark: b.key(), Unit: m.Unit, Side: c.Side, Change: bad, Estimate: c.Estimate,
+					Old: m.Sides[0].Center, New: m.side(c.Side).Center, Delta: c.Delta})
 			}
 		}
 	}

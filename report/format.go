@@ -70,9 +70,23 @@ func percent(f float64) string {
 	return fmt.Sprintf("%+.2f%%", f*100)
 }
 
+// estimate formats a change's estimate with rel ("-90.13%"), or, when
+// the relative change is undefined because the baseline is zero, the
+// absolute change with its unit: "+1 allocs/op".
+func estimate(c *analysis.Change, unit string, rel func(float64) string) string {
+	if math.IsNaN(c.Estimate) && !math.IsNaN(c.Delta) && !math.IsInf(c.Delta, 0) {
+		f := "%+.4g"
+		if c.Delta == math.Trunc(c.Delta) && math.Abs(c.Delta) < 1e15 {
+			f = "%+.0f"
+		}
+		return strings.TrimSpace(fmt.Sprintf(f, c.Delta) + " " + unit)
+	}
+	return rel(c.Estimate)
+}
+
 // changeCI formats "[-91.20%, -89.02%]".
 func changeCI(c *analysis.Change) string {
-	if c.Lo == c.Hi && c.Lo == c.Estimate {
+	if c.Test == "exact" || c.Lo == c.Hi && c.Lo == c.Estimate {
 		return "(exact)"
 	}
 	return "[" + percent(c.Lo) + ", " + percent(c.Hi) + "]"

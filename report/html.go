@@ -377,7 +377,7 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 	pm := b.Metrics[primary(b)]
 	if len(pm.Changes) > 0 && pm.Changes[0] != nil {
 		hb.Verdict = string(pm.Changes[0].Verdict)
-		hb.Change = shortPct(pm.Changes[0].Estimate)
+		hb.Change, _ = changeCells(pm.Changes[0], pm.Unit)
 		if len(pm.Changes) > 1 {
 			hb.Verdict, hb.Change = "", ""
 		}
@@ -402,7 +402,7 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 			}
 			if si > 0 {
 				if c := m.Changes[si-1]; c != nil {
-					est, ci := changeCells(c)
+					est, ci := changeCells(c, m.Unit)
 					hm.Change = est + " " + ci
 					hm.P = pValue(c)
 					hm.Test = c.Test
@@ -656,7 +656,7 @@ func pairedChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) tem
 }
 
 func changeCIText(c *analysis.Change) string {
-	_, ci := changeCells(c)
+	_, ci := changeCells(c, "")
 	return ci
 }
 

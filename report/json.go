@@ -116,6 +116,7 @@ type jsonChange struct {
 	Estimate  *float64 `json:"estimate"`
 	Lo        *float64 `json:"lo"`
 	Hi        *float64 `json:"hi"`
+	Delta     *float64 `json:"delta,omitempty"`
 	P         *float64 `json:"p"`
 	PAdjusted *float64 `json:"p_adjusted"`
 	Test      string   `json:"test"`
@@ -224,7 +225,7 @@ func changeJSON(c *analysis.Change) *jsonChange {
 		return nil
 	}
 	return &jsonChange{
-		Side: c.Side, Estimate: num(c.Estimate), Lo: num(c.Lo), Hi: num(c.Hi),
+		Side: c.Side, Estimate: num(c.Estimate), Lo: num(c.Lo), Hi: num(c.Hi), Delta: num(c.Delta),
 		P: num(c.P), PAdjusted: num(c.PAdjusted), Test: c.Test, Paired: c.Paired, N: c.N,
 		Effect: num(c.Effect), Verdict: string(c.Verdict), Reason: c.Reason,
 	}

@@ -69,7 +69,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 						if c.Verdict.Significant() {
 							v = "**" + v + "**"
 						}
-						row = append(row, percent(c.Estimate), changeCI(c), pValue(c), v)
+						row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c), v)
 					}
 					fmt.Fprintf(ew, "| %s |\n", strings.Join(row, " | "))
 				}

@@ -149,7 +149,7 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 					vs = append(vs, "")
 					continue
 				}
-				row = append(row, percent(c.Estimate), changeCI(c), pValue(c)+" n="+fmt.Sprint(c.N), string(c.Verdict))
+				row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c)+" n="+fmt.Sprint(c.N), string(c.Verdict))
 				vs = append(vs, c.Verdict)
 			}
 			rows = append(rows, row)

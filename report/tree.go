@@ -286,18 +286,21 @@ func shortPct(v float64) string {
 	return fmt.Sprintf("%+.1f%%", v*100)
 }
 
-// changeCells formats a change as its estimate and "[lo, hi]".
-func changeCells(c *analysis.Change) (est, ci string) {
+// changeCells formats a change as its estimate and "[lo, hi]". A change
+// from zero, which has no relative estimate, shows the absolute one in
+// unit: "+1 allocs/op".
+func changeCells(c *analysis.Change, unit string) (est, ci string) {
 	if c == nil {
 		return "-", ""
 	}
+	est = estimate(c, unit, shortPct)
 	if c.Test == "exact" {
-		return shortPct(c.Estimate), "(exact)"
+		return est, "(exact)"
 	}
 	if math.IsNaN(c.Lo) || math.IsNaN(c.Hi) {
-		return shortPct(c.Estimate), "-"
+		return est, "-"
 	}
-	return shortPct(c.Estimate), "[" + shortPct(c.Lo) + ", " + shortPct(c.Hi) + "]"
+	return est, "[" + shortPct(c.Lo) + ", " + shortPct(c.Hi) + "]"
 }
 
 // roundsTitle says how many samples (or rounds) of how many iterations a
@@ -377,7 +380,7 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 			r.base = true
 		} else {
 			c := pm.Changes[i-1]
-			r.cells[2], r.cells[1] = changeCells(c)
+			r.cells[2], r.cells[1] = changeCells(c, pm.Unit)
 			if c != nil {
 				r.cells[3], r.verdict = string(c.Verdict), c.Verdict
 			}
@@ -425,7 +428,7 @@ func subRow(m analysis.Metric, i int, prefix string, ncols int) row {
 	r.cells[0] = centerCell(m.Unit, sm)
 	if i > 0 {
 		c := m.Changes[i-1]
-		r.cells[2], r.cells[1] = changeCells(c)
+		r.cells[2], r.cells[1] = changeCells(c, m.Unit)
 		if c != nil {
 			r.cells[3], r.verdict = string(c.Verdict), c.Verdict
 		}
@@ -571,7 +574,7 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 		if two {
 			r.cells = []string{centerCell(m.Unit, m.Sides[0]), centerCell(m.Unit, m.Sides[1]), "-", "", ""}
 			if c := m.Changes[0]; c != nil {
-				r.cells[2], r.cells[3] = changeCells(c)
+				r.cells[2], r.cells[3] = changeCells(c, m.Unit)
 				r.cells[4], r.verdict = string(c.Verdict), c.Verdict
 			}
 		} else {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,8 +105,7 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 		return nil
 	}
 	for _, g := range fails {
-		fmt.Fprintf(cmd.ErrOrStderr(), "rigor: gate: %s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %g%% limit\n",
-			g.Benchmark, g.Unit, g.Side, g.Estimate*100, g.Change*100, f.maxRegression)
+		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+gateLine(g, f.maxRegression))
 	}
 	return &exitError{code: exitGateFail}
 }
@@ -125,4 +125,23 @@ func (f *verdictFlags) write(cmd *cobra.Command, render func(io.Writer) error) e
 		return fmt.Errorf("rendering report: %w", err)
 	}
 	return nil
+}
+
+// gateLine says in one line why g fails a gate of limit percent.
+func gateLine(g analysis.GateFailure, limit float64) string {
+	if math.IsInf(g.Change, 1) && g.Old == 0 {
+		return fmt.Sprintf("%s %s regressed on %s: %s from 0, beyond any percentage limit",
+			g.Benchmark, g.Unit, g.Side, signedNumber(g.Delta)+" "+g.Unit)
+	}
+	return fmt.Sprintf("%s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %g%% limit",
+		g.Benchmark, g.Unit, g.Side, g.Estimate*100, g.Change*100, limit)
+}
+
+// signedNumber prints whole numbers whole (+8, not +8e+00) and others
+// with four significant digits.
+func signedNumber(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%+.0f", v)
+	}
+	return fmt.Sprintf("%+.4g", v)
 }
