@@ -99,6 +99,10 @@ type Report struct {
 	Geomeans []Geomean
 	// Comparisons is the number of comparisons the correction spans.
 	Comparisons int
+	// Missing lists, benchmark by benchmark in the order of Benchmarks
+	// and side by side, every side that lacks a benchmark's results or
+	// stopped having them (Benchmark.Missing, flattened).
+	Missing []Missing
 	// Notes are run-level footnotes in plain words.
 	Notes []string
 	// Run is the analysed run, for views that show raw samples.
@@ -118,6 +122,26 @@ type Benchmark struct {
 	// Clock says which time metric the verdict is taken from, when both
 	// wall and CPU time were measured; nil otherwise.
 	Clock *Clock
+	// Missing says, by side label, why a side lacks the benchmark's
+	// results or stopped having them: the source's record
+	// (model.Benchmark.Missing), or model.MissingAbsent for a side with
+	// no samples when another side has some.
+	Missing map[string]model.Missing
+}
+
+// A Missing is one side that lacks a benchmark's results, or stopped
+// having them.
+type Missing struct {
+	Benchmark string // full name, with the package when there is one
+	Side      string
+	// Kind is model.MissingBuild, model.MissingFailed or
+	// model.MissingAbsent; Reason is one line in plain words.
+	Kind, Reason string
+	// Lost is true when Side is not the baseline and the baseline has no
+	// such record: the benchmark built and ran on the baseline and does
+	// not on Side (removed, failed, or did not build). The gate fails on
+	// a lost benchmark.
+	Lost bool
 }
 
 // A Metric is one unit of one benchmark, summarised per side and compared.

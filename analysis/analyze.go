@@ -30,7 +30,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	for _, s := range run.Sides {
 		rep.Sides = append(rep.Sides, s.Label)
 	}
-	var oneSided []string
+	var lost, oneSided []string
 	for i := range run.Benchmarks {
 		b := &run.Benchmarks[i]
 		ab := Benchmark{
@@ -46,8 +46,20 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
 		}
 		applyClock(&ab, chooseClock(run, b))
-		if missing := missingSides(b, rep.Sides); len(rep.Sides) > 1 && len(missing) > 0 {
-			oneSided = append(oneSided, fmt.Sprintf("%s (missing on %s)", b.FullName(), joinWords(missing)))
+		ab.Missing = missing(b, rep.Sides)
+		_, baseMissing := ab.Missing[rep.Sides[0]]
+		for j, s := range rep.Sides {
+			m, ok := ab.Missing[s]
+			if !ok {
+				continue
+			}
+			mm := Missing{Benchmark: b.Key(), Side: s, Kind: m.Kind, Reason: m.Reason, Lost: j > 0 && !baseMissing}
+			rep.Missing = append(rep.Missing, mm)
+			if mm.Lost {
+				lost = append(lost, b.FullName()+" ("+mm.Words()+")")
+			} else if len(rep.Sides) > 1 {
+				oneSided = append(oneSided, b.FullName()+" ("+mm.Words()+")")
+			}
 		}
 		rep.Benchmarks = append(rep.Benchmarks, ab)
 	}
@@ -63,9 +75,14 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 		}
 	}
 	rep.Geomeans = geomeans(rep)
+	if len(lost) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s where the baseline %s %s: %s.",
+			len(lost), plural(len(lost), "benchmark failed or is missing", "benchmarks failed or are missing"),
+			rep.Sides[0], plural(len(lost), "has it", "has them"), joinList(lost, 5)))
+	}
 	if len(oneSided) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s present on some sides only, not compared: %s.",
-			len(oneSided), plural(len(oneSided), "benchmark is", "benchmarks are"), joinList(oneSided, 5)))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s on some sides only: %s.",
+			len(oneSided), plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), joinList(oneSided, 5)))
 	}
 	if rep.Comparisons > 1 {
 		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts))
@@ -96,26 +113,49 @@ func (o Options) validate() error {
 	return nil
 }
 
-func missingSides(b *model.Benchmark, sides []string) []string {
-	var missing []string
-	for _, s := range sides {
-		found := false
-		for _, m := range b.Metrics {
-			for _, smp := range m.Samples {
-				if smp.Side == s {
-					found = true
-					break
-				}
-			}
-			if found {
-				break
-			}
-		}
-		if !found {
-			missing = append(missing, s)
+// missing returns b's record of missing sides, with MissingAbsent added
+// for every other side that has no sample while some side has one.
+func missing(b *model.Benchmark, sides []string) map[string]model.Missing {
+	has := make(map[string]bool, len(sides))
+	for _, m := range b.Metrics {
+		for _, smp := range m.Samples {
+			has[smp.Side] = true
 		}
 	}
-	return missing
+	var out map[string]model.Missing
+	for _, s := range sides {
+		m, ok := b.Missing[s]
+		if !ok && (has[s] || len(has) == 0) {
+			continue
+		}
+		if !ok {
+			m = model.Missing{Kind: model.MissingAbsent}
+		}
+		if out == nil {
+			out = make(map[string]model.Missing)
+		}
+		out[s] = m
+	}
+	return out
+}
+
+// Words says in one line of plain words what happened on the side:
+// "failed on new: panicked (exit status 2) in round 3", "missing on new".
+func (m Missing) Words() string {
+	reason, _, _ := strings.Cut(m.Reason, "\n")
+	var s string
+	switch m.Kind {
+	case model.MissingBuild:
+		s = "did not build on " + m.Side
+	case model.MissingFailed:
+		s = "failed on " + m.Side
+	default:
+		s = "missing on " + m.Side
+	}
+	if reason = strings.TrimSpace(reason); reason != "" {
+		s += ": " + reason
+	}
+	return s
 }
 
 func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired bool, opts Options) Metric {

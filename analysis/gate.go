@@ -18,16 +18,31 @@ type GateFailure struct {
 	// a zero baseline (0 -> 1 allocs/op) Estimate is NaN and Change is
 	// +Inf: beyond any percentage.
 	Old, New, Delta float64
+	// Missing is set when the failure is a lost benchmark rather than a
+	// regression: it failed, did not build or is missing on Side where
+	// the baseline has it (see Missing.Lost). Unit is then empty and the
+	// numbers NaN.
+	Missing *Missing
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point
-// estimate worse than maxRegression (a fraction: 0.05 for 5%). A negative
-// maxRegression disables the gate.
+// estimate worse than maxRegression (a fraction: 0.05 for 5%), and every
+// lost benchmark (Missing.Lost): new code that crashes, hangs or does not
+// build must not pass a gate by having no verdict. A command may let the
+// user accept lost benchmarks (rigor's --allow-missing) by dropping the
+// failures whose Missing is set. A negative maxRegression disables the
+// gate.
 func (r *Report) Gate(maxRegression float64) []GateFailure {
 	if maxRegression < 0 {
 		return nil
 	}
 	var fails []GateFailure
+	for i := range r.Missing {
+		if m := &r.Missing[i]; m.Lost {
+			fails = append(fails, GateFailure{Benchmark: m.Benchmark, Side: m.Side, Missing: m,
+				Change: math.NaN(), Estimate: math.NaN(), Old: math.NaN(), New: math.NaN(), Delta: math.NaN()})
+		}
+	}
 	for _, b := range r.Benchmarks {
 		for _, m := range b.Metrics {
 			if !m.Decides() {

@@ -49,6 +49,9 @@ type jsonBenchmark struct {
 	// when it measured both clocks; Clock says why.
 	VerdictMetric string     `json:"verdict_metric,omitempty"`
 	Clock         *jsonClock `json:"clock,omitempty"`
+	// Missing is analysis.Benchmark.Missing: by side, why it lacks
+	// results.
+	Missing map[string]model.Missing `json:"missing,omitempty"`
 }
 
 type jsonClock struct {
@@ -160,7 +163,7 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 	}
 	for _, b := range rep.Benchmarks {
 		jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
-			Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}}
+			Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
 		if c := b.Clock; c != nil {
 			jb.VerdictMetric = c.Unit
 			jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,

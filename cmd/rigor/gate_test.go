@@ -85,3 +85,55 @@ func TestCompareAllocationFromZero(t *testing.T) {
 		t.Errorf("gate message:\n%s", errOut)
 	}
 }
+
+// TestGateLostBenchmark (issue 11 item 2): with --max-regression, a
+// benchmark that the baseline has and the new side lacks fails the gate,
+// one line each, whether it is absent from the new file or recorded as
+// failed by the source that measured it (a run whose new side panicked);
+// --allow-missing accepts both. Without --max-regression there is no
+// gate. Before, both exited 0.
+func TestGateLostBenchmark(t *testing.T) {
+	dir := t.TempDir()
+	old := benchFile(t, dir, "old.txt", 6, "BenchmarkX 1000 100 ns/op", "BenchmarkY 1000 200 ns/op")
+	new := benchFile(t, dir, "new.txt", 6, "BenchmarkX 1000 100 ns/op")
+	crashed := filepath.Join(dir, "run.json")
+	err := os.WriteFile(crashed, []byte(`{"schema_version": 1, "kind": "ab", "paired": true,
+  "sides": [{"label": "old"}, {"label": "new"}],
+  "benchmarks": [{"name": "Z", "pkg": "example.com/lab",
+    "missing": {"new": {"kind": "failed", "reason": "panicked (exit status 2) in round 2"}},
+    "metrics": [{"unit": "sec/op", "better": -1, "samples": [
+      {"side": "old", "round": 1, "iters": 1000, "value": 1e-7},
+      {"side": "new", "round": 1, "iters": 1000, "value": 1e-7},
+      {"side": "old", "round": 2, "iters": 1000, "value": 1e-7}]}]}]}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // the gate's line on stderr
+	}{
+		{"absent from the new file", []string{"--max-regression", "5", "old=" + old, "new=" + new}, 1,
+			"rigor: gate: example.com/lab.Y is missing on new where old has it (--allow-missing accepts this)\n"},
+		{"absent, allowed", []string{"--max-regression", "5", "--allow-missing", "old=" + old, "new=" + new}, 0, ""},
+		{"absent, no gate", []string{"old=" + old, "new=" + new}, 0, ""},
+		{"panicked on new", []string{"--max-regression", "5", crashed}, 1,
+			"rigor: gate: example.com/lab.Z failed on new where old has it: panicked (exit status 2) in round 2 (--allow-missing accepts this)\n"},
+		{"panicked, allowed", []string{"--max-regression", "5", "--allow-missing", crashed}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := rigor(t, append([]string{"compare"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tt.code, errOut)
+			}
+			if errOut != tt.want {
+				t.Errorf("stderr %q, want %q", errOut, tt.want)
+			}
+			if !strings.Contains(out, "missing on new") && !strings.Contains(out, "failed on new") {
+				t.Errorf("the report does not say what is missing:\n%s", out)
+			}
+		})
+	}
+}

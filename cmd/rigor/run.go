@@ -133,7 +133,7 @@ run where nothing could be measured, or an interrupted run.`,
 				if limit < 0 {
 					limit = 0
 				}
-				if fails := rep.Gate(limit / 100); len(fails) > 0 {
+				if fails := vf.gate(rep, limit); len(fails) > 0 {
 					fmt.Fprintf(stderr, "rigor: baseline %s kept: %d %s regressed\n", baseline, len(fails), plural(len(fails), "comparison", "comparisons"))
 				} else if err := st.Save(baseline, run); err != nil {
 					return errors.Join(result, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
 )
 
@@ -26,6 +27,7 @@ type verdictFlags struct {
 	style         string
 	output        string
 	maxRegression float64
+	allowMissing  bool
 	noise         float64
 	alpha         float64
 	confidence    float64
@@ -41,6 +43,7 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.style, "style", cmp.Or(f.style, "benchstat"), "layout of --format text: "+strings.Join(report.Styles(), ", "))
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to this file instead of standard output")
 	fs.Float64Var(&f.maxRegression, "max-regression", -1, "exit 1 when a benchmark regressed by more than this `percent` (e.g. 5); off when negative")
+	fs.BoolVar(&f.allowMissing, "allow-missing", false, "with --max-regression, pass a benchmark that the baseline has but that failed, did not build or is missing on another side (by default it fails the gate)")
 	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")
 	fs.Float64Var(&f.alpha, "alpha", d.Alpha, "significance level for corrected p-values")
 	fs.Float64Var(&f.confidence, "confidence", d.Confidence, "confidence level of every interval")
@@ -85,7 +88,8 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 }
 
 // emit renders rep in the chosen format and applies the gate: exit 1 when
-// some benchmark regressed by more than --max-regression.
+// some benchmark regressed by more than --max-regression, or, unless
+// --allow-missing, failed or is missing where the baseline has it.
 func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 	err := f.write(cmd, func(w io.Writer) error {
 		color := false
@@ -100,14 +104,24 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 	if f.maxRegression < 0 {
 		return nil
 	}
-	fails := rep.Gate(f.maxRegression / 100)
+	fails := f.gate(rep, f.maxRegression)
 	if len(fails) == 0 {
 		return nil
 	}
 	for _, g := range fails {
-		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+gateLine(g, f.maxRegression))
+		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+gateLine(g, f.maxRegression, rep.Sides[0]))
 	}
 	return &exitError{code: exitGateFail}
+}
+
+// gate returns rep's gate failures at limit percent, without the lost
+// benchmarks when --allow-missing says they are accepted.
+func (f *verdictFlags) gate(rep *analysis.Report, limit float64) []analysis.GateFailure {
+	fails := rep.Gate(limit / 100)
+	if f.allowMissing {
+		fails = slices.DeleteFunc(fails, func(g analysis.GateFailure) bool { return g.Missing != nil })
+	}
+	return fails
 }
 
 // write calls render with standard output, or with the file -o names.
@@ -127,8 +141,23 @@ func (f *verdictFlags) write(cmd *cobra.Command, render func(io.Writer) error) e
 	return nil
 }
 
-// gateLine says in one line why g fails a gate of limit percent.
-func gateLine(g analysis.GateFailure, limit float64) string {
+// gateLine says in one line why g fails a gate of limit percent; base is
+// the baseline's label.
+func gateLine(g analysis.GateFailure, limit float64, base string) string {
+	if m := g.Missing; m != nil {
+		what := "is missing"
+		switch m.Kind {
+		case model.MissingFailed:
+			what = "failed"
+		case model.MissingBuild:
+			what = "did not build"
+		}
+		reason, _, _ := strings.Cut(m.Reason, "\n")
+		if reason = strings.TrimSpace(reason); reason != "" {
+			reason = ": " + reason
+		}
+		return fmt.Sprintf("%s %s on %s where %s has it%s (--allow-missing accepts this)", m.Benchmark, what, m.Side, base, reason)
+	}
 	if math.IsInf(g.Change, 1) && g.Old == 0 {
 		return fmt.Sprintf("%s %s regressed on %s: %s from 0, beyond any percentage limit",
 			g.Benchmark, g.Unit, g.Side, signedNumber(g.Delta)+" "+g.Unit)
