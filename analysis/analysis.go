@@ -164,6 +164,16 @@ type Metric struct {
 	// from): it keeps its own comparison, but stays out of the
 	// multiple-comparison correction, the gate and the stopping rule.
 	Context string
+	// DerivedFrom names the metric this one is a fixed transform of:
+	// "sec/op" for B/s from SetBytes, or for a ReportMetric whose value
+	// times (or divided by) sec/op is the same in every sample of every
+	// side. It is one measurement, so it shares that metric's test: its
+	// changes' verdict, p-values and interval are those of the primary
+	// (the interval transformed), and the multiple-comparison correction
+	// counts them once. Empty for an independent metric.
+	DerivedFrom string
+	reciprocal  bool // value = k / primary, not k × primary
+	primary     int  // index of the primary in the benchmark's Metrics
 }
 
 // A Summary describes one side's samples of one metric.

@@ -46,6 +46,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
 		}
 		applyClock(&ab, chooseClock(run, b))
+		markDerived(b, ab.Metrics)
 		ab.Missing = missing(b, rep.Sides)
 		_, baseMissing := ab.Missing[rep.Sides[0]]
 		for j, s := range rep.Sides {
@@ -65,11 +66,25 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	}
 	rep.correct()
 	for i := range rep.Benchmarks {
-		for j := range rep.Benchmarks[i].Metrics {
-			m := &rep.Benchmarks[i].Metrics[j]
-			for _, c := range m.Changes {
-				if c != nil {
-					decide(c, m, opts)
+		ms := rep.Benchmarks[i].Metrics
+		for j := range ms {
+			for _, c := range ms[j].Changes {
+				if c != nil && ms[j].DerivedFrom == "" {
+					decide(c, &ms[j], opts)
+				}
+			}
+		}
+		// Derived metrics take the verdict of their primary, decided above.
+		for j := range ms {
+			if ms[j].DerivedFrom == "" {
+				continue
+			}
+			pm := &ms[ms[j].primary]
+			for k, c := range ms[j].Changes {
+				if pc := pm.Changes[k]; c != nil && pc != nil {
+					shareVerdict(c, pc, &ms[j], pm)
+				} else if c != nil {
+					decide(c, &ms[j], opts)
 				}
 			}
 		}
@@ -85,7 +100,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			len(oneSided), plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), joinList(oneSided, 5)))
 	}
 	if rep.Comparisons > 1 {
-		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts))
+		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts)+derivedNote(rep))
 	}
 	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
@@ -293,9 +308,9 @@ func fromZeroChange(x, y []float64) *Change {
 	return c
 }
 
-// isTime reports whether unit is a time per something (sec/op, or a
-// custom ns/item tidied to sec/item), which can never be zero.
-func isTime(unit string) bool { return strings.HasPrefix(unit, "sec/") }
+// isTime reports whether unit is a time per something (sec/op, cpu-sec/op,
+// or a custom ns/item tidied to sec/item), which can never be zero.
+func isTime(unit string) bool { return strings.HasPrefix(unit, "sec/") || unit == CPUUnit }
 
 func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 	c := &Change{Test: opts.Test, N: min(len(x), len(y)), P: math.NaN(), Delta: math.NaN()}
@@ -387,7 +402,8 @@ func ratio(num, den float64) float64 {
 }
 
 // correct applies the multiple-comparison correction across every
-// non-exact comparison with a p-value.
+// non-exact comparison with a p-value, counting a derived metric with its
+// primary: one test.
 func (r *Report) correct() {
 	var ps []float64
 	var cs []*Change
@@ -399,7 +415,7 @@ func (r *Report) correct() {
 					continue
 				}
 				c.PAdjusted = c.P
-				if m.Decides() && c.Test != "exact" && !math.IsNaN(c.P) {
+				if m.Decides() && m.DerivedFrom == "" && c.Test != "exact" && !math.IsNaN(c.P) {
 					ps = append(ps, c.P)
 					cs = append(cs, c)
 				}

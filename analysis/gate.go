@@ -26,7 +26,9 @@ type GateFailure struct {
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point
-// estimate worse than maxRegression (a fraction: 0.05 for 5%), and every
+// estimate worse than maxRegression (a fraction: 0.05 for 5%), once per
+// measurement (a metric derived from another, B/s from sec/op, fails with
+// it and is not listed again: it never regresses by more), and every
 // lost benchmark (Missing.Lost): new code that crashes, hangs or does not
 // build must not pass a gate by having no verdict. A command may let the
 // user accept lost benchmarks (rigor's --allow-missing) by dropping the
@@ -45,7 +47,7 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 	}
 	for _, b := range r.Benchmarks {
 		for _, m := range b.Metrics {
-			if !m.Decides() {
+			if !m.Decides() || m.DerivedFrom != "" {
 				continue
 			}
 			for _, c := range m.Changes {

@@ -68,6 +68,8 @@ type jsonMetric struct {
 	Unit   string `json:"unit"`
 	Better string `json:"better"`
 	Exact  bool   `json:"exact"`
+	// DerivedFrom is analysis.Metric.DerivedFrom.
+	DerivedFrom string `json:"derived_from,omitempty"`
 	// Old and New are the baseline and the first other side; Change, P
 	// and Verdict compare them. Sides and Changes hold every side.
 	Old       *jsonSummary  `json:"old,omitempty"`
@@ -170,7 +172,7 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 				CPUPerWall: num(c.CPUPerWall), Procs: c.Procs, Waiting: num(c.Waiting)}
 		}
 		for _, m := range b.Metrics {
-			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, Notes: m.Notes, Context: m.Context}
+			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, DerivedFrom: m.DerivedFrom, Notes: m.Notes, Context: m.Context}
 			for _, s := range m.Sides {
 				jm.Sides = append(jm.Sides, summaryJSON(s))
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,53 @@ func TestGateLostBenchmark(t *testing.T) {
 				t.Errorf("the report does not say what is missing:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestCompareCountsDerivedOnce (issue 10 item 5): ten benchmarks that
+// report sec/op and MB/s (SetBytes), printed as go test prints them
+// (ns/op whole, MB/s with two decimals, so B/s × sec/op varies by the
+// rounding), are ten comparisons for the Holm correction, not twenty; B/s
+// is marked derived from sec/op in the JSON, and the note says so.
+func TestCompareCountsDerivedOnce(t *testing.T) {
+	dir := t.TempDir()
+	var oldLines, newLines []string
+	for i := range 10 {
+		bytes := float64(int(8) << i)
+		for j := range 6 {
+			ns := 1000 + 37*j + 11*i
+			oldLines = append(oldLines, fmt.Sprintf("BenchmarkSum64/n=%d 100000 %d ns/op %.2f MB/s", 8<<i, ns, bytes/float64(ns)*1e3))
+			ns = ns * 11 / 10
+			newLines = append(newLines, fmt.Sprintf("BenchmarkSum64/n=%d 100000 %d ns/op %.2f MB/s", 8<<i, ns, bytes/float64(ns)*1e3))
+		}
+	}
+	old := benchFile(t, dir, "old.txt", 1, oldLines...)
+	new := benchFile(t, dir, "new.txt", 1, newLines...)
+	out, errOut, code := rigor(t, "compare", "--format", "json", old, new)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Comparisons int
+		Notes       []string
+		Benchmarks  []struct {
+			Metrics []struct {
+				Unit        string
+				DerivedFrom string `json:"derived_from"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Comparisons != 10 || !strings.Contains(strings.Join(doc.Notes, "\n"), "10 comparisons") {
+		t.Errorf("comparisons = %d, notes %q; want 10", doc.Comparisons, doc.Notes)
+	}
+	for _, b := range doc.Benchmarks {
+		for _, m := range b.Metrics {
+			if want := map[string]string{"B/s": "sec/op"}[m.Unit]; m.DerivedFrom != want {
+				t.Errorf("%s derived from %q, want %q", m.Unit, m.DerivedFrom, want)
+			}
+		}
 	}
 }
