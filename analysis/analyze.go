@@ -476,6 +476,14 @@ func decide(c *Change, m *Metric, opts Options) {
 			pText += " after " + correctionName(opts.Correction)
 		}
 		medians := fmt.Sprintf("the median on %s is 0 %s, so a relative change is undefined", base.Side, m.Unit)
+		if base.Lo == 0 && base.Hi == 0 && other.Lo == 0 && other.Hi == 0 {
+			// Both medians are 0 with confidence (most samples allocate
+			// nothing, a few amortise a growth): no change of the median,
+			// as a relative interval inside the noise band would say.
+			c.Verdict = Unchanged
+			c.Reason = fmt.Sprintf("the medians are 0 %s on both sides, with %s confidence intervals [0, 0]", m.Unit, pct(opts.Confidence))
+			return
+		}
 		if c.PAdjusted < opts.Alpha && c.Delta != 0 {
 			c.Verdict = direction(c.Delta)
 			c.Reason = fmt.Sprintf("%s; the median on %s is %s (%s) and %s < %v", medians, other.Side,

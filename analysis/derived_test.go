@@ -192,7 +192,7 @@ func TestDerivedFollowsTheClock(t *testing.T) {
 		{"busy: CPU decides", evenRounds, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := clockRun(1.03, 1.03, 1, tc.busy, 100)
+			run := clockRun(1.03, 1.03, 1, tc.busy, 1, -1)
 			b := &run.Benchmarks[0]
 			bps := model.Metric{Unit: "B/s", Better: model.HigherIsBetter}
 			for _, s := range b.Metrics[0].Samples {

@@ -148,3 +148,27 @@ func TestVaryingFromZero(t *testing.T) {
 		t.Errorf("verdict %s (%s), want inconclusive with a zero median", c.Verdict, c.Reason)
 	}
 }
+
+// TestZeroMediansUnchanged: B/op that is 0 in all but one of 12 samples
+// per side (a growth amortised over many iterations) has a median of 0
+// whose 95% interval is [0, 0] on both sides: the order-statistics
+// interval of 12 samples is (x(3), x(10)), which covers the median with
+// probability 1 - 2 P(Binomial(12, 1/2) <= 2) = 1 - 2 × 79/4096 = 0.961,
+// and x(10) is 0 when at most two samples are not. The median did not
+// change: unchanged, which also lets the stopping rule settle it (it was
+// inconclusive, "too few samples", and held the run to its budget).
+func TestZeroMediansUnchanged(t *testing.T) {
+	old, new := repeat(0, 12), repeat(0, 12)
+	old[4], new[7] = 8, 16
+	rep, err := Analyze(filesRun("B/op", model.LowerIsBetter, old, new), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Benchmarks[0].Metrics[0].Sides
+	if s[0].Lo != 0 || s[0].Hi != 0 || s[1].Lo != 0 || s[1].Hi != 0 {
+		t.Fatalf("median intervals [%v, %v] and [%v, %v], want [0, 0]", s[0].Lo, s[0].Hi, s[1].Lo, s[1].Hi)
+	}
+	if c := rep.Benchmarks[0].Metrics[0].Changes[0]; c.Verdict != Unchanged || c.Delta != 0 {
+		t.Errorf("verdict %s (%s), delta %v; want unchanged, 0", c.Verdict, c.Reason, c.Delta)
+	}
+}
