@@ -142,6 +142,13 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if c.Intervals == 0 || c.Contended < contendedShare {
 		return c // quiet, or not observed: wall time
 	}
+	if len(all) < len(wall.Samples) {
+		// A sample without CPU time (its process spent less than the
+		// estimated start-up) leaves a round unpaired on the CPU clock:
+		// the verdict would rest on fewer rounds than the wall clock's.
+		c.Reason = fmt.Sprintf("the machine was busy, but CPU time was measured for only %d of %d samples (the others were too short to tell from the process's start-up), so the verdict stays on wall time", len(all), len(wall.Samples))
+		return c
+	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples)", 100*c.Contended)
 	allBusy := c.Procs > 0 && c.CPUPerWall >= cpuBoundShare*float64(c.Procs)
 	switch {

@@ -105,6 +105,22 @@ func TestChooseClock(t *testing.T) {
 	}
 }
 
+// TestChooseClockCPUGaps: a busy CPU-bound benchmark whose CPU time is
+// missing from some samples keeps wall time (a regression seen in
+// TestABGateAndJSON: CPU time on 3 of 12 rounds, "too few samples").
+func TestChooseClockCPUGaps(t *testing.T) {
+	run := clockRun(1.03, 1.03, 1, evenRounds, 1, -1)
+	cpu := &run.Benchmarks[0].Metrics[1]
+	cpu.Samples = cpu.Samples[:6]
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || !strings.Contains(c.Reason, "6 of 24 samples") {
+		t.Errorf("clock %+v, want wall with 6 of 24 samples", c)
+	}
+}
+
 func TestChooseClockUnpaired(t *testing.T) {
 	run := clockRun(1.03, 1.03, 1, always, 1, -1)
 	run.Paired = false

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -21,6 +22,7 @@ func (s *session) calibrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.filter = filter
 	type todo struct{ pkg, name, pattern string }
 	var work []todo
 	for _, pkg := range s.pkgs {
@@ -57,12 +59,14 @@ func (s *session) calibrate(ctx context.Context) error {
 				}
 				if err != nil {
 					s.note("%s.%s failed on %s during calibration, so it is not measured: %v", w.pkg, w.name, sd.Label, err)
+					s.lost(w.pkg, found[0], sd, i, runErrReason(err)+" during calibration")
 					failed = true
 					break
 				}
 				found[i] = ParseResults(out.Stdout)
 				if len(found[i]) == 0 {
 					s.note("%s.%s printed no result on %s (skipped?), so it is not measured.", w.pkg, w.name, sd.Label)
+					s.lost(w.pkg, found[0], sd, i, "printed no result during calibration")
 					failed = true
 					break
 				}
@@ -77,6 +81,28 @@ func (s *session) calibrate(ctx context.Context) error {
 		return fmt.Errorf("no benchmark matches %q", s.cfg.Bench)
 	}
 	return s.measureStartup(ctx)
+}
+
+// lost records that side sd (the i-th) lacks the results the baseline's
+// calibration run printed, so that the gate can tell a benchmark that ran
+// on the baseline and fails on another side from one that never existed.
+func (s *session) lost(pkg string, base []Result, sd *sideState, i int, reason string) {
+	if i == 0 {
+		return // the baseline itself failed: nothing was lost
+	}
+	for _, r := range base {
+		s.run.MarkMissing(pkg, r.Name, r.Procs, sd.Label, model.MissingFailed, reason)
+	}
+}
+
+// runErrReason is the first line of why a test binary failed.
+func runErrReason(err error) string {
+	var re *RunError
+	if errors.As(err, &re) {
+		return re.Reason
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
 }
 
 // calibrationTime is the sample duration calibration aims at: Benchtime
@@ -206,6 +232,13 @@ func (s *session) listBenchmarks(ctx context.Context, pkg string) ([]string, err
 	for n, labels := range where {
 		if len(labels) < len(s.sides) {
 			only = append(only, fmt.Sprintf("%s (only on %s)", n, strings.Join(labels, ", ")))
+			if labels[0] == s.sides[0].Label && s.filter.pattern(n) != "" {
+				for _, sd := range s.sides[1:] {
+					if !slices.Contains(labels, sd.Label) {
+						s.run.MarkMissing(pkg, strings.TrimPrefix(n, "Benchmark"), 0, sd.Label, model.MissingAbsent, "not in "+sd.Label+"'s source")
+					}
+				}
+			}
 		}
 	}
 	if len(only) > 0 {
@@ -236,6 +269,13 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 			}
 			if missing {
 				only = append(only, fmt.Sprintf("%s (on %s)", r.FullName(), s.sides[i].Label))
+				if i == 0 {
+					for j := 1; j < len(found); j++ {
+						if _, ok := index[j][r.FullName()]; !ok {
+							s.run.MarkMissing(pkg, r.Name, r.Procs, s.sides[j].Label, model.MissingAbsent, "not run on "+s.sides[j].Label)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -257,6 +257,7 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 		msg := fmt.Sprintf("failed on %s in round %d and was dropped from later rounds: %v", sd.Label, round, err)
 		b := &s.run.Benchmarks[s.bench[u.key]]
 		b.Notes = append(b.Notes, msg)
+		b.MarkMissing(sd.Label, model.MissingFailed, fmt.Sprintf("%s in round %d", runErrReason(err), round))
 		fmt.Fprintf(s.cfg.Log, "rigor: %s %s\n", u.key, msg)
 		return nil
 	}

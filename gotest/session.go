@@ -179,6 +179,7 @@ type session struct {
 	sampleTime  time.Duration // what a sample lasts, about
 	shortened   bool          // sampleTime is below the default to fit enough rounds
 	lastRound   time.Duration // how long the last round took
+	filter      *benchFilter
 	rng         *rand.Rand
 	profNotes   map[int][]string // benchmark index -> the profiling pass's notes
 }
@@ -414,6 +415,29 @@ func (s *session) identical(ctx context.Context, a, b *sideState) bool {
 	return !a.tree.changedFor(ctx, a.Settings, s.cfg.Packages) && !b.tree.changedFor(ctx, b.Settings, s.cfg.Packages)
 }
 
+// lostPackage records that side lacks every benchmark the baseline's
+// test binary of pkg has (and -bench selects): its package does not build
+// there.
+func (s *session) lostPackage(ctx context.Context, pkg, side string) {
+	bin := s.sides[0].bins[pkg]
+	if bin == nil {
+		return
+	}
+	names, err := bin.Benchmarks(ctx, s.cfg.Timeout)
+	if err != nil {
+		return
+	}
+	filter, err := newBenchFilter(s.cfg.Bench)
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if filter.pattern(n) != "" {
+			s.run.MarkMissing(pkg, strings.TrimPrefix(n, "Benchmark"), 0, side, model.MissingBuild, "its package does not build on "+side)
+		}
+	}
+}
+
 // build lists the packages on every side and builds the test binaries of
 // those present on all of them. A package that fails to build on some side
 // is noted with the compiler's output and left out.
@@ -460,6 +484,9 @@ func (s *session) build(ctx context.Context) error {
 			var be *BuildError
 			if errors.As(err, &be) {
 				s.note("package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(tail(be.Output, tailLines)))
+				if i > 0 {
+					s.lostPackage(ctx, path, sd.Label)
+				}
 				ok = false
 				break
 			} else if err != nil {

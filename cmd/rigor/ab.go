@@ -320,7 +320,7 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 		return nil, err
 	}
 	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
-	if !measured(run) {
+	if !measured(run) && !lostAny(run) {
 		if err != nil {
 			return nil, &exitError{code: exitUsage, err: errors.New("interrupted before any benchmark was measured")}
 		}
@@ -353,6 +353,23 @@ func measured(run *model.Run) bool {
 	for _, b := range run.Benchmarks {
 		for _, m := range b.Metrics {
 			if len(m.Samples) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lostAny reports whether some benchmark ran on the baseline and failed,
+// or is absent, on another side: a result the gate must see even when
+// nothing else was measured.
+func lostAny(run *model.Run) bool {
+	if len(run.Sides) < 2 {
+		return false
+	}
+	for _, b := range run.Benchmarks {
+		for side := range b.Missing {
+			if side != run.Sides[0].Label {
 				return true
 			}
 		}

@@ -230,3 +230,23 @@ func TestRunBaseline(t *testing.T) {
 		t.Errorf("missing baseline: exit %d, %q", code, stderr)
 	}
 }
+
+// TestABGateFailsWhenNewCrashes: a benchmark that ran on the baseline and
+// panics on the new side fails the gate (exit 1, with the reason), not
+// silently left out; --allow-missing accepts it (issue 11 item 2).
+func TestABGateFailsWhenNewCrashes(t *testing.T) {
+	dir := labRepo(t)
+	crash := strings.Replace(workTest, "sink = Work(300)", `panic("boom")`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "lab", "lab_test.go"), []byte(crash), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string{"ab", "--profile", "off", "--max-regression", "5"}, quickFlags...), "./...")
+	_, stderr, code := rigorIn(t, dir, args...)
+	if code != exitGateFail || !strings.Contains(stderr, "failed on new where old has it") {
+		t.Errorf("new side panics: exit %d, stderr %q; want exit %d and the lost benchmark named", code, stderr, exitGateFail)
+	}
+	_, stderr, code = rigorIn(t, dir, append([]string{"ab", "--allow-missing"}, args[1:]...)...)
+	if code != exitOK {
+		t.Errorf("--allow-missing: exit %d, stderr %q; want %d", code, stderr, exitOK)
+	}
+}
