@@ -96,8 +96,10 @@ func TestRampHTTPHalfErrors(t *testing.T) {
 	if want := float64(s.Successes) / s.Duration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
 		t.Errorf("throughput %v, want successes/duration = %v", s.Throughput, want)
 	}
-	if s.Latency.Count != s.Successes {
-		t.Errorf("latency histogram holds %d requests, want the %d successes only", s.Latency.Count, s.Successes)
+	// Closed loop: the latency holds the successes and the requests still
+	// in flight at the window's end, at most one per worker.
+	if s.Latency.Count != s.Successes+s.InFlight || s.InFlight > 2 {
+		t.Errorf("latency histogram holds %d requests, want the %d successes and the %d in flight (at most 2)", s.Latency.Count, s.Successes, s.InFlight)
 	}
 	if s.ErrorLatency == nil || s.ErrorLatency.Count != failed {
 		t.Errorf("error latency = %+v, want %d failures", s.ErrorLatency, failed)
