@@ -586,14 +586,14 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 	if t := st.Target; t != nil && sc.pid > 0 && completed > 100 && t.UserSec+t.SystemSec == 0 && t.VoluntaryCtx+t.InvoluntaryCtx < completed/100 {
 		st.Notes = append(st.Notes, fmt.Sprintf("process %d used no CPU while %d requests were served: is it the target?", sc.pid, completed))
 	}
-	if c := rec.counts; c.unfinished > 0 || c.inFlight > 0 && time.Duration(c.inFlightMax) > st.Latency.P99 {
-		// Only when they shaped the tail: every closed-loop step ends
-		// with its workers' requests in flight.
+	if c := rec.counts; c.unfinished > 0 || c.inFlight > 0 && c.inFlightMax > c.doneMax {
+		// Only when they set the maximum: every closed-loop step ends
+		// with its workers' requests in flight, most of them ordinary.
 		abandoned := ""
 		if c.unfinished > 0 {
 			abandoned = fmt.Sprintf(", %d of them abandoned %v after it", c.unfinished, drainGrace)
 		}
-		st.Notes = append(st.Notes, fmt.Sprintf("%s still in flight when the window ended (the slowest for %v%s): in the latency at their age, at least their age at the window's end, and not in the throughput",
+		st.Notes = append(st.Notes, fmt.Sprintf("%s still in flight when the window ended, the slowest for %v, longer than any request completed in the window%s: they are in the latency at their age (at least their age at the window's end), not in the throughput",
 			countOf(c.inFlight, "request was", "requests were"), fmtDur(time.Duration(c.inFlightMax)), abandoned))
 	}
 	if n := rec.counts.notSent; n > 0 {

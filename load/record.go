@@ -42,6 +42,7 @@ type stepRecorder struct {
 type tail struct {
 	inFlight    int64 // outstanding at the window's end
 	inFlightMax int64 // the longest latency recorded for one of them, ns
+	doneMax     int64 // the longest latency of a success completed in time, ns
 	unfinished  int64 // of which abandoned
 	notSent     int64 // open loop: scheduled in the window, never sent
 }
@@ -49,6 +50,7 @@ type tail struct {
 func (t *tail) merge(o tail) {
 	t.inFlight += o.inFlight
 	t.inFlightMax = max(t.inFlightMax, o.inFlightMax)
+	t.doneMax = max(t.doneMax, o.doneMax)
 	t.unfinished += o.unfinished
 	t.notSent += o.notSent
 }
@@ -131,6 +133,9 @@ func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
 	}
 	if !w.in(key) {
 		return
+	}
+	if out.Class == "" {
+		w.counts.doneMax = max(w.counts.doneMax, end-intended)
 	}
 	w.push(sample{lat: end - intended, svc: end - sent, class: out.Class})
 }
