@@ -3,6 +3,7 @@ package rigor
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func durString(d time.Duration) string {
 
 func parseFloat(dst *float64, v string) error {
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 1) {
 		return fmt.Errorf("not a number: %q", v)
 	}
 	*dst = f

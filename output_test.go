@@ -122,7 +122,7 @@ func TestFlagsFromEnv(t *testing.T) {
 	if envName("max-regression") != "RIGOR_MAX_REGRESSION" {
 		t.Errorf("envName = %s", envName("max-regression"))
 	}
-	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"budget", "soon"}, {"processes", "-1"}} {
+	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"max-regression", "NaN"}, {"max-regression", "+Inf"}, {"budget", "soon"}, {"processes", "-1"}} {
 		for _, d := range flagDefs {
 			if d.name == bad.name {
 				if err := d.set(o, bad.v); err == nil {

@@ -28,6 +28,7 @@ type h1Target struct {
 	retry   bool   // idempotent: resend once on a stale keep-alive connection
 	close   bool   // Connection: close
 	timeout time.Duration
+	success statusSet
 	dialer  net.Dialer
 }
 
@@ -86,7 +87,7 @@ func (c *h1Client) Do(ctx context.Context) Outcome {
 		if !keep || c.t.close {
 			c.drop()
 		}
-		out.Class = statusClass(status)
+		out.Class = c.t.success.class(status)
 		return out
 	}
 }

@@ -34,6 +34,11 @@ type HTTP struct {
 	// are streams multiplexed over few connections, as in real HTTP/2
 	// clients.
 	HTTP2 bool
+	// SuccessCodes are the statuses that count as successes; empty means
+	// 200 to 299. A response with any other status is a failure classed
+	// "status NNN". Redirects are not followed: a 3xx is the response
+	// measured, and a failure unless listed here.
+	SuccessCodes []int
 }
 
 // NewHTTP checks h and returns a Target that sends it.
@@ -72,10 +77,18 @@ func NewHTTP(h HTTP) (Target, error) {
 			}
 		}
 	}
-	if u.Scheme == "http" && !h.HTTP2 {
-		return newH1(h, u, method), nil
+	ok, err := successSet(h.SuccessCodes)
+	if err != nil {
+		return nil, err
 	}
-	return newStd(h, u, method), nil
+	if u.Scheme == "http" && !h.HTTP2 {
+		t := newH1(h, u, method)
+		t.success = ok
+		return t, nil
+	}
+	t := newStd(h, u, method)
+	t.success = ok
+	return t, nil
 }
 
 func validToken(s string) bool {
@@ -144,11 +157,12 @@ func newH1(h HTTP, u *url.URL, method string) *h1Target {
 
 // stdTarget drives https:// and HTTP/2 through net/http.
 type stdTarget struct {
-	h      HTTP
-	method string
-	u      *url.URL
-	tr     *http.Transport
-	proto  string
+	h       HTTP
+	method  string
+	u       *url.URL
+	tr      *http.Transport
+	proto   string
+	success statusSet
 }
 
 func newStd(h HTTP, u *url.URL, method string) *stdTarget {
@@ -231,7 +245,7 @@ func (c *stdClient) Do(ctx context.Context) Outcome {
 	if err != nil {
 		return Outcome{Class: stdErrClass(ctx, err), Bytes: n}
 	}
-	return Outcome{Class: statusClass(resp.StatusCode), Bytes: n}
+	return Outcome{Class: c.t.success.class(resp.StatusCode), Bytes: n}
 }
 
 func stdErrClass(ctx context.Context, err error) string {

@@ -175,3 +175,58 @@ func ParseSLO(s string, slo *model.RampSLO) (*model.RampSLO, error) {
 	}
 	return slo, nil
 }
+
+// HTTP status codes a success code may be: three digits.
+const (
+	minStatus = 100
+	maxStatus = 999
+)
+
+// ParseStatusCodes parses HTTP status codes separated by commas: single
+// codes ("304"), ranges ("200-299") and classes ("2xx"). It returns the
+// codes in increasing order, each once.
+func ParseStatusCodes(s string) ([]int, error) {
+	var set statusSet
+	code := func(t, part string) (int, error) {
+		n, err := strconv.Atoi(t)
+		if err != nil || len(t) != 3 || n < minStatus || n > maxStatus {
+			return 0, fmt.Errorf("bad status code %q in %q: want three digits from %d to %d, a range 200-299 or a class 2xx", t, part, minStatus, maxStatus)
+		}
+		return n, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		var lo, hi int
+		var err error
+		switch a, b, isRange := strings.Cut(part, "-"); {
+		case isRange:
+			if lo, err = code(strings.TrimSpace(a), part); err != nil {
+				return nil, err
+			}
+			if hi, err = code(strings.TrimSpace(b), part); err != nil {
+				return nil, err
+			}
+			if hi < lo {
+				return nil, fmt.Errorf("bad status range %q: end below start", part)
+			}
+		case len(part) == 3 && part[0] >= '1' && part[0] <= '9' && strings.EqualFold(part[1:], "xx"):
+			lo = int(part[0]-'0') * 100
+			hi = lo + 99
+		default:
+			if lo, err = code(part, part); err != nil {
+				return nil, err
+			}
+			hi = lo
+		}
+		for c := lo; c <= hi; c++ {
+			set.add(c)
+		}
+	}
+	var out []int
+	for c := minStatus; c <= maxStatus; c++ {
+		if set.has(c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

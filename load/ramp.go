@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,8 +124,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 		}
 	}
 
-	best := 0.0
-	lowGain := 0
+	var stop stopper
 	for i := 0; i < n; i++ {
 		sc := stepConfig{index: i, warmup: warm, duration: dur, pid: cfg.PID, inProcess: isInProcess(t)}
 		if r.Mode == model.RampOpen {
@@ -142,33 +144,15 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 			}
 			return nil, err
 		}
-		if i > 0 && best > 0 {
-			st.Gain = st.Throughput/best - 1
-		}
-		checkSLO(&st, cfg.SLO)
+		why := stop.after(&cfg, &st, n)
 		r.Steps = append(r.Steps, st)
 		if cfg.Progress != nil {
 			cfg.Progress(st)
 		}
-		if i == n-1 {
+		if why != "" {
+			r.Stopped = why
 			break
 		}
-		if cfg.SLO != nil && st.Valid && !st.SLOMet && !cfg.KeepGoing {
-			r.Stopped = fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
-			break
-		}
-		if i > 0 && cfg.Knee > 0 && best > 0 {
-			if st.Gain < cfg.Knee {
-				lowGain++
-			} else {
-				lowGain = 0
-			}
-			if lowGain >= 2 {
-				r.Stopped = fmt.Sprintf("past the knee: two consecutive steps raised throughput by less than %.0f%%", cfg.Knee*100)
-				break
-			}
-		}
-		best = max(best, st.Throughput)
 	}
 	if r.Mode == model.RampClosed {
 		fitRamp(r)
@@ -178,6 +162,41 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 	r.Headline = headline(r, cfg.SLO)
 	r.Bottleneck = diagnose(r)
 	return r, nil
+}
+
+// stopper decides after each step whether the ramp goes on.
+type stopper struct {
+	best    float64 // the best throughput so far
+	lowGain int     // consecutive steps that gained less than the knee
+}
+
+// after sets step st's gain over the best earlier step and whether it met
+// cfg's SLO, and returns why the ramp stops after it, or "" to go on. n
+// is the number of planned steps.
+func (s *stopper) after(cfg *Config, st *model.RampStep, n int) string {
+	i := st.Index
+	if i > 0 && s.best > 0 {
+		st.Gain = st.Throughput/s.best - 1
+	}
+	checkSLO(st, cfg.SLO)
+	if i == n-1 {
+		return ""
+	}
+	if cfg.SLO != nil && st.Valid && !st.SLOMet && !cfg.KeepGoing {
+		return fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
+	}
+	if i > 0 && cfg.Knee > 0 && s.best > 0 {
+		if st.Gain < cfg.Knee {
+			s.lowGain++
+		} else {
+			s.lowGain = 0
+		}
+		if s.lowGain >= 2 {
+			return fmt.Sprintf("past the knee: two consecutive steps raised throughput by less than %.0f%%", cfg.Knee*100)
+		}
+	}
+	s.best = max(s.best, st.Throughput)
+	return ""
 }
 
 func (c *Config) check() error {
@@ -274,12 +293,13 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	}()
 
 	var (
-		wg      sync.WaitGroup
-		stop    atomic.Bool // closed loop: stop sending
-		giveUp  atomic.Bool // stop waiting for requests in flight
-		mu      sync.Mutex
-		clients []Client
-		workers int
+		wg       sync.WaitGroup
+		stop     atomic.Bool  // closed loop: stop sending
+		giveUp   atomic.Bool  // stop waiting for requests in flight
+		giveUpAt atomic.Int64 // when, ns since base
+		mu       sync.Mutex
+		clients  []Client
+		workers  int
 	)
 	startWorker := func(run func(c Client, w *workerRecorder)) {
 		c := t.NewClient()
@@ -295,7 +315,17 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 			w.flush()
 		}()
 	}
+	// finish records a request the worker made: an abandoned one (the
+	// step gave up and it failed, cancelled) at its age when abandoned.
+	finish := func(w *workerRecorder, intended, sent, end int64, out Outcome) {
+		if out.Class != "" && giveUp.Load() {
+			w.abandon(intended, sent, min(end, giveUpAt.Load()))
+			return
+		}
+		w.add(intended, sent, end, out)
+	}
 
+	var notSent int64
 	if !open {
 		for i := 0; i < sc.workers; i++ {
 			startWorker(func(c Client, w *workerRecorder) {
@@ -305,8 +335,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 						return // the window is over: send nothing into the next step
 					}
 					out := c.Do(ctx)
-					e := int64(time.Since(base))
-					w.add(s, s, e, out)
+					finish(w, s, s, int64(time.Since(base)), out)
 				}
 			})
 		}
@@ -317,27 +346,30 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		var busy atomic.Int64 // workers with a request in hand
 		work := func(c Client, w *workerRecorder) {
 			for intended := range queue {
-				if giveUp.Load() {
-					w.giveUp(intended)
+				s := int64(time.Since(base))
+				switch {
+				case s >= we:
+					// Sent now, it would load the next step or the
+					// drain: the generator did not keep the schedule.
+					w.skip(intended)
+					continue
+				case intended < ws && s >= ws:
+					// The warm-up's backlog: the window measures its
+					// own schedule, not this one, which is not measured.
 					continue
 				}
 				busy.Add(1)
-				s := int64(time.Since(base))
 				out := c.Do(ctx)
 				e := int64(time.Since(base))
 				busy.Add(-1)
-				if giveUp.Load() && out.Class != "" {
-					w.giveUp(intended)
-					continue
-				}
-				w.add(intended, s, e, out)
+				finish(w, intended, s, e, out)
 			}
 		}
 		initial := min(sc.maxWorkers, max(1, int(sc.rate/1000)))
 		for i := 0; i < initial; i++ {
 			startWorker(work)
 		}
-		dispatch(ctx, base, we, sc.rate, queue, func(backlog int) {
+		notSent = dispatch(ctx, base, ws, we, sc.rate, queue, func(backlog int) {
 			mu.Lock()
 			n := 0
 			if int(busy.Load()) >= workers { // every worker is busy: add some
@@ -351,12 +383,16 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		close(queue)
 	}
 
-	// Wait for requests in flight, then abandon them.
+	// Wait for requests in flight until drainGrace after the window's
+	// end, then abandon them.
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	grace := time.NewTimer(time.Duration(we) + drainGrace - time.Since(base))
+	defer grace.Stop()
 	select {
 	case <-done:
-	case <-time.After(drainGrace):
+	case <-grace.C:
+		giveUpAt.Store(int64(time.Since(base)))
 		giveUp.Store(true)
 		cancel()
 		mu.Lock()
@@ -373,6 +409,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	if err := parent.Err(); err != nil {
 		return model.RampStep{}, err
 	}
+	rec.counts.notSent += notSent
 	return buildStep(sc, rec, obs, workers), nil
 }
 
@@ -393,32 +430,69 @@ func sleepUntil(ctx context.Context, base time.Time, at int64) bool {
 	}
 }
 
+// schedule is the open loop's timetable: request i is intended to start
+// at i/rate seconds after the step's base time.
+type schedule float64 // ns between requests
+
+func (s schedule) at(i int64) int64 { return int64(float64(i) * float64(s)) }
+
+// first returns the index of the first request intended at or after t.
+func (s schedule) first(t int64) int64 {
+	i := int64(math.Ceil(float64(t) / float64(s)))
+	for i > 0 && s.at(i-1) >= t {
+		i--
+	}
+	for s.at(i) < t {
+		i++
+	}
+	return i
+}
+
 // dispatch puts the intended start of each request, at rate per second
 // from base until we, on queue, sleeping between sends. When requests
 // are waiting for a worker it calls grow with the backlog.
-func dispatch(ctx context.Context, base time.Time, we int64, rate float64, queue chan<- int64, grow func(backlog int)) {
-	interval := 1e9 / rate
-	for i := 0; ; i++ {
-		intended := int64(float64(i) * interval)
-		if intended >= we {
-			return
+//
+// It never runs past the window's end (we): what it has not queued by
+// then, because it could not keep up with the rate or the queue was
+// full, is not sent, and it returns how many of those were scheduled in
+// the measured window (from ws). Behind schedule when the window opens,
+// it skips what was left of the warm-up, which is not measured.
+func dispatch(ctx context.Context, base time.Time, ws, we int64, rate float64, queue chan<- int64, grow func(backlog int)) (notSent int64) {
+	sched := schedule(1e9 / rate)
+	end, first := sched.first(we), sched.first(ws)
+	left := func(i int64) int64 { return end - max(i, first) }
+	windowEnd := time.NewTimer(time.Duration(we) - time.Since(base))
+	defer windowEnd.Stop()
+	for i := int64(0); i < end; i++ {
+		now := int64(time.Since(base))
+		if now >= we {
+			return left(i)
 		}
-		if d := time.Duration(intended) - time.Since(base); d > 50*time.Microsecond {
+		if i < first && now >= ws {
+			if i = first; i >= end {
+				return 0
+			}
+		}
+		intended := sched.at(i)
+		if d := time.Duration(intended - now); d > 50*time.Microsecond {
 			if !sleepUntil(ctx, base, intended) {
-				return
+				return 0
 			}
 		} else if ctx.Err() != nil {
-			return
+			return 0
 		}
 		if b := len(queue); b > 0 {
 			grow(b)
 		}
 		select {
 		case queue <- intended:
+		case <-windowEnd.C:
+			return left(i)
 		case <-ctx.Done():
-			return
+			return 0
 		}
 	}
+	return 0
 }
 
 // buildStep turns a step's recordings into a RampStep, judging whether it
@@ -434,7 +508,9 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 		Requests:    completed,
 		Successes:   rec.successes,
 		Errors:      rec.errorCounts(),
-		Unfinished:  rec.unfinished,
+		InFlight:    rec.counts.inFlight,
+		Unfinished:  rec.counts.unfinished,
+		NotSent:     rec.counts.notSent,
 		Throughput:  float64(rec.successes) / secs,
 		Achieved:    float64(completed) / secs,
 		BytesPerSec: float64(rec.bytes) / secs,
@@ -510,8 +586,23 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 	if t := st.Target; t != nil && sc.pid > 0 && completed > 100 && t.UserSec+t.SystemSec == 0 && t.VoluntaryCtx+t.InvoluntaryCtx < completed/100 {
 		st.Notes = append(st.Notes, fmt.Sprintf("process %d used no CPU while %d requests were served: is it the target?", sc.pid, completed))
 	}
-	if rec.unfinished > 0 {
-		st.Notes = append(st.Notes, fmt.Sprintf("%d scheduled requests had not completed %v after the window and were abandoned", rec.unfinished, drainGrace))
+	if c := rec.counts; c.unfinished > 0 || c.inFlight > 0 && c.inFlightMax > c.doneMax {
+		// Only when they set the maximum: every closed-loop step ends
+		// with its workers' requests in flight, most of them ordinary.
+		abandoned := ""
+		if c.unfinished > 0 {
+			abandoned = fmt.Sprintf(", %d of them abandoned %v after it", c.unfinished, drainGrace)
+		}
+		st.Notes = append(st.Notes, fmt.Sprintf("%s still in flight when the window ended, the slowest for %v, longer than any request completed in the window%s: they are in the latency at their age (at least their age at the window's end), not in the throughput",
+			countOf(c.inFlight, "request was", "requests were"), fmtDur(time.Duration(c.inFlightMax)), abandoned))
+	}
+	if n := rec.counts.notSent; n > 0 {
+		st.Notes = append(st.Notes, fmt.Sprintf("%s scheduled in the window never sent: the generator could not offer %s/s (it sent %.0f/s); they are in no latency",
+			countOf(n, "request", "requests"), strconv.FormatFloat(sc.rate, 'f', -1, 64), st.Achieved))
+	}
+	if n, classes := redirects(st.Errors); n > 0 {
+		st.Notes = append(st.Notes, fmt.Sprintf("%s (%s): rigor does not follow redirects, and a response counts as a success only when its status is a success code (by default 2xx; see --success-codes)",
+			countOf(n, "response was a redirect", "responses were redirects"), classes))
 	}
 	if p := st.Generator.SchedLatencyP99; p > 0 && st.Latency.P50 > 0 && p > st.Latency.P50/2 && p > 100*time.Microsecond {
 		st.Notes = append(st.Notes, fmt.Sprintf("the generator's goroutines waited up to %v (p99) to run, against a median latency of %v: latencies include time spent queued in the generator",
@@ -522,6 +613,28 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 			fmtDur(st.ErrorLatency.P50), fmtDur(st.Latency.P50)))
 	}
 	return st
+}
+
+// countOf is "1 one" or "n many".
+func countOf(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
+}
+
+// redirects counts the failed requests whose status was a redirect (3xx)
+// and names their classes.
+func redirects(errs []model.ErrorCount) (int64, string) {
+	var n int64
+	var classes []string
+	for _, e := range errs {
+		if code, ok := strings.CutPrefix(e.Class, "status 3"); ok && len(code) == 2 {
+			n += e.Count
+			classes = append(classes, e.Class)
+		}
+	}
+	return n, strings.Join(classes, ", ")
 }
 
 // checkSLO sets whether a step met the SLO and, if not, why.

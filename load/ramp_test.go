@@ -96,8 +96,10 @@ func TestRampHTTPHalfErrors(t *testing.T) {
 	if want := float64(s.Successes) / s.Duration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
 		t.Errorf("throughput %v, want successes/duration = %v", s.Throughput, want)
 	}
-	if s.Latency.Count != s.Successes {
-		t.Errorf("latency histogram holds %d requests, want the %d successes only", s.Latency.Count, s.Successes)
+	// Closed loop: the latency holds the successes and the requests still
+	// in flight at the window's end, at most one per worker.
+	if s.Latency.Count != s.Successes+s.InFlight || s.InFlight > 2 {
+		t.Errorf("latency histogram holds %d requests, want the %d successes and the %d in flight (at most 2)", s.Latency.Count, s.Successes, s.InFlight)
 	}
 	if s.ErrorLatency == nil || s.ErrorLatency.Count != failed {
 		t.Errorf("error latency = %+v, want %d failures", s.ErrorLatency, failed)
@@ -206,17 +208,22 @@ func TestRampOpenLoopCoordinatedOmission(t *testing.T) {
 	corrected, sent := s.Latency, *s.ServiceLatency
 	t.Logf("corrected p50 %v p90 %v max %v; from send p50 %v p90 %v max %v", corrected.P50, corrected.P90, corrected.Max, sent.P50, sent.P90, sent.Max)
 	// 200/s for 600 ms is 120 requests; a 200 ms stall delays about 40.
-	if corrected.Max < stall*3/4 {
-		t.Errorf("corrected max %v, want about the %v stall", corrected.Max, stall)
+	// The stalled request's latency is at least the sleep whatever the
+	// machine does: a lower bound, safe under -short.
+	if corrected.Max < stall {
+		t.Errorf("corrected max %v, want at least the %v stall", corrected.Max, stall)
+	}
+	if s.Offered != 200 {
+		t.Errorf("offered %v, want 200", s.Offered)
+	}
+	if testing.Short() {
+		t.Skip("-short: the p90 comparisons below assume the machine ran the 5 ms schedule and the no-op calls promptly, which a shared, busy machine need not")
 	}
 	if corrected.P90 < 20*time.Millisecond {
 		t.Errorf("corrected p90 %v: the requests queued behind the stall should push it up", corrected.P90)
 	}
 	if sent.P90 > corrected.P90/2 {
 		t.Errorf("latency from the send p90 %v should hide the stall that the corrected p90 %v shows", sent.P90, corrected.P90)
-	}
-	if s.Offered != 200 {
-		t.Errorf("offered %v, want 200", s.Offered)
 	}
 }
 
@@ -265,8 +272,12 @@ func TestRampStopsAtBrokenSLO(t *testing.T) {
 }
 
 // A function serialized by a lock cannot gain 50% from more workers, so
-// the ramp stops at the knee.
+// the ramp stops at the knee. TestStopper checks the rule itself on
+// hand-made steps.
 func TestRampStopsAtKnee(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: asserts a measured knee, and on a shared machine one slow step can look like a gain; TestStopper checks the rule deterministically")
+	}
 	var mu sync.Mutex
 	f := Func(func(ctx context.Context) error {
 		mu.Lock()

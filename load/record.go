@@ -26,16 +26,33 @@ type stepRecorder struct {
 	open   bool  // open loop: latency window keyed on the intended start
 	ws, we int64 // measured window, ns since the step's base time
 
-	mu         sync.Mutex
-	lat        *hdrhistogram.Histogram // successes: from intended start
-	svc        *hdrhistogram.Histogram // successes: from actual send (open loop)
-	errLat     *hdrhistogram.Histogram // failures
-	successes  int64
-	failures   int64
-	classes    map[string]int64
-	bytes      int64
-	sent       int64
-	unfinished int64
+	mu        sync.Mutex
+	lat       *hdrhistogram.Histogram // successes and requests in flight at the window's end: from intended start
+	svc       *hdrhistogram.Histogram // the same: from actual send (open loop)
+	errLat    *hdrhistogram.Histogram // failures
+	successes int64
+	failures  int64
+	classes   map[string]int64
+	bytes     int64
+	sent      int64
+	counts    tail
+}
+
+// tail counts the requests the window's end caught unfinished.
+type tail struct {
+	inFlight    int64 // outstanding at the window's end
+	inFlightMax int64 // the longest latency recorded for one of them, ns
+	doneMax     int64 // the longest latency of a success completed in time, ns
+	unfinished  int64 // of which abandoned
+	notSent     int64 // open loop: scheduled in the window, never sent
+}
+
+func (t *tail) merge(o tail) {
+	t.inFlight += o.inFlight
+	t.inFlightMax = max(t.inFlightMax, o.inFlightMax)
+	t.doneMax = max(t.doneMax, o.doneMax)
+	t.unfinished += o.unfinished
+	t.notSent += o.notSent
 }
 
 func newStepRecorder(open bool, ws, we int64) *stepRecorder {
@@ -60,15 +77,15 @@ type sample struct {
 
 // workerRecorder is one worker's batch.
 type workerRecorder struct {
-	r          *stepRecorder
-	n          int
-	samples    [batchSize]sample
-	successes  int64
-	failures   int64
-	classes    map[string]int64
-	bytes      int64
-	sent       int64
-	unfinished int64
+	r         *stepRecorder
+	n         int
+	samples   [batchSize]sample
+	successes int64
+	failures  int64
+	classes   map[string]int64
+	bytes     int64
+	sent      int64
+	counts    tail
 }
 
 func (r *stepRecorder) worker() *workerRecorder {
@@ -77,11 +94,29 @@ func (r *stepRecorder) worker() *workerRecorder {
 
 func (w *workerRecorder) in(t int64) bool { return t >= w.r.ws && t < w.r.we }
 
+// outstanding reports whether a request intended to start at intended,
+// sent at sent and ending at end was in flight at the window's end and
+// belongs to the step's latency: in the closed loop any request sent
+// before the end, in the open loop one scheduled in the window.
+func (w *workerRecorder) outstanding(intended, sent, end int64) bool {
+	return sent < w.r.we && end >= w.r.we && (!w.r.open || w.in(intended))
+}
+
 // add records one request intended to start at intended, sent at sent and
 // completed at end (ns since the step's base time).
 func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
 	if w.in(sent) {
 		w.sent++
+	}
+	if w.outstanding(intended, sent, end) {
+		// It had not completed when the window ended: whatever its
+		// outcome, its latency was at least its age then, and leaving it
+		// out would hide a stalled request. Its full age goes into the
+		// latency; it is not a completion of the window.
+		w.counts.inFlight++
+		w.counts.inFlightMax = max(w.counts.inFlightMax, end-intended)
+		w.push(sample{lat: end - intended, svc: end - sent})
+		return
 	}
 	if w.in(end) {
 		if out.Class == "" {
@@ -99,18 +134,35 @@ func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
 	if !w.in(key) {
 		return
 	}
-	w.samples[w.n] = sample{lat: end - intended, svc: end - sent, class: out.Class}
-	w.n++
-	if w.n == batchSize {
-		w.flush()
+	if out.Class == "" {
+		w.counts.doneMax = max(w.counts.doneMax, end-intended)
+	}
+	w.push(sample{lat: end - intended, svc: end - sent, class: out.Class})
+}
+
+// abandon records a request intended to start at intended and sent at
+// sent that the step stopped waiting for at at: it is in the latency at
+// its age then, a lower bound of its latency.
+func (w *workerRecorder) abandon(intended, sent, at int64) {
+	if w.outstanding(intended, sent, at) {
+		w.counts.unfinished++
+	}
+	w.add(intended, sent, at, Outcome{Class: ClassCanceled})
+}
+
+// skip counts an open-loop request scheduled at intended that was never
+// sent.
+func (w *workerRecorder) skip(intended int64) {
+	if w.in(intended) {
+		w.counts.notSent++
 	}
 }
 
-// giveUp counts an open-loop request scheduled at intended that was
-// abandoned when the step stopped waiting.
-func (w *workerRecorder) giveUp(intended int64) {
-	if w.in(intended) {
-		w.unfinished++
+func (w *workerRecorder) push(s sample) {
+	w.samples[w.n] = s
+	w.n++
+	if w.n == batchSize {
+		w.flush()
 	}
 }
 
@@ -133,12 +185,12 @@ func (w *workerRecorder) flush() {
 	r.failures += w.failures
 	r.bytes += w.bytes
 	r.sent += w.sent
-	r.unfinished += w.unfinished
+	r.counts.merge(w.counts)
 	for k, v := range w.classes {
 		r.classes[k] += v
 		delete(w.classes, k)
 	}
-	w.successes, w.failures, w.bytes, w.sent, w.unfinished = 0, 0, 0, 0, 0
+	w.successes, w.failures, w.bytes, w.sent, w.counts = 0, 0, 0, 0, tail{}
 }
 
 func clampHist(v int64) int64 {

@@ -3,12 +3,14 @@ package load
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 )
 
-// Error classes recorded for failed requests. HTTP responses with a
-// status of 400 or more are classed "status NNN".
+// Error classes recorded for failed requests. An HTTP response whose
+// status is not a success code (by default, anything but 2xx: a redirect
+// is a failure too) is classed "status NNN".
 const (
 	ClassTimeout    = "timeout"    // the request did not complete in time
 	ClassConnect    = "connect"    // a connection could not be made
@@ -122,12 +124,38 @@ var statusClasses = func() []string {
 	return s
 }()
 
-// statusClass is "" for a successful status (below 400), else its class.
-func statusClass(code int) string {
-	if code < 400 {
+// statusSet is a set of HTTP status codes, 0 to 999.
+type statusSet [16]uint64
+
+func (s *statusSet) add(code int) { s[code/64] |= 1 << (code % 64) }
+func (s *statusSet) has(code int) bool {
+	return code >= 0 && code < 1000 && s[code/64]&(1<<(code%64)) != 0
+}
+
+// successSet is the set of codes, or 2xx when codes is empty.
+func successSet(codes []int) (statusSet, error) {
+	var s statusSet
+	if len(codes) == 0 {
+		for c := 200; c < 300; c++ {
+			s.add(c)
+		}
+		return s, nil
+	}
+	for _, c := range codes {
+		if c < minStatus || c > maxStatus {
+			return s, fmt.Errorf("bad success code %d: want a status from %d to %d", c, minStatus, maxStatus)
+		}
+		s.add(c)
+	}
+	return s, nil
+}
+
+// class is "" for a success code, else the status's class.
+func (s *statusSet) class(code int) string {
+	if s.has(code) {
 		return ""
 	}
-	if code < len(statusClasses) {
+	if code >= 0 && code < len(statusClasses) {
 		return statusClasses[code]
 	}
 	return ClassProtocol

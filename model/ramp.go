@@ -67,22 +67,37 @@ type RampStep struct {
 
 	Requests  int64 `json:"requests"` // completed in the window, successes and errors
 	Successes int64 `json:"successes"`
-	// Errors are the failures by class ("status 500", "timeout",
-	// "connect", "connection", "protocol", "error"), most frequent first.
+	// Errors are the failures by class ("status 500", "status 302",
+	// "timeout", "connect", "connection", "protocol", "error"), most
+	// frequent first. An HTTP response is a success only when its status
+	// is a success code (by default 2xx).
 	Errors    []ErrorCount `json:"errors,omitempty"`
 	ErrorRate float64      `json:"error_rate"` // failed / completed
-	// Unfinished counts open-loop requests scheduled in the window that
-	// had not completed when the step gave up waiting for them.
+	// InFlight counts the requests still outstanding when the window
+	// ended: in the closed loop, those sent before its end; in the open
+	// loop, those scheduled in the window and sent before its end. They
+	// are not in Requests, Successes or Throughput, which count
+	// completions in the window, but each is in Latency, whatever its
+	// outcome, at its age when it completed or was abandoned: at least its
+	// age at the window's end, so that a stalled request is seen.
+	InFlight int64 `json:"in_flight,omitempty"`
+	// Unfinished counts the InFlight requests that had not completed when
+	// the step gave up waiting for them, and were abandoned.
 	Unfinished int64 `json:"unfinished,omitempty"`
+	// NotSent counts open-loop requests scheduled in the window that the
+	// generator never sent: it fell behind the schedule, or no worker was
+	// free before the window ended. They are in no latency; Achieved
+	// counts only what was sent.
+	NotSent int64 `json:"not_sent,omitempty"`
 
 	Throughput  float64 `json:"throughput"`    // successful requests/s
 	Offered     float64 `json:"offered_rate"`  // requests/s asked for (open loop) or attempted (closed loop)
 	Achieved    float64 `json:"achieved_rate"` // requests/s actually sent
 	BytesPerSec float64 `json:"bytes_per_sec"` // response bytes read per second
 
-	// Latency is of the successful requests: in the open loop measured
-	// from each request's intended start, so that time spent waiting for
-	// the generator (coordinated omission) counts.
+	// Latency is of the successful requests and of the InFlight ones: in
+	// the open loop measured from each request's intended start, so that
+	// time spent waiting for the generator (coordinated omission) counts.
 	Latency Latency `json:"latency"`
 	// ServiceLatency is the open loop's latency from the actual send, the
 	// uncorrected number most tools report; nil in the closed loop, where

@@ -866,7 +866,7 @@ func variantChart(rep *analysis.Report, b *analysis.Benchmark) template.HTML {
 // rampView shows a ramp: the headline, the bottleneck, the fits, curves
 // of throughput and latency against load, and the steps.
 func rampView(r *model.Ramp) *htmlRamp {
-	v := &htmlRamp{Title: rampTitle(r), Headline: rampHeadline(r), Stopped: r.Stopped, Notes: r.Notes}
+	v := &htmlRamp{Title: rampTitle(r), Headline: rampHeadline(r), Stopped: r.Stopped, Notes: rampDetails(r)}
 	if r.Bottleneck != nil {
 		v.Bottleneck = r.Bottleneck.Summary
 		v.Evidence = r.Bottleneck.Evidence

@@ -336,6 +336,18 @@ func rampText(w *rampWriter, r *model.Ramp) {
 			}
 		}
 	}
+	if details := rampDetails(r); len(details) > 0 {
+		w.printf("\nnotes\n")
+		for _, d := range details {
+			w.printf("  - %s\n", d)
+		}
+	}
+}
+
+// rampDetails are the notes under a ramp's table: each step's errors by
+// class, why it is invalid, why it missed the SLO and its notes (requests
+// in flight, not sent, redirects), then the ramp's notes.
+func rampDetails(r *model.Ramp) []string {
 	var details []string
 	for _, s := range r.Steps {
 		lvl := rampLevel(r, s)
@@ -352,13 +364,7 @@ func rampText(w *rampWriter, r *model.Ramp) {
 			details = append(details, fmt.Sprintf("step %d (%s): %s", s.Index+1, lvl, n))
 		}
 	}
-	details = append(details, r.Notes...)
-	if len(details) > 0 {
-		w.printf("\nnotes\n")
-		for _, d := range details {
-			w.printf("  - %s\n", d)
-		}
-	}
+	return append(details, r.Notes...)
 }
 
 func rampMDEscape(s string) string {
@@ -441,6 +447,7 @@ func rampCSV(w *rampWriter, r *model.Ramp) error {
 		"generator_cpu", "sched_latency_p99_ns", "machine_cpu",
 		"target_cpu", "target_user_sec", "target_system_sec", "target_voluntary_ctx", "target_involuntary_ctx",
 		"valid", "invalid", "slo_met", "slo_miss",
+		"in_flight", "unfinished", "not_sent",
 	})
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	d := func(v time.Duration) string { return strconv.FormatInt(int64(v), 10) }
@@ -466,6 +473,7 @@ func rampCSV(w *rampWriter, r *model.Ramp) error {
 			f(s.Generator.CPU), d(s.Generator.SchedLatencyP99), f(s.MachineCPU),
 			tcpu, tu, ts, tv, ti,
 			strconv.FormatBool(s.Valid), s.Invalid, strconv.FormatBool(s.SLOMet), s.SLOMiss,
+			i(s.InFlight), i(s.Unfinished), i(s.NotSent),
 		})
 	}
 	cw.Flush()

@@ -93,7 +93,9 @@ func TestRenderRampMarkdown(t *testing.T) {
 
 func TestRenderRampCSV(t *testing.T) {
 	var b bytes.Buffer
-	if err := RenderRamp(&b, sampleRamp(), "csv"); err != nil {
+	r := sampleRamp()
+	r.Steps[2].InFlight, r.Steps[2].Unfinished, r.Steps[2].NotSent = 8, 3, 0
+	if err := RenderRamp(&b, r, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
@@ -118,6 +120,10 @@ func TestRenderRampCSV(t *testing.T) {
 		{3, "invalid", "the generator used 95% of 2 CPUs"},
 		{1, "target_voluntary_ctx", "0"},
 		{1, "slo_met", "true"},
+		{3, "in_flight", "8"},
+		{3, "unfinished", "3"},
+		{3, "not_sent", "0"},
+		{1, "in_flight", "0"},
 	}
 	for _, c := range checks {
 		i, ok := col[c.col]
@@ -151,5 +157,21 @@ func TestRenderRampOpenLoop(t *testing.T) {
 	}
 	if err := RenderRamp(&b, r, "html"); err == nil {
 		t.Error("unknown format accepted")
+	}
+}
+
+// The HTML view of a ramp lists what the text lists under its table: a
+// step's errors by class and its notes (requests in flight at the window's
+// end, requests not sent, redirects); it listed only the ramp's notes.
+func TestRampHTMLShowsStepDetails(t *testing.T) {
+	rep := fxRampReport(t)
+	s := &rep.Run.Ramp.Steps[4]
+	s.Errors = []model.ErrorCount{{Class: "status 302", Count: 7}}
+	s.Notes = []string{"2 requests were still in flight when the window ended"}
+	page := renderHTMLString(t, rep)
+	for _, want := range []string{"step 5 (108): errors", "status 302 ×7", "step 5 (108): 2 requests were still in flight when the window ended"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }

@@ -208,6 +208,11 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 // shortened when the budget is short.
 const benchtimeAuto = "auto"
 
+// maxGOMAXPROCS bounds --cpu: each value is a GOMAXPROCS, and a runtime
+// with a hundred thousand Ps spends its time in the scheduler and the
+// garbage collector, past any time budget.
+const maxGOMAXPROCS = 1024
+
 // --profile modes.
 const (
 	profileAuto = "auto"
@@ -247,6 +252,9 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n < 1 {
 				return cfg, usageErrorf("invalid --cpu %q: want a comma-separated list of positive counts", f.cpu)
+			}
+			if n > maxGOMAXPROCS {
+				return cfg, usageErrorf("invalid --cpu %q: %d is above %d; GOMAXPROCS that high measures the Go scheduler, not the benchmark", f.cpu, n, maxGOMAXPROCS)
 			}
 			cfg.CPU = append(cfg.CPU, n)
 		}

@@ -62,6 +62,21 @@ func TestBadInput(t *testing.T) {
 		{"ramp", "http://"},
 		{"ramp", "http://[::1"},
 		{"ramp", "-q", "--concurrency", "1", "--duration", "100ms", "--warmup", "0", closed},
+		// Issue 11: a body from a file that never ends, success codes
+		// that are not statuses, gates that are not numbers, and a
+		// GOMAXPROCS that never finishes.
+		{"ramp", "-d", "@/dev/zero", closed},
+		{"ramp", "--success-codes", "", closed},
+		{"ramp", "--success-codes", "2000", closed},
+		{"ramp", "--success-codes", "299-200", closed},
+		{"ramp", "--success-codes", "ok", closed},
+		{"compare", "--max-regression", "NaN", absPath(t, seedBase), absPath(t, seedOpt)},
+		{"compare", "--max-regression", "+Inf", absPath(t, seedBase), absPath(t, seedOpt)},
+		{"report", "--max-regression", "NaN", absPath(t, seedBase)},
+		{"ab", "--max-regression", "NaN"},
+		{"run", "--max-regression", "NaN"},
+		{"ab", "--cpu", "1,100000"},
+		{"run", "--cpu", "100000"},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -36,6 +38,7 @@ func init() {
 		keepGoing   bool
 		pid         int
 		maxWorkers  int
+		successes   string
 		format      string
 		quiet       bool
 	)
@@ -60,13 +63,22 @@ with its p99, not the peak. With --pid, the target process's CPU time and
 context switches are recorded, and the report names the bottleneck:
 lock-bound, cpu-bound or client-bound.
 
+A response is a success only when its status is a success code: 2xx unless
+--success-codes lists others (200-299,304). Redirects are not followed: a 3xx
+is the response measured, a failure of its own class ("status 302") unless
+listed. A request still in flight when a step's window ends (a stalled one)
+is not dropped: it is in the latency at its age, at least its age at the
+window's end, and the report says how many there were. In the open loop,
+requests the generator could not send on schedule are counted as not sent,
+and the step ends with its window whatever the rate.
+
 Plain http:// over HTTP/1.1 uses rigor's own lean client (one keep-alive
 connection per worker). https:// and --http2 use Go's net/http: --http2 is
 negotiated by ALPN over TLS, and is sent with prior knowledge (h2c) to
 http:// URLs.
 
 Exit status: 0; 1 when --slo is given and no step met it; 2 for bad flags
-or URL.`,
+or URL, or an interrupted ramp (the steps that completed are printed).`,
 		Example: `  rigor ramp --ramp 1..64x2 http://127.0.0.1:8080/
   rigor ramp --concurrency 1,2,4,8 --slo p99=50ms,errors=1% --pid 1234 http://127.0.0.1:8080/
   rigor ramp --rate 1000,2000,4000 --duration 10s http://127.0.0.1:8080/api
@@ -155,10 +167,13 @@ or URL.`,
 				}
 				h.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 			}
+			if h.SuccessCodes, err = load.ParseStatusCodes(successes); err != nil {
+				return usageErrorf("--success-codes: %v", err)
+			}
 			if data != "" {
 				if path, ok := strings.CutPrefix(data, "@"); ok {
-					if h.Body, err = os.ReadFile(path); err != nil {
-						return usageErrorf("-d: %v", err)
+					if h.Body, err = readBody(path); err != nil {
+						return usageErrorf("-d %s: %v", data, err)
 					}
 				} else {
 					h.Body = []byte(data)
@@ -199,6 +214,13 @@ or URL.`,
 			if err != nil {
 				return usageErrorf("%v", err)
 			}
+			// Ctrl-C: print what completed, and exit 2 as any
+			// interrupted run does.
+			interrupted := cmd.Context().Err() != nil
+			stopped := cmp.Or(r.Stopped, "interrupted")
+			if interrupted && len(r.Steps) == 0 {
+				return usageErrorf("%s, before any step completed: nothing to report", stopped)
+			}
 			out := cmd.OutOrStdout()
 			if format == "json" {
 				run := &model.Run{
@@ -216,6 +238,9 @@ or URL.`,
 			} else if err := report.RenderRamp(out, r, format); err != nil {
 				return err
 			}
+			if interrupted {
+				return usageErrorf("%s: the result above is partial", stopped)
+			}
 			if cfg.SLO != nil && (r.Headline == nil || r.Headline.Basis != "slo") {
 				return &exitError{code: exitGateFail}
 			}
@@ -225,7 +250,8 @@ or URL.`,
 	f := cmd.Flags()
 	f.StringVarP(&method, "method", "X", "", "HTTP method (default GET, or POST with -d)")
 	f.StringArrayVarP(&headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
-	f.StringVarP(&data, "data", "d", "", "request body, or @file to read it from a file")
+	f.StringVarP(&data, "data", "d", "", fmt.Sprintf("request body, or @file to read it from a file (at most %d MiB)", maxBody>>20))
+	f.StringVar(&successes, "success-codes", "200-299", "HTTP statuses that count as successes, e.g. 200-299,304 or 2xx,3xx; any other status is a failure (redirects are not followed)")
 	f.DurationVar(&timeout, "timeout", 10*time.Second, "per-request timeout, connection included (0 for none)")
 	f.BoolVar(&noKeepAlive, "no-keepalive", false, "open a new connection for every request")
 	f.BoolVar(&http2, "http2", false, "speak HTTP/2 (ALPN over https, prior-knowledge h2c over http)")
@@ -242,6 +268,28 @@ or URL.`,
 	f.StringVar(&format, "format", "text", "output format: text, json, csv or md")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
 	rootCmd.AddCommand(cmd)
+}
+
+// maxBody bounds a request body read from a file: the whole body is held
+// in memory and sent with every request.
+const maxBody = 64 << 20
+
+// readBody reads a request body from the file at path, refusing one
+// larger than maxBody (a device such as /dev/zero never ends).
+func readBody(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxBody {
+		return nil, fmt.Errorf("the body is larger than %d MiB, the most rigor sends", maxBody>>20)
+	}
+	return b, nil
 }
 
 // reachable dials rawURL's host once, so that a target that is down or

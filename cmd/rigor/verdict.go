@@ -69,6 +69,9 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	if !slices.Contains(report.Styles(), f.style) {
 		return o, usageErrorf("unknown --style %q (want %s)", f.style, strings.Join(report.Styles(), ", "))
 	}
+	if math.IsNaN(f.maxRegression) || math.IsInf(f.maxRegression, 1) {
+		return o, usageErrorf("--max-regression must be a percentage (5), or negative for no gate, got %v", f.maxRegression)
+	}
 	if f.noise < 0 || f.noise >= 100 {
 		return o, usageErrorf("--noise must be a percentage in [0, 100), got %v", f.noise)
 	}
