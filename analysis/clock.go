@@ -150,6 +150,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		return c
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples)", 100*c.Contended)
+	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
 	allBusy := c.Procs > 0 && c.CPUPerWall >= cpuBoundShare*float64(c.Procs)
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
@@ -158,6 +159,10 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
 	case math.IsNaN(c.Waiting) && !allBusy:
 		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits (it kept %.1f of its %s busy), so the verdict stays on wall time", busy, c.CPUPerWall, procsWords(c.Procs))
+	case !(cpuSpread < wallSpread):
+		// CPU time is worth taking only when it is the steadier clock:
+		// short samples leave it at the mercy of the start-up estimate.
+		c.Reason = fmt.Sprintf("%s, but CPU time varied as much as wall time from round to round (%.1f%% against %.1f%%), so the verdict stays on wall time", busy, 100*cpuSpread, 100*wallSpread)
 	default:
 		c.Unit = CPUUnit
 		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %.0f%% of wall time on the quiet rounds, %s), so CPU time is used for the verdict", busy, 100*c.CPUPerWall, evidenceWords(c))
@@ -180,6 +185,30 @@ func evidenceWords(c *Clock) string {
 		return "every thread it may use busy"
 	}
 	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
+}
+
+// pairedSpread is the robust spread (1.4826 MAD) of the per-round log
+// ratios of m between the first two sides, NaN without two pairs.
+func pairedSpread(m *model.Metric, sides []model.Side) float64 {
+	if len(sides) < 2 {
+		return math.NaN()
+	}
+	base := map[int]float64{}
+	for _, s := range m.Samples {
+		if s.Side == sides[0].Label && s.Value > 0 {
+			base[s.Round] = s.Value
+		}
+	}
+	var logs []float64
+	for _, s := range m.Samples {
+		if b, ok := base[s.Round]; ok && s.Side == sides[1].Label && s.Value > 0 {
+			logs = append(logs, math.Log(s.Value/b))
+		}
+	}
+	if len(logs) < 2 {
+		return math.NaN()
+	}
+	return stats.MAD(logs)
 }
 
 // contendedInterval reports whether other processes competed for the CPU

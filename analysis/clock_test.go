@@ -18,10 +18,11 @@ func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, 
 	cpu := model.Metric{Unit: CPUUnit, Better: model.LowerIsBetter}
 	var obs []model.Observation
 	for r := 1; r <= 12; r++ {
-		// ±3% of wall noise from round to round, ±0.1% on the CPU clock.
-		wn := 1 + 0.03*float64(r%5-2)/2
-		cn := 1 + 0.001*float64(r%3-1)
-		for _, side := range []string{"old", "new"} {
+		for i, side := range []string{"old", "new"} {
+			// ±3% of wall noise from sample to sample, ±0.1% on the
+			// CPU clock, differing between the sides of a round.
+			wn := 1 + 0.03*float64((r+2*i)%5-2)/2
+			cn := 1 + 0.001*float64((r+i)%3-1)
 			w, c := 100e-6*wn, 100e-6*cpuShare*cn
 			if side == "new" {
 				w *= wallRatio
@@ -118,6 +119,25 @@ func TestChooseClockCPUGaps(t *testing.T) {
 	}
 	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || !strings.Contains(c.Reason, "6 of 24 samples") {
 		t.Errorf("clock %+v, want wall with 6 of 24 samples", c)
+	}
+}
+
+// TestChooseClockSteadier: CPU time is taken only when it varies less
+// from round to round than wall time.
+func TestChooseClockSteadier(t *testing.T) {
+	run := clockRun(1.03, 1.03, 1, evenRounds, 1, -1)
+	wall, cpu := &run.Benchmarks[0].Metrics[0], &run.Benchmarks[0].Metrics[1]
+	// Swap the noise: wall within ±0.1%, CPU ±3% (short samples).
+	for i := range wall.Samples {
+		w, c := wall.Samples[i].Value, cpu.Samples[i].Value
+		wall.Samples[i].Value, cpu.Samples[i].Value = c, w
+	}
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || !strings.Contains(c.Reason, "varied as much as wall time") {
+		t.Errorf("clock %+v, want wall: CPU time is the noisier clock", c)
 	}
 }
 
