@@ -44,12 +44,15 @@ func (s Settings) environ() []string {
 type Package struct {
 	ImportPath string
 	Dir        string
+	// TestFiles are the package's _test.go files (in-package and
+	// external), absolute paths.
+	TestFiles []string
 }
 
 // ListPackages resolves patterns ("./...") in dir with go list and returns
 // the packages that have test files, in go list's order.
 func ListPackages(ctx context.Context, dir string, s Settings, patterns []string) ([]Package, error) {
-	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"}
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \"\\x00\"}}\t{{join .XTestGoFiles \"\\x00\"}}"}
 	if s.Tags != "" {
 		args = append(args, "-tags", s.Tags)
 	}
@@ -66,12 +69,20 @@ func ListPackages(ctx context.Context, dir string, s Settings, patterns []string
 		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), msg)
 	}
 	var pkgs []Package
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	// Not TrimSpace: a line ends in a tab when the package has no
+	// external test files.
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) != 4 || (f[2] == "0" && f[3] == "0") {
+		if len(f) != 4 || (f[2] == "" && f[3] == "") {
 			continue
 		}
-		pkgs = append(pkgs, Package{ImportPath: f[0], Dir: f[1]})
+		p := Package{ImportPath: f[0], Dir: f[1]}
+		for _, name := range strings.Split(f[2]+"\x00"+f[3], "\x00") {
+			if name != "" {
+				p.TestFiles = append(p.TestFiles, filepath.Join(f[1], name))
+			}
+		}
+		pkgs = append(pkgs, p)
 	}
 	return pkgs, nil
 }

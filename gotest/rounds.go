@@ -224,7 +224,9 @@ func (s *session) replan(round, perRound int) {
 	for _, u := range s.units {
 		u.iters = max(int64(float64(u.iters)*f), 1)
 	}
-	s.sampleTime = time.Duration(float64(s.sampleTime) * f)
+	// What a sample took in the last round, scaled as the counts are.
+	now := s.lastRound/time.Duration(perRound) - startup
+	s.sampleTime = time.Duration(float64(now) * f)
 	s.shortened = true
 }
 

@@ -415,6 +415,30 @@ func (s *session) identical(ctx context.Context, a, b *sideState) bool {
 	return !a.tree.changedFor(ctx, a.Settings, s.cfg.Packages) && !b.tree.changedFor(ctx, b.Settings, s.cfg.Packages)
 }
 
+// mayHaveBenchmarks reports whether path, on some side, declares a
+// benchmark that -bench selects, by parsing its test files: a package
+// without one is skipped before it is built, so that a TestMain that takes
+// long (building a plugin, starting a server) costs nothing. Unparsable
+// files leave the answer to the test binary.
+func (s *session) mayHaveBenchmarks(pkgs []map[string]Package, path string) bool {
+	filter, err := newBenchFilter(s.cfg.Bench)
+	if err != nil {
+		return true
+	}
+	for _, side := range pkgs {
+		names, ok := declaredBenchmarks(side[path].TestFiles)
+		if !ok {
+			return true
+		}
+		for _, n := range names {
+			if filter.pattern(n) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // lostPackage records that side lacks every benchmark the baseline's
 // test binary of pkg has (and -bench selects): its package does not build
 // there.
@@ -462,6 +486,13 @@ func (s *session) build(ctx context.Context) error {
 	if len(order) == 0 {
 		return fmt.Errorf("no packages with tests match %s", strings.Join(s.cfg.Packages, " "))
 	}
+	var skipped []string
+	defer func() {
+		if len(skipped) > 0 {
+			s.run.Notes = append(s.run.Notes, fmt.Sprintf("%d %s no benchmark matching %q, so %s not built or run: %s.",
+				len(skipped), plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, plural(len(skipped), "it was", "they were"), joinMax(skipped, 5)))
+		}
+	}()
 	binDir, err := os.MkdirTemp("", "rigor-bin-")
 	if err != nil {
 		return err
@@ -471,6 +502,10 @@ func (s *session) build(ctx context.Context) error {
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {
 			s.note("package %s has tests only on %s: not measured.", path, strings.Join(where[path], ", "))
+			continue
+		}
+		if !s.mayHaveBenchmarks(pkgs, path) {
+			skipped = append(skipped, path)
 			continue
 		}
 		ok := true

@@ -31,6 +31,7 @@ func init() {
 		vf         verdictFlags
 		mf         measureFlags
 		oldF, newF sideFlags
+		bothTags   string
 	)
 	cmd := &cobra.Command{
 		Use:   "ab [flags] [packages]",
@@ -98,6 +99,14 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			if err != nil {
 				return err
 			}
+			// --tags builds both sides with the same tags, unless a
+			// side's own --old-tags/--new-tags says otherwise.
+			if !cmd.Flags().Changed("old-tags") {
+				oldF.tags = bothTags
+			}
+			if !cmd.Flags().Changed("new-tags") {
+				newF.tags = bothTags
+			}
 			oldSide, err := oldF.side("old")
 			if err != nil {
 				return err
@@ -119,6 +128,7 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			return finish(cmd, &vf, rep, err)
 		},
 	}
+	cmd.Flags().StringVar(&bothTags, "tags", "", "build `tags` of both sides (go build -tags); --old-tags and --new-tags override it per side")
 	oldF.register(cmd.Flags(), "old", "HEAD")
 	newF.register(cmd.Flags(), "new", gotest.WorkingTree)
 	mf.register(cmd.Flags())

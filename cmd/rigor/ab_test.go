@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rigorbench/rigor/model"
 )
 
 // rigorIn runs the rigor binary in dir and returns stdout, stderr and the
@@ -248,5 +250,29 @@ func TestABGateFailsWhenNewCrashes(t *testing.T) {
 	_, stderr, code = rigorIn(t, dir, append([]string{"ab", "--allow-missing"}, args[1:]...)...)
 	if code != exitOK {
 		t.Errorf("--allow-missing: exit %d, stderr %q; want %d", code, stderr, exitOK)
+	}
+}
+
+// TestABTags: --tags builds both sides with the tags; a side's own flag
+// overrides it (issue 13 item 6).
+func TestABTags(t *testing.T) {
+	dir := labRepo(t)
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := rigorIn(t, dir, "ab", "--tags", "lab", "--new-tags", "", "--profile", "off",
+		"--benchtime", "1ms", "--min-rounds", "2", "--max-rounds", "2", "--out", out, "./...")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	run, err := model.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{run.Sides[0].Tags, run.Sides[1].Tags}; got[0] != "lab" || got[1] != "" {
+		t.Errorf("side tags %q, want [lab \"\"]", got)
 	}
 }
