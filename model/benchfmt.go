@@ -94,6 +94,10 @@ func (b *sideBuilder) scan(br *benchfmt.Reader, r io.Reader, name, defaultPkg st
 		}
 	}
 	if err := br.Err(); err != nil {
+		var long *LineTooLongError
+		if errors.As(err, &long) {
+			return long // it names the input and the line already
+		}
 		if errors.Is(err, bufio.ErrTooLong) {
 			return fmt.Errorf("%s: a line is longer than 64 KiB, so this is not Go benchmark format (%w)", name, bufio.ErrTooLong)
 		}

@@ -1,13 +1,94 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strings"
 )
+
+// MaxLineBytes is the longest line Read accepts, newline excluded. Go
+// benchmark format has a lower limit of its own (64 KiB, as benchstat's),
+// and rigor writes its JSON indented, one value a line.
+const MaxLineBytes = 1 << 20
+
+// maxHeadBytes bounds what Read looks at to tell the format.
+const maxHeadBytes = 2 << 20
+
+// benchfmtMaxLine is the longest line golang.org/x/perf/benchfmt's
+// scanner (bufio.MaxScanTokenSize) can hold, newline excluded.
+const benchfmtMaxLine = bufio.MaxScanTokenSize - 1
+
+// A LineTooLongError says that an input has a line longer than Read
+// accepts: it is not benchmark output (reading /dev/zero ends here, after
+// a bounded amount of memory, rather than never).
+type LineTooLongError struct {
+	Name string // input name
+	Line int    // 1-based
+	Max  int    // the limit, in bytes
+	// Format is the detected format, when the limit is that format's.
+	Format string
+}
+
+func (e *LineTooLongError) Error() string {
+	what := "this is not benchmark output"
+	if e.Format != "" {
+		what = "too long for " + e.Format
+	}
+	return fmt.Sprintf("%s:%d: line is longer than %s; %s", e.Name, e.Line, byteSize(e.Max), what)
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n+1 >= 1<<10 && (n+1)%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", (n+1)>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// A lineReader passes its input through until a line exceeds max bytes,
+// then fails with a LineTooLongError naming the line.
+type lineReader struct {
+	r      io.Reader
+	name   string
+	max    int
+	format string
+	line   int // current line, 1-based
+	cur    int // bytes of the current line so far
+	err    error
+}
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.r.Read(p)
+	for i := 0; i < n; {
+		j := bytes.IndexByte(p[i:n], '\n')
+		end := n
+		if j >= 0 {
+			end = i + j
+		}
+		r.cur += end - i
+		if r.cur > r.max {
+			r.err = &LineTooLongError{Name: r.name, Line: r.line, Max: r.max, Format: r.format}
+			return end - (r.cur - r.max), r.err
+		}
+		if j < 0 {
+			break
+		}
+		r.cur = 0
+		r.line++
+		i = end + 1
+	}
+	return n, err
+}
 
 // Read reads one input of Go benchmark output, `go test -json` output, or
 // rigor JSON, detecting which from the content. name is used in errors and
@@ -18,25 +99,107 @@ import (
 //
 // Lines of Go benchmark output that do not parse are skipped and noted in
 // Run.Notes, as benchstat warns and goes on; an input without any
-// benchmark result is an error.
+// benchmark result is an error. So is a line longer than MaxLineBytes (a
+// *LineTooLongError): Read never holds more than that of an input that
+// has no line ends, such as /dev/zero. Go benchmark output is read as a
+// stream, so its memory does not grow with the input either.
 func Read(r io.Reader, name, label string) (*Run, error) {
 	if name == "" {
 		name = "input"
 	}
-	data, err := io.ReadAll(r)
+	lr := &lineReader{r: r, name: name, max: MaxLineBytes, line: 1}
+	br := bufio.NewReaderSize(lr, 64<<10)
+	head, err := readHead(br)
+	head = bytes.TrimPrefix(head, utf8BOM)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		var long *LineTooLongError
+		if errors.As(err, &long) && long.Line > 1 && detect(head[:bytes.LastIndexByte(head, '\n')+1]) == formatBenchfmt {
+			// The lines before it are Go benchmark format, whose
+			// own limit is lower: name that one.
+			long.Max, long.Format = benchfmtMaxLine, "Go benchmark format"
+		}
+		return nil, wrapReadError(name, err)
 	}
-	return readBytes(data, name, label)
+	side := label
+	if side == "" {
+		side = name
+	}
+	if detect(head) == formatBenchfmt {
+		if err := checkLines(head, name, benchfmtMaxLine); err != nil {
+			return nil, err
+		}
+		// The rest of the input streams through benchfmt's scanner; a
+		// longer line fails here with its number rather than there.
+		lr.max, lr.format = benchfmtMaxLine, "Go benchmark format"
+		run, err := readBenchfmt(io.MultiReader(bytes.NewReader(head), br), name, side)
+		if err != nil {
+			return nil, wrapReadError(name, err)
+		}
+		return run, nil
+	}
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		return nil, wrapReadError(name, err)
+	}
+	return readBytes(append(head, rest...), name, label)
 }
 
 // ReadFile reads the file at path as Read does, with path as its name.
 func ReadFile(path, label string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return readBytes(data, path, label)
+	defer f.Close()
+	return Read(f, path, label)
+}
+
+// wrapReadError names the input in an I/O error, unless it already does.
+func wrapReadError(name string, err error) error {
+	var long *LineTooLongError
+	var pathErr *os.PathError
+	if errors.As(err, &long) || errors.As(err, &pathErr) || strings.HasPrefix(err.Error(), name+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// readHead reads whole lines from br until it has seen the 20 non-empty
+// lines detect looks at, maxHeadBytes, or the end of the input. On an
+// error it returns what it read before it too.
+func readHead(br *bufio.Reader) ([]byte, error) {
+	var head []byte
+	for n := 0; n < 20 && len(head) < maxHeadBytes; {
+		line, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			head = append(head, line...)
+			line, err = br.ReadSlice('\n')
+		}
+		head = append(head, line...)
+		if len(bytes.TrimSpace(line)) > 0 {
+			n++
+		}
+		if err == io.EOF {
+			return head, nil
+		}
+		if err != nil {
+			return head, err
+		}
+	}
+	return head, nil
+}
+
+// checkLines returns a LineTooLongError for the first line of data longer
+// than max.
+func checkLines(data []byte, name string, max int) error {
+	for line := 1; len(data) > 0; line++ {
+		l, rest, _ := bytes.Cut(data, []byte("\n"))
+		if len(l) > max {
+			return &LineTooLongError{Name: name, Line: line, Max: max, Format: "Go benchmark format"}
+		}
+		data = rest
+	}
+	return nil
 }
 
 type format int

@@ -391,7 +391,7 @@ func TestReadErrors(t *testing.T) {
 		{"text", "hello\nworld\n", "in.txt: no benchmark results"},
 		{"only bad lines", "BenchmarkA x 1 ns/op\nBenchmarkA 1 1\n", "in.txt: no benchmark results (2 malformed lines, the first: in.txt:1: parsing iteration count: invalid syntax; line skipped)"},
 		{"utf-16", "\xff\xfeB\x00e\x00", "in.txt: input is UTF-16"},
-		{"long line", long, "in.txt: a line is longer than 64 KiB, so this is not Go benchmark format (bufio.Scanner: token too long)"},
+		{"long line", long, "in.txt:1: line is longer than 64 KiB; too long for Go benchmark format"},
 		{"json without version", `{"kind":"files"}`, "in.txt: not a rigor result file: no schema_version"},
 		{"json newer", `{"schema_version": 2}`, "in.txt: schema_version 2 is newer than this rigor reads (1); upgrade rigor"},
 		{"json truncated", "{\n\"schema_version\": 1,\n\"sides\": [", "in.txt: invalid rigor JSON at line 3: unexpected end of JSON input"},

@@ -77,6 +77,10 @@ func TestBadInput(t *testing.T) {
 		{"run", "--max-regression", "NaN"},
 		{"ab", "--cpu", "1,100000"},
 		{"run", "--cpu", "100000"},
+		// Inputs without line ends: one line naming the file and the
+		// line, after a bounded read (issue 11, item 12).
+		{"compare", "/dev/zero", "/dev/zero"},
+		{"report", "/dev/zero"},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
