@@ -131,8 +131,20 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			// ("0 ns/op" stays ns/op); tidy it like any other.
 			_, v.Unit = benchunit.Tidy(0, v.Unit)
 		}
-		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
-			b.warn(fmt.Sprintf("%s: value %v %s is not a finite number; line skipped", where(), v.Value, v.Unit))
+		// A value that cannot be a measurement skips its line, as a
+		// malformed line does. It is judged as tidied, and a nonzero
+		// value that tidies to zero (5e-324 ns/op is 0 sec/op) is as
+		// small as that; the note shows it as written.
+		why := Implausible(v.Value, v.Unit)
+		if why == "" && v.Value == 0 && v.OrigUnit != "" && v.OrigValue != 0 {
+			why = Implausible(math.SmallestNonzeroFloat64, v.Unit)
+		}
+		if why != "" {
+			val, unit := v.Value, v.Unit
+			if v.OrigUnit != "" {
+				val, unit = v.OrigValue, v.OrigUnit
+			}
+			b.warn(fmt.Sprintf("%s: value %v %s %s; line skipped", where(), val, unit, why))
 			return
 		}
 	}

@@ -66,6 +66,18 @@ func FuzzRead(f *testing.F) {
 		if run.Kind != KindFiles {
 			return
 		}
+		if detect(bytes.TrimPrefix(data, utf8BOM)) != formatJSON {
+			// Go benchmark format skips what cannot be a measurement.
+			for _, b := range run.Benchmarks {
+				for _, m := range b.Metrics {
+					for _, s := range m.Samples {
+						if why := Implausible(s.Value, m.Unit); why != "" {
+							t.Fatalf("%s: value %v %s %s, and was kept", b.Name, s.Value, m.Unit, why)
+						}
+					}
+				}
+			}
+		}
 		// What was read from Go benchmark format writes back, and reads
 		// back the same, unless it cannot be written.
 		var buf bytes.Buffer

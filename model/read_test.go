@@ -242,7 +242,7 @@ func TestRead(t *testing.T) {
 				"input:2: parsing iteration count: invalid syntax; line skipped",
 				"input:3: missing units; line skipped",
 				"input:4: missing measurements; line skipped",
-				"input:5: value NaN sec/op is not a finite number; line skipped",
+				"input:5: value NaN ns/op is not a finite number; line skipped",
 				"input:6: parsing measurement: value out of range; line skipped",
 				"input:7: iteration count 0 is not positive; line skipped",
 				"input:8: iteration count -3 is not positive; line skipped",
