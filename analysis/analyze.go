@@ -89,6 +89,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			}
 		}
 	}
+	rep.distrust()
 	rep.Geomeans = geomeans(rep)
 	if len(lost) > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s where the baseline %s %s: %s.",
