@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
@@ -17,7 +18,9 @@ func spread(s analysis.Summary) string {
 	switch {
 	case math.IsInf(sp, 1):
 		return "∞"
-	case math.IsNaN(sp):
+	case math.IsNaN(sp) || sp < 0:
+		// A negative spread comes from a negative center: a relative
+		// width means nothing there ("± -5%").
 		return "?"
 	}
 	return fmt.Sprintf("%.0f%%", sp*100)
@@ -36,8 +39,16 @@ func scaled(v float64, sc benchunit.Scaler) string {
 	if math.IsNaN(v) {
 		return "?"
 	}
+	if x := v / sc.Factor; math.Abs(x) >= hugeScaled {
+		// Far beyond the table's common scale: in exponent form, not
+		// hundreds of digits.
+		return strconv.FormatFloat(x, 'g', 4, 64) + sc.Prefix
+	}
 	return sc.Format(v)
 }
+
+// hugeScaled is the magnitude from which numbers print in exponent form.
+const hugeScaled = 1e15
 
 // scaler returns the scale benchstat would use for every center of unit
 // in pkg: one prefix for the whole table, with at least three significant
@@ -66,6 +77,9 @@ func scaler(rep *analysis.Report, pkg, unit string) benchunit.Scaler {
 func percent(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "?"
+	}
+	if math.Abs(f*100) >= hugeScaled {
+		return fmt.Sprintf("%+.4g%%", f*100)
 	}
 	return fmt.Sprintf("%+.2f%%", f*100)
 }

@@ -465,7 +465,7 @@ func distChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) templ
 	c := newChart(640, float64(80+50*len(sides)), "Distribution of "+m.Unit)
 	if lo > 0 && hi/lo > 10 {
 		c.x.log = true
-		c.x.lo, c.x.hi = lo/1.2, hi*1.2
+		c.x.lo, c.x.hi = logRange(lo, hi, 1.2)
 	} else {
 		c.x.lo, c.x.hi = padRange(lo, hi, 0.08)
 	}
@@ -593,7 +593,7 @@ func pairedChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) tem
 	c := newChart(640, 240, "Paired differences per round: "+m.Unit+" vs "+rep.Sides[0])
 	c.x.log = hi/lo > 3
 	if c.x.log {
-		c.x.lo, c.x.hi = lo/1.1, hi*1.1
+		c.x.lo, c.x.hi = logRange(lo, hi, 1.1)
 	} else {
 		c.x.lo, c.x.hi = padRange(lo, hi, 0.08)
 	}
@@ -681,10 +681,10 @@ func regressionChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric)
 			maxI, maxT = math.Max(maxI, iters[k]), math.Max(maxT, totals[k])
 		}
 	}
-	c.x.lo, c.x.hi = 0, maxI*1.05
+	c.x.lo, c.x.hi = 0, clampFinite(maxI*1.05)
 	c.x.format = plainFormatter
 	c.x.label = "iterations in the sample"
-	c.y.lo, c.y.hi = 0, maxT*1.08
+	c.y.lo, c.y.hi = 0, clampFinite(maxT*1.08)
 	c.y.format = unitFormatter(total, niceTicks(c.y.lo, c.y.hi, 5))
 	c.y.label = "total " + total
 	c.frame()
@@ -811,7 +811,7 @@ func whiskerChart(title, unit string, rows []whiskerRow, ref float64) template.H
 	c.x.plo = 200
 	if lo > 0 && hi/lo > 10 {
 		c.x.log = true
-		c.x.lo, c.x.hi = lo/1.3, hi*1.3
+		c.x.lo, c.x.hi = logRange(lo, hi, 1.3)
 	} else {
 		c.x.lo, c.x.hi = padRange(lo, hi, 0.1)
 	}

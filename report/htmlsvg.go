@@ -41,6 +41,11 @@ func (a axis) px(v float64) float64 {
 	if hi == lo {
 		return (a.plo + a.phi) / 2
 	}
+	if math.IsInf(hi-lo, 0) {
+		// A range spanning most of the float64s (-1e308 to 1e308):
+		// halve it rather than overflow to Inf/Inf.
+		return a.plo + (v/2-lo/2)/(hi/2-lo/2)*(a.phi-a.plo)
+	}
 	return a.plo + (v-lo)/(hi-lo)*(a.phi-a.plo)
 }
 
@@ -60,13 +65,26 @@ func (a axis) bandWidth() float64 {
 	return math.Abs(a.phi-a.plo) / float64(max(len(a.categories), 1))
 }
 
-// niceTicks returns about n round tick values covering [lo, hi].
+// maxTicks bounds the ticks of any axis: tick loops end on any input,
+// however extreme (a range near 1.7e308, subnormal steps, a step lost in
+// the precision of its start).
+const maxTicks = 24
+
+// niceTicks returns about n round tick values covering [lo, hi]: none
+// when the range is not finite, lo alone when it is empty.
 func niceTicks(lo, hi float64, n int) []float64 {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+	n = min(max(n, 1), maxTicks/2)
+	switch {
+	case math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0):
+		return nil
+	case !(hi > lo) || math.IsInf(hi-lo, 0):
 		return []float64{lo}
 	}
-	raw := (hi - lo) / float64(max(n, 1))
+	raw := (hi - lo) / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	if !(mag > 0) || math.IsInf(mag, 0) {
+		return []float64{lo} // a subnormal step
+	}
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		if m*mag >= raw {
@@ -76,9 +94,9 @@ func niceTicks(lo, hi float64, n int) []float64 {
 	}
 	var t []float64
 	first := math.Ceil(lo/step - 1e-9)
-	for i := 0.0; ; i++ {
+	for i := 0.0; len(t) < maxTicks; i++ {
 		v := (first + i) * step
-		if v > hi+step*1e-9 {
+		if v > hi+step*1e-9 || math.IsInf(v, 0) {
 			break
 		}
 		if math.Abs(v) < step*1e-9 {
@@ -87,31 +105,48 @@ func niceTicks(lo, hi float64, n int) []float64 {
 		// Snap to 12 significant digits: 3 × 0.2 is 0.6000000000000001
 		// in binary, and a tick label must read 60%, not 60.00000000000001%.
 		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+		if len(t) > 0 && v <= t[len(t)-1] {
+			// The step is below the precision of the values: no round
+			// ticks between them.
+			return []float64{lo, hi}
+		}
 		t = append(t, v)
 	}
 	return t
 }
 
 // logTicks returns the powers of ten (and 2 and 5 times them when few)
-// within [lo, hi].
+// within [lo, hi], at most maxTicks of them (every k-th power of ten when
+// the range spans more decades); none unless 0 < lo <= hi.
 func logTicks(lo, hi float64) []float64 {
-	var t []float64
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for _, m := range []float64{1, 2, 5} {
-			v := m * math.Pow(10, e)
-			if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
-				t = append(t, v)
-			}
-		}
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(lo, 0) {
+		return nil
 	}
-	if len(t) > 8 {
-		var p []float64
-		for _, v := range t {
-			if f := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(f-1) < 1e-9 {
-				p = append(p, v)
+	hi = math.Min(hi, math.MaxFloat64)
+	// Both exponents are finite (about -324 to 309), so the loops are
+	// bounded.
+	e0, e1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	var t []float64
+	if e1-e0 <= 12 {
+		for e := e0; e <= e1; e++ {
+			for _, m := range []float64{1, 2, 5} {
+				v := m * math.Pow(10, e)
+				if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) && v > 0 && !math.IsInf(v, 0) {
+					t = append(t, v)
+				}
 			}
 		}
-		t = p
+		if len(t) <= 8 {
+			return t
+		}
+		t = t[:0]
+	}
+	every := math.Max(1, math.Ceil((e1-e0+1)/maxTicks))
+	for e := math.Ceil(e0/every) * every; e <= e1; e += every {
+		v := math.Pow(10, e)
+		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) && v > 0 && !math.IsInf(v, 0) {
+			t = append(t, v)
+		}
 	}
 	return t
 }
@@ -127,10 +162,22 @@ func padRange(lo, hi, frac float64) (float64, float64) {
 		if d == 0 {
 			d = 1
 		}
-		return lo - d, hi + d
+		return clampFinite(lo - d), clampFinite(hi + d)
 	}
-	d := (hi - lo) * frac
-	return lo - d, hi + d
+	d := hi*frac - lo*frac // (hi-lo)*frac, without overflowing first
+	return clampFinite(lo - d), clampFinite(hi + d)
+}
+
+// clampFinite keeps v within the finite float64s: an axis end widened
+// past 1.8e308 stays at the largest finite value.
+func clampFinite(v float64) float64 {
+	return math.Max(-math.MaxFloat64, math.Min(v, math.MaxFloat64))
+}
+
+// logRange widens [lo, hi] by factor for a log axis, within the finite
+// float64s.
+func logRange(lo, hi, factor float64) (float64, float64) {
+	return lo / factor, clampFinite(hi * factor)
 }
 
 // unitFormatter formats tick values of unit with one prefix for all of

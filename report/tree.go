@@ -234,6 +234,8 @@ func value(unit string, v float64) string {
 		return "?"
 	case v == math.Trunc(v) && math.Abs(v) < 10000 && unit != "sec/op":
 		return strconv.FormatFloat(v, 'f', 0, 64) + unitSuffix(unit)
+	case math.Abs(v) >= hugeScaled*1e6:
+		return strconv.FormatFloat(v, 'g', 4, 64) + unitSuffix(unit)
 	}
 	return benchunit.Scale(v, benchunit.ClassOf(unit)) + unitSuffix(unit)
 }
@@ -253,7 +255,12 @@ func interval(unit string, s analysis.Summary) string {
 		return "-"
 	}
 	sc := benchunit.CommonScale([]float64{s.Lo, s.Hi}, benchunit.ClassOf(unit))
-	num := func(v float64) string { return strconv.FormatFloat(v/sc.Factor, 'f', sc.Prec, 64) }
+	num := func(v float64) string {
+		if math.Abs(v/sc.Factor) >= hugeScaled {
+			return strconv.FormatFloat(v/sc.Factor, 'g', 4, 64)
+		}
+		return strconv.FormatFloat(v/sc.Factor, 'f', sc.Prec, 64)
+	}
 	return "[" + num(s.Lo) + "–" + num(s.Hi) + "]" + sc.Prefix + unitSuffix(unit)
 }
 
@@ -280,6 +287,8 @@ func shortPct(v float64) string {
 		return "?"
 	case math.Abs(v) < 0.001:
 		return fmt.Sprintf("%+.2f%%", v*100)
+	case math.Abs(v*100) >= hugeScaled:
+		return fmt.Sprintf("%+.3g%%", v*100)
 	case math.Abs(v) >= 10:
 		return fmt.Sprintf("%+.0f%%", v*100)
 	}
