@@ -420,6 +420,7 @@ func TestReadMalformedFiles(t *testing.T) {
 	want := map[string]string{
 		"empty.txt":      "empty input",
 		"garbage.bin":    "no benchmark results",
+		"impossible.txt": "no benchmark results (3 malformed lines, the first: ../testdata/malformed/impossible.txt:2: value -5 ns/op is negative",
 		"nobench.txt":    "no benchmark results (3 malformed lines",
 		"schema99.json":  "schema_version 99 is newer than this rigor reads",
 		"truncated.json": "invalid rigor JSON at line",

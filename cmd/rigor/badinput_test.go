@@ -81,6 +81,9 @@ func TestBadInput(t *testing.T) {
 		// line, after a bounded read (issue 11, item 12).
 		{"compare", "/dev/zero", "/dev/zero"},
 		{"report", "/dev/zero"},
+		// Only values that cannot be measurements (a negative time, a
+		// subnormal, 1.7e308 B/op): no results (issue 11, item 7).
+		{"compare", "--format", "html", "a=" + testdataAbs(t, "malformed", "impossible.txt"), "b=" + testdataAbs(t, "malformed", "impossible.txt")},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
@@ -108,4 +111,15 @@ func TestReportRampFormats(t *testing.T) {
 			t.Errorf("--format %s: exit %d, stderr %q, output lacks %q:\n%s", tt.format, code, stderr, tt.want, stdout)
 		}
 	}
+}
+
+// testdataAbs is the absolute path of a file under testdata, for commands
+// run in another directory.
+func testdataAbs(t *testing.T, elem ...string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "testdata"}, elem...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
