@@ -29,7 +29,7 @@ func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
 		for _, m := range b.Metrics {
 			base := m.Sides[0]
 			for i, s := range m.Sides {
-				row := []string{b.Pkg, b.FullName, m.Unit, better(m.Better), base.Side, s.Side,
+				row := []string{csvSafe(b.Pkg), csvSafe(b.FullName), csvSafe(m.Unit), better(m.Better), csvSafe(base.Side), csvSafe(s.Side),
 					csvNum(base.Center), csvNum(base.Lo), csvNum(base.Hi), strconv.Itoa(base.N),
 					csvNum(s.Center), csvNum(s.Lo), csvNum(s.Hi), strconv.Itoa(s.N),
 					csvNum(s.Mean), csvNum(s.StdDev), csvNum(s.MAD), csvNum(s.CV), csvNum(s.Min), csvNum(s.Max)}
@@ -41,7 +41,7 @@ func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
 					row = append(row, "", "", "", "", "", "", "", "", "")
 				} else {
 					row = append(row, csvNum(c.Estimate), csvNum(c.Lo), csvNum(c.Hi), csvNum(c.P), csvNum(c.PAdjusted),
-						c.Test, csvNum(c.Effect), string(c.Verdict), c.Reason)
+						c.Test, csvNum(c.Effect), string(c.Verdict), csvSafe(c.Reason))
 				}
 				if err := cw.Write(row); err != nil {
 					return err

@@ -48,6 +48,13 @@ func FuzzRenderNames(f *testing.F) {
 			}
 			out := b.String()
 			switch format {
+			case "text", "md":
+				for _, r := range out {
+					if escapable(r) && r != '\n' {
+						t.Errorf("%s: name %q, side %q: output holds %q", format, name, side, r)
+						break
+					}
+				}
 			case "html":
 				if bad := unexpectedTags(out); len(bad) > 0 {
 					t.Errorf("name %q: html has tags %q", name, bad)

@@ -25,7 +25,11 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 			}
 		}
 	}
-	fmt.Fprintf(ew, "### rigor: %s\n\n", strings.Join(rep.Sides, " vs "))
+	sides := make([]string, len(rep.Sides))
+	for i, s := range rep.Sides {
+		sides[i] = mdEscape(s)
+	}
+	fmt.Fprintf(ew, "### rigor: %s\n\n", strings.Join(sides, " vs "))
 	if len(rep.Sides) > 1 {
 		fmt.Fprintf(ew, "**%d regressed**, %d improved, %d unchanged, %d inconclusive", counts[analysis.Regressed],
 			counts[analysis.Improved], counts[analysis.Unchanged], counts[analysis.Inconclusive])
@@ -36,7 +40,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 	}
 	for _, pkg := range packages(rep) {
 		if pkg != "" {
-			fmt.Fprintf(ew, "`%s`\n\n", mdEscape(pkg))
+			fmt.Fprintf(ew, "%s\n\n", mdCode(pkg))
 		}
 		for _, unit := range units(rep, pkg) {
 			sc := scaler(rep, pkg, unit)
@@ -88,9 +92,37 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 	return ew.err
 }
 
-// mdEscape keeps user text (benchmark names) from being read as Markdown
-// or HTML inside a table cell.
-func mdEscape(s string) string {
-	r := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "`", "\\`", "\n", " ")
-	return r.Replace(s)
+// mdEscaper backslash-escapes every ASCII punctuation character that
+// Markdown gives a meaning to (CommonMark lets any of them be escaped),
+// the backslash first among them, so that user text (benchmark names,
+// side labels) is read as text in a heading, a list or a table cell: no
+// link, emphasis, code span, heading or cell break. < and > become
+// entities (no HTML); line breaks, already shown as \n by TerminalSafe,
+// cannot end a cell or a heading.
+var mdEscaper = strings.NewReplacer(
+	"\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "[", "\\[", "]", "\\]",
+	"#", "\\#", "!", "\\!", "~", "\\~", "&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"\n", " ", "\r", " ",
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// mdCode writes s as an inline code span, fenced with one backtick more
+// than the longest run of backticks in s, so that no backtick in s ends
+// it early.
+func mdCode(s string) string {
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }

@@ -364,7 +364,7 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 	for i, side := range rep.Sides {
 		var sub string
 		if rep.Run != nil && i < len(rep.Run.Sides) {
-			sub = rep.Run.Sides[i].Subgroup
+			sub = TerminalSafe(rep.Run.Sides[i].Subgroup)
 		}
 		if sub == "" {
 			nodes = append(nodes, &node{label: side, sides: []int{i}})

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,5 +183,43 @@ func TestCompareBadInput(t *testing.T) {
 				t.Errorf("stderr is not one rigor line: %q", errOut)
 			}
 		})
+	}
+}
+
+// TestCompareNeutralisesEscapes: a benchmark name and a side label with
+// terminal escape sequences reach neither standard output (any text
+// style, Markdown) nor the gate's lines on standard error; they show
+// escaped. Before, such a name could retitle the terminal or clear it.
+func TestCompareNeutralisesEscapes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, ns int) string {
+		var b strings.Builder
+		for range 8 {
+			b.WriteString("BenchmarkX\x1b]0;pwned\x07-2 \t1000\t" + strconv.Itoa(ns) + " ns/op\n")
+			ns++
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old, new := write("old.txt", 100), write("new.txt", 900)
+	for _, args := range [][]string{
+		{"compare", "--max-regression", "5", "old=" + old, "new\x1b[2J=" + new},
+		{"compare", "--max-regression", "5", "--style", "tree", old, new},
+		{"compare", "--max-regression", "5", "--style", "table", old, new},
+		{"compare", "--max-regression", "5", "--format", "md", old, new},
+	} {
+		stdout, stderr, code := rigor(t, args...)
+		if code != exitGateFail {
+			t.Errorf("%q: exit %d, want 1 (stderr %q)", args, code, stderr)
+		}
+		if strings.ContainsAny(stdout+stderr, "\x1b\x07") {
+			t.Errorf("%q: output holds escape sequences:\n%q\n%q", args, stdout, stderr)
+		}
+		if !strings.Contains(stderr, `X\x1b]0;pwned\x07`) {
+			t.Errorf("%q: gate line does not show the name escaped: %q", args, stderr)
+		}
 	}
 }

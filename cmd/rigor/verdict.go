@@ -112,7 +112,8 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 		return nil
 	}
 	for _, g := range fails {
-		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+gateLine(g, f.maxRegression, rep.Sides[0]))
+		// Names and labels come from the input: escaped, never obeyed.
+		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+report.TerminalSafe(gateLine(g, f.maxRegression, rep.Sides[0])))
 	}
 	return &exitError{code: exitGateFail}
 }

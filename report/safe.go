@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rigorbench/rigor/analysis"
+)
+
+// Text from the input (benchmark names, side labels, units, configuration
+// values, notes that quote them) reaches terminals, Markdown and
+// spreadsheets. A benchmark named "X\x1b]0;pwned\x07" must not retitle the
+// terminal, nor "=HYPERLINK(...)" become a formula.
+
+// escapable reports whether a terminal would act on r rather than show
+// it: C0 and C1 control characters, DEL, and the bidirectional controls
+// that reorder what is shown ("Trojan Source").
+func escapable(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// needsEscape reports whether TerminalSafe would change s.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if escapable(r) || (r == utf8.RuneError && n == 1) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+// TerminalSafe returns s with what a terminal would act on shown as Go
+// escapes: control characters as \x1b, \n, \t; bidirectional controls as
+// \u202e; bytes that are not UTF-8 as \xff. Other text, wide runes and
+// emoji included, is returned as is.
+func TerminalSafe(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case escapable(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case escapable(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// terminalSafeReport returns rep, or a copy of it with every string from
+// the input passed through TerminalSafe when some string needs it. The
+// copy shares the Run, whose strings the text formats do not show
+// (except subgroups, escaped where they are shown).
+func terminalSafeReport(rep *analysis.Report) *analysis.Report {
+	if !reportStrings(rep, needsEscape) {
+		return rep
+	}
+	f := TerminalSafe
+	each := func(ss []string) []string {
+		if ss == nil {
+			return nil
+		}
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = f(s)
+		}
+		return out
+	}
+	out := *rep
+	out.Sides = each(rep.Sides)
+	out.Notes = each(rep.Notes)
+	out.Benchmarks = make([]analysis.Benchmark, len(rep.Benchmarks))
+	for i, b := range rep.Benchmarks {
+		nb := b
+		nb.Name, nb.FullName, nb.Pkg, nb.Group, nb.Variant = f(b.Name), f(b.FullName), f(b.Pkg), f(b.Group), f(b.Variant)
+		if b.Config != nil {
+			nb.Config = make(map[string]string, len(b.Config))
+			for k, v := range b.Config {
+				nb.Config[f(k)] = f(v)
+			}
+		}
+		nb.Notes = each(b.Notes)
+		nb.Metrics = make([]analysis.Metric, len(b.Metrics))
+		for j, m := range b.Metrics {
+			nm := m
+			nm.Unit = f(m.Unit)
+			nm.Notes = each(m.Notes)
+			nm.Sides = make([]analysis.Summary, len(m.Sides))
+			for k, s := range m.Sides {
+				s.Side = f(s.Side)
+				nm.Sides[k] = s
+			}
+			nm.Changes = make([]*analysis.Change, len(m.Changes))
+			for k, c := range m.Changes {
+				if c != nil {
+					nc := *c
+					nc.Side, nc.Reason = f(c.Side), f(c.Reason)
+					nm.Changes[k] = &nc
+				}
+			}
+			nb.Metrics[j] = nm
+		}
+		out.Benchmarks[i] = nb
+	}
+	out.Geomeans = make([]analysis.Geomean, len(rep.Geomeans))
+	for i, g := range rep.Geomeans {
+		g.Unit = f(g.Unit)
+		out.Geomeans[i] = g
+	}
+	return &out
+}
+
+// reportStrings reports whether pred holds for some string of rep that
+// came from the input.
+func reportStrings(rep *analysis.Report, pred func(string) bool) bool {
+	anyOf := func(ss ...string) bool {
+		for _, s := range ss {
+			if pred(s) {
+				return true
+			}
+		}
+		return false
+	}
+	if anyOf(rep.Sides...) || anyOf(rep.Notes...) {
+		return true
+	}
+	for _, b := range rep.Benchmarks {
+		if anyOf(b.Name, b.FullName, b.Pkg, b.Group, b.Variant) || anyOf(b.Notes...) {
+			return true
+		}
+		for k, v := range b.Config {
+			if pred(k) || pred(v) {
+				return true
+			}
+		}
+		for _, m := range b.Metrics {
+			if anyOf(m.Unit) || anyOf(m.Notes...) {
+				return true
+			}
+			for _, s := range m.Sides {
+				if pred(s.Side) {
+					return true
+				}
+			}
+			for _, c := range m.Changes {
+				if c != nil && anyOf(c.Side, c.Reason) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// csvSafe guards a text cell against formula injection as OWASP
+// recommends: a cell starting with =, +, -, @, a tab or a carriage return
+// is prefixed with a single quote, so a spreadsheet shows it as text.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

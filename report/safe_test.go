@@ -1,0 +1,182 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+func TestTerminalSafe(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Build/size=8", "Build/size=8"},
+		{"日本語/🚀", "日本語/🚀"},
+		{"X\x1b]0;pwned\x07", `X\x1b]0;pwned\x07`},
+		{"\x1b[2J\x1b[H", `\x1b[2J\x1b[H`},
+		{"a\nb\tc\rd", `a\nb\tc\rd`},
+		{"del\x7f", `del\x7f`},
+		{"c1\u009b31m", `c1\x9b31m`},
+		{"bidi\u202eevil\u2066", `bidi\u202eevil\u2066`},
+		{"bad\xff\xfeutf8", `bad\xff\xfeutf8`},
+	}
+	for _, tt := range tests {
+		if got := TerminalSafe(tt.in); got != tt.want {
+			t.Errorf("TerminalSafe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// hostileRun is a comparison whose names, labels, configuration and
+// package carry terminal escapes, Markdown and spreadsheet formulas.
+func hostileRun(t *testing.T, name, side string) *analysis.Report {
+	t.Helper()
+	run := &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindFiles,
+		Sides: []model.Side{{Label: "old"}, {Label: side}}}
+	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+	for r := 1; r <= 8; r++ {
+		m.Samples = append(m.Samples,
+			model.Sample{Side: "old", Round: r, Iters: 100, Value: 100e-9 + float64(r)*1e-9},
+			model.Sample{Side: side, Round: r, Iters: 100, Value: 50e-9 + float64(r%3)*1e-9})
+	}
+	run.Benchmarks = []model.Benchmark{{Name: name, Pkg: "example.com/`pkg`\x1b[8m", Metrics: []model.Metric{m},
+		Config: map[string]string{"cpu": "\x1b]0;cpu title\x07", "goos": "linux"},
+		Notes:  []string{"printed \x1b[2J while running"}}}
+	o := analysis.DefaultOptions()
+	o.Resamples = 200
+	rep, err := analysis.Analyze(run, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func render(t *testing.T, rep *analysis.Report, opts Options) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Render(&b, rep, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestTextFormatsNeutraliseControls: escape sequences in benchmark names,
+// side labels, configuration and notes reach no terminal: text (every
+// style) and Markdown show them escaped, and with colour on, the only
+// escape sequences are rigor's own colours. Before, a name could set the
+// terminal's title or clear the screen.
+func TestTextFormatsNeutraliseControls(t *testing.T) {
+	rep := hostileRun(t, "X\x1b]0;pwned\x07/a", "new\x1b[2J")
+	for _, opts := range []Options{
+		{Format: "text"}, {Format: "text", Style: "tree"}, {Format: "text", Style: "table"}, {Format: "md"},
+		{Format: "text", Color: true}, {Format: "text", Style: "tree", Color: true}, {Format: "text", Style: "table", Color: true},
+	} {
+		out := render(t, rep, opts)
+		own := strings.NewReplacer(green, "", red, "", reset, "").Replace(out)
+		for _, r := range own {
+			if escapable(r) && r != '\n' {
+				t.Errorf("%+v: output holds %q:\n%s", opts, r, out)
+				break
+			}
+		}
+		if !utf8.ValidString(out) {
+			t.Errorf("%+v: output is not UTF-8", opts)
+		}
+		if opts.Format == "md" {
+			if !strings.Contains(out, `X\\x1b\]0;pwned\\x07/a`) {
+				t.Errorf("md: name not shown escaped:\n%s", out)
+			}
+			continue
+		}
+		for _, want := range []string{`X\x1b]0;pwned\x07/a`, `new\x1b[2J`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%+v: %q not shown:\n%s", opts, want, out)
+			}
+		}
+	}
+}
+
+// TestMarkdownEscapesLabels: a side label or name cannot add a heading,
+// break a table row, open a code span or a link. Before, labels went raw
+// into the "### rigor:" heading.
+func TestMarkdownEscapesLabels(t *testing.T) {
+	rep := hostileRun(t, "A|B`c`[x](http://e)", "pr\n# owned |x|")
+	out := render(t, rep, Options{Format: "md"})
+	lines := strings.Split(out, "\n")
+	if want := `### rigor: old vs pr\\n\# owned \|x\|`; lines[0] != want {
+		t.Errorf("heading %q, want %q", lines[0], want)
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "#") && l != lines[0] {
+			t.Errorf("a second heading: %q", l)
+		}
+		if strings.HasPrefix(l, "| ") {
+			// Cells: split on unescaped '|' only.
+			cells := strings.Split(strings.ReplaceAll(l, `\|`, ""), "|")
+			if len(cells) != 3+len(rep.Sides)+4*(len(rep.Sides)-1) {
+				t.Errorf("row %q has %d cells", l, len(cells)-2)
+			}
+		}
+	}
+	for _, want := range []string{"`` example.com/`pkg`\\x1b[8m ``", `A\|B\` + "`c\\`" + `\[x\](http://e)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("md lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestCSVGuardsFormulas: text cells starting with =, +, -, @, tab or CR
+// get a leading quote (OWASP's CSV-injection advice); numbers keep their
+// sign. Before, a benchmark named =HYPERLINK(...) was a live formula.
+func TestCSVGuardsFormulas(t *testing.T) {
+	for _, tt := range []struct{ name, side, wantName, wantSide string }{
+		{`=HYPERLINK("http://evil","x")`, "+cmd|' /C calc'!A0", `'=HYPERLINK("http://evil","x")`, "'+cmd|' /C calc'!A0"},
+		{"-2+3", "@SUM(A1)", "'-2+3", "'@SUM(A1)"},
+		{"\tX", "\rY", "'\tX", "'\rY"},
+		{"Build", "new", "Build", "new"},
+	} {
+		out := render(t, hostileRun(t, tt.name, tt.side), Options{Format: "csv"})
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 3 {
+			t.Fatalf("%d rows", len(rows))
+		}
+		head := rows[0]
+		col := func(name string) int {
+			for i, h := range head {
+				if h == name {
+					return i
+				}
+			}
+			t.Fatalf("no column %s", name)
+			return -1
+		}
+		r := rows[2]
+		if r[col("benchmark")] != tt.wantName || r[col("side")] != tt.wantSide {
+			t.Errorf("benchmark %q side %q, want %q and %q", r[col("benchmark")], r[col("side")], tt.wantName, tt.wantSide)
+		}
+		if c := r[col("change")]; !strings.HasPrefix(c, "-0.") {
+			t.Errorf("change %q: a number must keep its sign", c)
+		}
+	}
+}
+
+// TestHTMLEscapesLabels: the HTML report shows hostile names and side
+// labels as text (verified for issue 11, item 11: no change was needed).
+func TestHTMLEscapesLabels(t *testing.T) {
+	rep := hostileRun(t, `<img src=x onerror=alert(1)>`, `<script>alert(2)</script>`)
+	out := render(t, rep, Options{Format: "html"})
+	if bad := unexpectedTags(out); len(bad) > 0 {
+		t.Errorf("tags from names: %q", bad)
+	}
+	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "&lt;script&gt;alert(2)&lt;/script&gt;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+}
