@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 
@@ -148,7 +151,77 @@ func num(f float64) *float64 {
 	return &f
 }
 
+// renderJSON writes the document one benchmark at a time, so that its
+// memory does not grow with the number of benchmarks: the bytes are those
+// of encoding a whole jsonReport with two-space indentation (a test
+// checks it), but only one benchmark's encoding is held at once.
 func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// field writes `  "key": value` at the top level of the document.
+	field := func(key string, v any, last bool) error {
+		buf.Reset()
+		enc.SetIndent("  ", "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "  %q: ", key)
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		if !last {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+		return nil
+	}
+	bw.WriteString("{\n")
+	head := jsonHead(rep)
+	for _, f := range []struct {
+		key string
+		v   any
+	}{{"schema_version", head.SchemaVersion}, {"kind", head.Kind}, {"paired", head.Paired}, {"sides", head.Sides}, {"options", head.Options}} {
+		if err := field(f.key, f.v, false); err != nil {
+			return err
+		}
+	}
+	if len(rep.Benchmarks) == 0 {
+		bw.WriteString("  \"benchmarks\": [],\n")
+	} else {
+		bw.WriteString("  \"benchmarks\": [\n")
+		enc.SetIndent("    ", "  ")
+		for i := range rep.Benchmarks {
+			buf.Reset()
+			if err := enc.Encode(benchmarkJSON(&rep.Benchmarks[i])); err != nil {
+				return err
+			}
+			bw.WriteString("    ")
+			bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+			if i < len(rep.Benchmarks)-1 {
+				bw.WriteByte(',')
+			}
+			bw.WriteByte('\n')
+		}
+		bw.WriteString("  ],\n")
+	}
+	if len(head.Geomeans) > 0 {
+		if err := field("geomeans", head.Geomeans, false); err != nil {
+			return err
+		}
+	}
+	if err := field("comparisons", head.Comparisons, len(head.Notes) == 0); err != nil {
+		return err
+	}
+	if len(head.Notes) > 0 {
+		if err := field("notes", head.Notes, true); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// jsonHead is the document without its benchmarks.
+func jsonHead(rep *analysis.Report) jsonReport {
 	out := jsonReport{
 		SchemaVersion: model.SchemaVersion,
 		Kind:          rep.Kind,
@@ -163,37 +236,6 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 		Comparisons: rep.Comparisons,
 		Notes:       rep.Notes,
 	}
-	for _, b := range rep.Benchmarks {
-		jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
-			Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
-		if c := b.Clock; c != nil {
-			jb.VerdictMetric = c.Unit
-			jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
-				CPUPerWall: num(c.CPUPerWall), Procs: c.Procs, Waiting: num(c.Waiting)}
-		}
-		for _, m := range b.Metrics {
-			jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, DerivedFrom: m.DerivedFrom, Notes: m.Notes, Context: m.Context}
-			for _, s := range m.Sides {
-				jm.Sides = append(jm.Sides, summaryJSON(s))
-			}
-			for _, c := range m.Changes {
-				jm.Changes = append(jm.Changes, changeJSON(c))
-			}
-			if len(jm.Sides) > 0 && jm.Sides[0].N > 0 {
-				jm.Old = &jm.Sides[0]
-			}
-			if len(jm.Sides) > 1 && jm.Sides[1].N > 0 {
-				jm.New = &jm.Sides[1]
-			}
-			if len(jm.Changes) > 0 && jm.Changes[0] != nil {
-				c := jm.Changes[0]
-				jm.Change = c
-				jm.P, jm.PAdjusted, jm.Verdict = c.P, c.PAdjusted, c.Verdict
-			}
-			jb.Metrics = append(jb.Metrics, jm)
-		}
-		out.Benchmarks = append(out.Benchmarks, jb)
-	}
 	for _, g := range rep.Geomeans {
 		jg := jsonGeomean{Unit: g.Unit, Better: better(g.Better), N: g.N}
 		for _, c := range g.Centers {
@@ -204,9 +246,40 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 		}
 		out.Geomeans = append(out.Geomeans, jg)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
+}
+
+// benchmarkJSON is one benchmark of the document.
+func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
+	jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
+		Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
+	if c := b.Clock; c != nil {
+		jb.VerdictMetric = c.Unit
+		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
+			CPUPerWall: num(c.CPUPerWall), Procs: c.Procs, Waiting: num(c.Waiting)}
+	}
+	for _, m := range b.Metrics {
+		jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, DerivedFrom: m.DerivedFrom, Notes: m.Notes, Context: m.Context}
+		for _, s := range m.Sides {
+			jm.Sides = append(jm.Sides, summaryJSON(s))
+		}
+		for _, c := range m.Changes {
+			jm.Changes = append(jm.Changes, changeJSON(c))
+		}
+		if len(jm.Sides) > 0 && jm.Sides[0].N > 0 {
+			jm.Old = &jm.Sides[0]
+		}
+		if len(jm.Sides) > 1 && jm.Sides[1].N > 0 {
+			jm.New = &jm.Sides[1]
+		}
+		if len(jm.Changes) > 0 && jm.Changes[0] != nil {
+			c := jm.Changes[0]
+			jm.Change = c
+			jm.P, jm.PAdjusted, jm.Verdict = c.P, c.PAdjusted, c.Verdict
+		}
+		jb.Metrics = append(jb.Metrics, jm)
+	}
+	return jb
 }
 
 func summaryJSON(s analysis.Summary) jsonSummary {
