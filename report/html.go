@@ -34,9 +34,30 @@ type htmlPage struct {
 	ObsChart        template.HTML
 	RunNotes        []string
 	Groups          []htmlGroup
-	Ramp            *htmlRamp
-	Options         string
+	// All lists every benchmark in one table when there are too many to
+	// draw each (see htmlFullLimit); nil otherwise.
+	All     *htmlAll
+	Ramp    *htmlRamp
+	Options string
 }
+
+// htmlAll is the table of every benchmark of a large report.
+type htmlAll struct {
+	Intro string
+	Head  []string
+	Rows  []htmlRow
+}
+
+type htmlRow struct {
+	Name  string
+	Shown bool // drawn in full above
+	Unit  string
+	Cells []htmlCell
+	Other string
+}
+
+// htmlCell is a table cell: text, or a verdict badge.
+type htmlCell struct{ Text, Verdict string }
 
 type htmlCount struct {
 	Verdict string
@@ -137,7 +158,11 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 		}
 	}
 	p.RunNotes = rep.Notes
-	p.Groups = htmlGroups(rep)
+	if len(rep.Benchmarks) > htmlFullLimit {
+		p.Groups, p.All = htmlLarge(rep)
+	} else {
+		p.Groups = htmlGroups(rep)
+	}
 	return htmlTemplate.Execute(w, p)
 }
 
@@ -356,6 +381,158 @@ func htmlGroups(rep *analysis.Report) []htmlGroup {
 		}
 	}
 	return groups
+}
+
+// A report of more than htmlFullLimit benchmarks draws only the
+// htmlNotable most notable in full (metrics table, charts, footnotes) and
+// lists every benchmark in one table: a page of every benchmark in full
+// grows by about 15 KB a benchmark (146 MB at 10,000), more than a
+// browser opens comfortably.
+const (
+	htmlFullLimit = 300
+	htmlNotable   = 100
+)
+
+// notability ranks a benchmark for htmlLarge: its most notable verdict
+// (0 regressed, 1 improved, 2 inconclusive, 3 none of these) and the
+// largest relative change with that verdict.
+func notability(b *analysis.Benchmark) (class int, size float64) {
+	class = 3
+	for _, m := range b.Metrics {
+		for _, c := range m.Changes {
+			if c == nil {
+				continue
+			}
+			k := 3
+			switch c.Verdict {
+			case analysis.Regressed:
+				k = 0
+			case analysis.Improved:
+				k = 1
+			case analysis.Inconclusive:
+				k = 2
+			}
+			e := math.Abs(c.Estimate)
+			if math.IsNaN(e) || math.IsInf(e, 0) {
+				e = 0
+			}
+			switch {
+			case k < class:
+				class, size = k, e
+			case k == class:
+				size = math.Max(size, e)
+			}
+		}
+	}
+	return class, size
+}
+
+// htmlLarge lays out a report of many benchmarks: one group of the
+// htmlNotable most notable (regressed, then improved, then inconclusive;
+// the largest changes first), drawn in full with a chart of their
+// changes, and a table of every benchmark.
+func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
+	type ranked struct {
+		i     int
+		class int
+		size  float64
+	}
+	var rs []ranked
+	for i := range rep.Benchmarks {
+		if class, size := notability(&rep.Benchmarks[i]); class < 3 {
+			rs = append(rs, ranked{i, class, size})
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if a.class != b.class {
+			return a.class - b.class
+		}
+		return -cmpFloat(a.size, b.size)
+	})
+	rs = rs[:min(len(rs), htmlNotable)]
+	shown := make(map[int]bool, len(rs))
+	var groups []htmlGroup
+	if len(rs) > 0 {
+		g := htmlGroup{ID: "notable", Title: fmt.Sprintf("The %d most notable of %d benchmarks", len(rs), len(rep.Benchmarks))}
+		var idx []int
+		for k, r := range rs {
+			idx = append(idx, r.i)
+			shown[r.i] = true
+			g.Benchmarks = append(g.Benchmarks, benchView(rep, r.i, fmt.Sprintf("b%d", k+1)))
+		}
+		if len(rep.Sides) > 1 {
+			g.Chart = changeChart(rep, idx)
+			g.Caption = "Change of each one's primary metric against " + rep.Sides[0] + " with its " + pct(rep.Options.Confidence) +
+				" CI; the shaded band is the ±" + pct(rep.Options.Noise) + " noise band."
+		}
+		groups = append(groups, g)
+	}
+
+	all := &htmlAll{Head: []string{"benchmark", "unit"}}
+	all.Intro = fmt.Sprintf("This report has %d benchmarks, more than the %d drawn in full: ", len(rep.Benchmarks), htmlFullLimit)
+	if len(rs) > 0 {
+		all.Intro += fmt.Sprintf("the %d most notable are drawn above (regressed first, then improved, then inconclusive; the largest changes first), and ", len(rs))
+	}
+	all.Intro += "every benchmark is in this table, with its primary metric; its other metrics are named when their verdict is not unchanged. " +
+		"To see others in full, report on fewer benchmarks."
+	for _, s := range rep.Sides {
+		all.Head = append(all.Head, s)
+	}
+	for _, s := range rep.Sides[min(1, len(rep.Sides)):] {
+		all.Head = append(all.Head, "change ("+s+")", "verdict")
+	}
+	all.Head = append(all.Head, "other metrics")
+	for i := range rep.Benchmarks {
+		b := &rep.Benchmarks[i]
+		row := htmlRow{Name: b.FullName, Shown: shown[i]}
+		if len(b.Metrics) > 0 {
+			pi := primary(b)
+			pm := b.Metrics[pi]
+			row.Unit = pm.Unit
+			for _, s := range pm.Sides {
+				row.Cells = append(row.Cells, htmlCell{Text: centerCell(pm.Unit, s)})
+			}
+			for _, c := range pm.Changes {
+				est, ci := changeCells(c)
+				cell := htmlCell{Text: strings.TrimSpace(est + " " + ci)}
+				v := htmlCell{}
+				if c != nil {
+					v.Verdict = string(c.Verdict)
+				}
+				row.Cells = append(row.Cells, cell, v)
+			}
+			var other []string
+			for j, m := range b.Metrics {
+				if j == pi {
+					continue
+				}
+				for k, c := range m.Changes {
+					if c == nil || c.Verdict == analysis.Unchanged {
+						continue
+					}
+					o := m.Unit + " " + shortPct(c.Estimate) + " " + string(c.Verdict)
+					if len(m.Changes) > 1 {
+						o += " (" + rep.Sides[k+1] + ")"
+					}
+					other = append(other, o)
+				}
+			}
+			row.Other = strings.Join(other, "; ")
+		}
+		all.Rows = append(all.Rows, row)
+	}
+	return groups, all
+}
+
+// cmpFloat orders a and b, NaN first.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // benchView is one benchmark's metrics table, charts and notes.
