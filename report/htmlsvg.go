@@ -92,11 +92,14 @@ func niceTicks(lo, hi float64, n int) []float64 {
 			break
 		}
 	}
+	if math.IsInf(step, 0) {
+		return []float64{lo} // a step past the largest float64
+	}
 	var t []float64
 	first := math.Ceil(lo/step - 1e-9)
 	for i := 0.0; len(t) < maxTicks; i++ {
 		v := (first + i) * step
-		if v > hi+step*1e-9 || math.IsInf(v, 0) {
+		if v > hi+step*1e-9 || math.IsInf(v, 0) || math.IsNaN(v) {
 			break
 		}
 		if math.Abs(v) < step*1e-9 {
@@ -156,6 +159,9 @@ func logTicks(lo, hi float64) []float64 {
 func padRange(lo, hi, frac float64) (float64, float64) {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		return 0, 1
+	}
+	if hi < lo {
+		lo, hi = hi, lo
 	}
 	if hi == lo {
 		d := math.Abs(lo) * 0.05
