@@ -475,9 +475,7 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 	}
 	all.Intro += "every benchmark is in this table, with its primary metric; its other metrics are named when their verdict is not unchanged. " +
 		"To see others in full, report on fewer benchmarks."
-	for _, s := range rep.Sides {
-		all.Head = append(all.Head, s)
-	}
+	all.Head = append(all.Head, rep.Sides...)
 	for _, s := range rep.Sides[min(1, len(rep.Sides)):] {
 		all.Head = append(all.Head, "change ("+s+")", "verdict")
 	}
