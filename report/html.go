@@ -491,7 +491,7 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 				row.Cells = append(row.Cells, htmlCell{Text: centerCell(pm.Unit, s)})
 			}
 			for _, c := range pm.Changes {
-				est, ci := changeCells(c)
+				est, ci := changeCells(c, pm.Unit)
 				cell := htmlCell{Text: strings.TrimSpace(est + " " + ci)}
 				v := htmlCell{}
 				if c != nil {
@@ -508,7 +508,7 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 					if c == nil || c.Verdict == analysis.Unchanged {
 						continue
 					}
-					o := m.Unit + " " + shortPct(c.Estimate) + " " + string(c.Verdict)
+					o := m.Unit + " " + estimate(c, m.Unit, shortPct) + " " + string(c.Verdict)
 					if len(m.Changes) > 1 {
 						o += " (" + rep.Sides[k+1] + ")"
 					}
