@@ -83,7 +83,7 @@ func TestBadInput(t *testing.T) {
 		{"report", "/dev/zero"},
 		// Only values that cannot be measurements (a negative time, a
 		// subnormal, 1.7e308 B/op): no results (issue 11, item 7).
-		{"compare", "--format", "html", "a=" + testdataAbs(t, "malformed", "impossible.txt"), "b=" + testdataAbs(t, "malformed", "impossible.txt")},
+		{"compare", "--format", "html", "a=" + absPath(t, impossible), "b=" + absPath(t, impossible)},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
@@ -113,13 +113,5 @@ func TestReportRampFormats(t *testing.T) {
 	}
 }
 
-// testdataAbs is the absolute path of a file under testdata, for commands
-// run in another directory.
-func testdataAbs(t *testing.T, elem ...string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "testdata"}, elem...)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// impossible holds only values that cannot be measurements.
+var impossible = filepath.Join("..", "..", "testdata", "malformed", "impossible.txt")
