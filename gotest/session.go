@@ -392,27 +392,12 @@ func (s *session) prepare(ctx context.Context) error {
 			Toolchain: sd.Toolchain,
 		})
 	}
-	if len(s.sides) == 2 && s.identical(ctx, s.sides[0], s.sides[1]) {
+	if len(s.sides) == 2 && s.sameBuild(ctx, s.sides[0], s.sides[1]) {
 		s.run.Notes = append(s.run.Notes, fmt.Sprintf(
 			"A/A run: %s and %s build the same source with the same settings, so this run measures the noise floor; any verdict other than unchanged is a false alarm.",
 			s.sides[0].Label, s.sides[1].Label))
 	}
 	return s.build(ctx)
-}
-
-// identical reports whether two sides build the same source the same way:
-// same settings, and the same tree, or the same commit with no uncommitted
-// change in what the measured packages are built from.
-func (s *session) identical(ctx context.Context, a, b *sideState) bool {
-	switch {
-	case !a.Settings.Equal(b.Settings):
-		return false
-	case a.tree == b.tree:
-		return true
-	case a.tree.Rev == "" || a.tree.Rev != b.tree.Rev:
-		return false
-	}
-	return !a.tree.changedFor(ctx, a.Settings, s.cfg.Packages) && !b.tree.changedFor(ctx, b.Settings, s.cfg.Packages)
 }
 
 // mayHaveBenchmarks reports whether path, on some side, declares a
