@@ -60,10 +60,10 @@ type listedPackage struct {
 		Replace   *struct{ Path, Version string }
 	}
 	GoFiles, CgoFiles, CFiles, CXXFiles, MFiles, HFiles, FFiles, SFiles []string
-	SwigFiles, SwigCXXFiles, SysoFiles, EmbedFiles                     []string
-	TestGoFiles, XTestGoFiles, TestEmbedFiles, XTestEmbedFiles         []string
-	Error                                                              *struct{ Err string }
-	DepsErrors                                                         []*struct{ Err string }
+	SwigFiles, SwigCXXFiles, SysoFiles, EmbedFiles                      []string
+	TestGoFiles, XTestGoFiles, TestEmbedFiles, XTestEmbedFiles          []string
+	Error                                                               *struct{ Err string }
+	DepsErrors                                                          []*struct{ Err string }
 }
 
 // listFields are the -json fields buildFingerprint asks go list for.
