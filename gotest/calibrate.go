@@ -54,6 +54,7 @@ func (s *session) calibrate(ctx context.Context) error {
 				step++
 				s.progress(Progress{Phase: PhaseCalibrate, Step: step, Steps: steps, Current: sd.Label + " " + strings.TrimPrefix(w.name, "Benchmark")})
 				out, err := sd.bins[w.pkg].Run(ctx, inv)
+				s.keepPrinted(sd.Label, w.pkg+"."+w.name, 0, out)
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}

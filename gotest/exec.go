@@ -69,6 +69,9 @@ func (inv Invocation) args() []string {
 		"-test.benchtime=" + bt,
 		"-test.benchmem",
 		"-test.count=1",
+		// Frame the framework's lines, so that what the benchmark
+		// prints cannot pass for a result (see deframe).
+		"-test.v=test2json",
 	}
 	if inv.CPU > 0 {
 		args = append(args, "-test.cpu="+strconv.Itoa(inv.CPU))
@@ -85,8 +88,14 @@ func (inv Invocation) args() []string {
 // An Output is what one run of a test binary printed and how it ended.
 type Output struct {
 	// Stdout is the standard output; Combined interleaves it with the
-	// standard error as they were written.
+	// standard error as they were written, without test2json's framing
+	// bytes. For a Run, Stdout holds only the testing framework's
+	// configuration and result lines (and Unit metadata lines), in the Go
+	// benchmark format, and Printed what the benchmarks printed
+	// themselves (their b.Log lines included), which would otherwise be
+	// mistaken for results or break them up.
 	Stdout, Combined string
+	Printed          string
 	State            *os.ProcessState
 	Start            time.Time
 	Elapsed          time.Duration
@@ -115,9 +124,25 @@ func (e *RunError) Error() string {
 // Run runs the binary once with inv's flags, in the package's directory as
 // go test does. A failure of the binary is a *RunError, returned with the
 // output; a cancelled ctx returns ctx.Err().
+//
+// A binary that exits with status 0 without finishing (a benchmark that
+// calls os.Exit(0)) is a *RunError too, not a benchmark that printed
+// nothing.
 func (b *Binary) Run(ctx context.Context, inv Invocation) (*Output, error) {
-	args := inv.args()
-	return b.exec(ctx, inv.Timeout, args...)
+	out, err := b.exec(ctx, inv.Timeout, inv.args()...)
+	if out == nil {
+		return out, err
+	}
+	f := deframe(out.Stdout)
+	out.Stdout, out.Printed = f.results, f.printed
+	if err == nil && !f.passed {
+		reason := "exited before printing a result (os.Exit?)"
+		if len(ParseResults(out.Stdout)) > 0 {
+			reason = "exited before it finished (os.Exit?)"
+		}
+		err = &RunError{Reason: reason, Tail: tail(out.Combined, tailLines)}
+	}
+	return out, err
 }
 
 // timeoutGrace is how long a timed-out test binary has, after SIGQUIT, to
@@ -150,7 +175,8 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	out := &Output{Start: time.Now()}
 	err := cmd.Run()
 	out.Elapsed = time.Since(out.Start)
-	out.Stdout, out.Combined, out.State = stdout.String(), combined.String(), cmd.ProcessState
+	out.Stdout, out.State = stdout.String(), cmd.ProcessState
+	out.Combined = strings.ReplaceAll(combined.String(), string(marker), "")
 	if err == nil {
 		return out, nil
 	}

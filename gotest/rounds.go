@@ -238,6 +238,7 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 		obs.Mark(u.key, sd.Label, round)
 	}
 	out, err := sd.bins[u.pkg].Run(ctx, Invocation{Bench: u.pattern, Iters: iters, CPU: u.cpu, Timeout: s.cfg.Timeout})
+	s.keepPrinted(sd.Label, u.key, round, out)
 	if obs != nil {
 		if out != nil && out.State != nil && s.cfg.ProcessStats != nil {
 			obs.AddProcess(s.cfg.ProcessStats(out.State))
