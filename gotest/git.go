@@ -62,11 +62,13 @@ func Checkout(ctx context.Context, dir, rev string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "rigor-worktree-")
+	// Owned by this process, so that the next run removes it if this
+	// one is killed before Close.
+	tmp, err := makeTempDir(worktreePrefix, top)
 	if err != nil {
 		return nil, err
 	}
-	wt := filepath.Join(tmp, "tree")
+	wt := filepath.Join(tmp, worktreeName)
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, hash); err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("checking out %s: %w", rev, err)

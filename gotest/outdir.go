@@ -1,11 +1,63 @@
 package gotest
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// LockFile, in the results directory, names the run writing there (an
+// owner record) while it runs.
+const LockFile = ".rigor.lock"
+
+// lockOut claims the results directory for this run before anything is
+// built: it makes it if need be and creates LockFile there, exclusively,
+// so that two runs given the same directory never both write to it. It
+// refuses, in one line, a directory another run holds or that already
+// holds files: a run's results are not overwritten. The lock goes with
+// the temporary directories when the run ends.
+func (s *session) lockOut() error {
+	dir := s.cfg.Out
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating results directory: %w", err)
+	}
+	lock := filepath.Join(dir, LockFile)
+	mine := false
+	switch err := writeOwner(lock, thisProcess()); {
+	case err == nil:
+		mine = true
+		s.cleanupDirs = append(s.cleanupDirs, lock)
+	case !errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("locking results directory: %w", err)
+	default:
+		if o, err := readOwner(lock); err != nil || !o.dead() {
+			who := "another rigor run"
+			if err == nil {
+				who += fmt.Sprintf(" (pid %d)", o.PID)
+			}
+			return fmt.Errorf("results directory %s is in use by %s; give another --out", dir, who)
+		}
+		// A killed run's lock: refused below, as a directory that is
+		// not empty.
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("reading results directory: %w", err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !mine || e.Name() != LockFile {
+			files = append(files, e.Name())
+		}
+	}
+	if len(files) > 0 {
+		return fmt.Errorf("results directory %s already holds %s; give an empty or new --out, or remove it", dir, joinMax(files, 3))
+	}
+	return nil
+}
 
 // OutputDir is the directory, inside the results directory, that keeps
 // what the benchmarks printed: SIDE.log per side, each run's output under

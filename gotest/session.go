@@ -369,6 +369,9 @@ func (s *session) note(format string, args ...any) {
 // prepare checks the sides out, builds their test binaries and records the
 // sides in the run.
 func (s *session) prepare(ctx context.Context) error {
+	if err := s.claimDirs(ctx); err != nil {
+		return err
+	}
 	s.progress(Progress{Phase: PhaseBuild})
 	trees := map[string]*Tree{}
 	for _, sd := range s.cfg.Sides {
@@ -478,7 +481,7 @@ func (s *session) build(ctx context.Context) error {
 				len(skipped), plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, plural(len(skipped), "it was", "they were"), joinMax(skipped, 5)))
 		}
 	}()
-	binDir, err := os.MkdirTemp("", "rigor-bin-")
+	binDir, err := makeTempDir(binPrefix, "")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,6 +22,43 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	nodir := filepath.Join(dir, "nodir", "out.txt")
+	// A module with a benchmark, so that a run that is not refused would
+	// measure it and write to --out; an input that -o would overwrite, a
+	// results directory that holds a run, and one that a live run holds
+	// (this test's process).
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/bad\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bench := "package bad\n\nimport \"testing\"\n\nfunc BenchmarkNothing(b *testing.B) {\n\tfor b.Loop() {\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "bad_test.go"), []byte(bench), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "base.txt")
+	if b, err := os.ReadFile(seedBase); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(base, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(dir, "alias.txt")
+	if err := os.Symlink(base, alias); err != nil {
+		t.Fatal(err)
+	}
+	held := filepath.Join(dir, "held")
+	locked := filepath.Join(dir, "locked")
+	for _, f := range []string{filepath.Join(held, "run.json"), filepath.Join(locked, ".rigor.lock")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(held, "run.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	lock := fmt.Sprintf(`{"pid":%d,"host":%q,"pid_namespace":%q}`, os.Getpid(), host, ns)
+	if err := os.WriteFile(filepath.Join(locked, ".rigor.lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ramp := writeRun(t, &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindRamp, Sides: []model.Side{},
 		Ramp: &model.Ramp{Target: "http://127.0.0.1:1/", Protocol: "HTTP/1.1", Mode: model.RampClosed, CPUs: 2,
 			Steps: []model.RampStep{{Index: 0, Concurrency: 1, Throughput: 100, Valid: true, Latency: model.Latency{P50: time.Millisecond}}}}})
@@ -39,6 +77,11 @@ func TestBadInput(t *testing.T) {
 		{"compare", "-o", dir, seedBase, seedOpt},
 		{"compare", "-o", nodir, seedBase, seedOpt},
 		{"compare", ramp},
+		{"compare", "-o", base, "a=" + base, "b=" + base},
+		{"compare", "-o", alias, "a=" + base, "b=" + base},
+		{"ab", "--old", ".", "--benchtime", "1x", "--min-rounds", "2", "--max-rounds", "2", "--profile", "off", "--out", held},
+		{"run", "--benchtime", "1x", "--min-rounds", "2", "--max-rounds", "2", "--profile", "off", "--out", held},
+		{"run", "--benchtime", "1x", "--min-rounds", "2", "--max-rounds", "2", "--profile", "off", "--out", locked},
 		{"report", "--format", "tree", ramp},
 		{"report", "--format", "llm", ramp},
 		{"report", "--format", "benchfmt", ramp},
@@ -91,6 +134,13 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("rigor %s: exit %d, stdout %.80q, stderr %q; want exit 2 and one line",
 				strings.Join(args, " "), code, stdout, stderr)
 		}
+	}
+	// Nothing refused was touched.
+	if b, err := os.ReadFile(base); err != nil || !strings.Contains(string(b), "Benchmark") {
+		t.Errorf("compare -o overwrote its input: %v\n%.200s", err, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(held, "run.json")); err != nil || string(b) != "{}" {
+		t.Errorf("--out overwrote the run in it: %v %q", err, b)
 	}
 }
 

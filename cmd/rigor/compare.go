@@ -36,6 +36,9 @@ more than it, or 2 for unreadable input, no benchmarks, or nothing in common.`,
 			if err != nil {
 				return err
 			}
+			if err := outputNotInput(flags.output, args); err != nil {
+				return err
+			}
 			run, err := readInputs(args)
 			if err != nil {
 				return err
@@ -86,4 +89,23 @@ func splitLabel(arg string) (label, path string) {
 		return l, p
 	}
 	return arg, arg
+}
+
+// outputNotInput refuses an -o file that is one of the inputs (the same
+// file, under any name): writing the report would destroy it.
+func outputNotInput(output string, args []string) error {
+	if output == "" {
+		return nil
+	}
+	out, err := os.Stat(output)
+	if err != nil {
+		return nil // not there yet, so not an input
+	}
+	for _, arg := range args {
+		_, path := splitLabel(arg)
+		if in, err := os.Stat(path); err == nil && os.SameFile(in, out) {
+			return usageErrorf("-o %s is the input %s: the report would overwrite it", output, path)
+		}
+	}
+	return nil
 }
