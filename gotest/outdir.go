@@ -97,7 +97,7 @@ func (s *session) keepPrinted(side, key string, round int, out *Output) {
 			return
 		}
 	}
-	b.Notes = append(b.Notes, fmt.Sprintf("%s (kept in %s); what it prints inside its timed loop is measured too.", printedNote, filepath.ToSlash(rel)))
+	b.Notes = append(b.Notes, fmt.Sprintf("%s (kept in %s/SIDE.log in the results directory); what it prints inside its timed loop is measured too.", printedNote, OutputDir))
 }
 
 // appendFile appends text to the file at path, creating it and its

@@ -159,3 +159,14 @@ func (s *session) claimDirs(ctx context.Context) error {
 	s.removeStale(ctx)
 	return s.lockOut()
 }
+
+// procState returns the state letter of a Linux /proc/PID/stat line,
+// "PID (COMM) STATE ...", where COMM may hold spaces and parentheses; 0
+// when there is none.
+func procState(stat string) byte {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) || stat[i+1] != ' ' {
+		return 0
+	}
+	return stat[i+2]
+}

@@ -165,3 +165,33 @@ func TestKilledRunCleanedUp(t *testing.T) {
 		t.Errorf("the next run did not say what it removed:\n%s", log.String())
 	}
 }
+
+func TestProcState(t *testing.T) {
+	for _, tt := range []struct {
+		stat string
+		want byte
+	}{
+		{"31237 (rigor-wt) Z 1 31237 ...", 'Z'},
+		{"1 (a) b) (c) S 0 1", 'S'},
+		{"12 (x)", 0},
+		{"12 (x)R", 0},
+		{"", 0},
+	} {
+		if got := procState(tt.stat); got != tt.want {
+			t.Errorf("procState(%q) = %q, want %q", tt.stat, got, tt.want)
+		}
+	}
+	if !processAlive(os.Getpid()) || processAlive(deadPID) {
+		t.Error("this process dead, or an impossible one alive")
+	}
+}
+
+func FuzzProcState(f *testing.F) {
+	f.Add("31237 (rigor-wt) Z 1 31237")
+	f.Add("1 (a) b) (c) S 0 1")
+	f.Fuzz(func(t *testing.T, stat string) {
+		if s := procState(stat); s != 0 && !strings.Contains(stat, ") "+string([]byte{s})) {
+			t.Fatalf("state %q not after a ') ' in %q", s, stat)
+		}
+	})
+}
