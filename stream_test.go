@@ -71,7 +71,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	if bm.Config["stopped"] != stopInterrupted || bm.Config["rounds"] != strconv.Itoa(len(a)) {
 		t.Errorf("config %v: want stopped=interrupted, rounds=%d", bm.Config, len(a))
 	}
-	if !slices.Contains(run.Notes, interruptedNote) {
+	if !slices.Contains(model.Texts(run.Notes), interruptedNote) {
 		t.Errorf("notes %q do not say the run was interrupted", run.Notes)
 	}
 
@@ -124,7 +124,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(js.Benchmarks[0].Metric(unitTime).Values("a")); n < len(a) || n > len(a)+1 || !slices.Contains(js.Notes, partialNote) {
+	if n := len(js.Benchmarks[0].Metric(unitTime).Values("a")); n < len(a) || n > len(a)+1 || !slices.Contains(model.Texts(js.Notes), partialNote) {
 		t.Errorf("run.json: %d rounds of a, notes %q; want about %d, marked partial", n, js.Notes, len(a))
 	}
 	if js.Env == nil || js.Env.GoVersion == "" {
@@ -182,7 +182,7 @@ func TestMainInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Contains(js.Notes, partialNote) || !slices.Contains(js.Notes, interruptedNote) {
+	if slices.Contains(model.Texts(js.Notes), partialNote) || !slices.Contains(model.Texts(js.Notes), interruptedNote) {
 		t.Errorf("the final run.json's notes %q: want interrupted, not the in-progress mark", js.Notes)
 	}
 }
@@ -235,7 +235,7 @@ func TestObservations(t *testing.T) {
 	if len(rounds) != 3 {
 		t.Errorf("observations of rounds %v, want 1 to 3", rounds)
 	}
-	if !slices.ContainsFunc(bm.Notes, func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") }) {
+	if !slices.ContainsFunc(model.Texts(bm.Notes), func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") }) {
 		t.Errorf("notes %q: observe.Annotate did not run", bm.Notes)
 	}
 }
@@ -259,7 +259,7 @@ func TestStreamFailureKeepsMeasuring(t *testing.T) {
 	if m == nil || len(m.run.Benchmarks) == 0 || len(m.run.Benchmarks[0].Metric(unitTime).Values("b")) == 0 {
 		t.Fatal("no measurements returned")
 	}
-	if !slices.ContainsFunc(m.run.Notes, func(n string) bool { return strings.Contains(n, "streaming stopped") }) {
+	if !slices.ContainsFunc(model.Texts(m.run.Notes), func(n string) bool { return strings.Contains(n, "streaming stopped") }) {
 		t.Errorf("no note on the failed stream: %q", m.run.Notes)
 	}
 }

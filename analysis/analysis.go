@@ -103,8 +103,8 @@ type Report struct {
 	// and side by side, every side that lacks a benchmark's results or
 	// stopped having them (Benchmark.Missing, flattened).
 	Missing []Missing
-	// Notes are run-level footnotes in plain words.
-	Notes []string
+	// Notes are run-level notes: the run's own and the analysis's.
+	Notes []model.Note
 	// Run is the analysed run, for views that show raw samples.
 	Run *model.Run `json:"-"`
 }
@@ -118,7 +118,7 @@ type Benchmark struct {
 	Variant  string
 	Config   map[string]string
 	Metrics  []Metric
-	Notes    []string
+	Notes    []model.Note
 	// Clock says which time metric the verdict is taken from, when both
 	// wall and CPU time were measured; nil otherwise.
 	Clock *Clock
@@ -157,8 +157,8 @@ type Metric struct {
 	// Changes[i] compares Report.Sides[i+1] with the baseline; nil when
 	// a side has no samples.
 	Changes []*Change
-	// Notes are footnotes in plain words.
-	Notes []string
+	// Notes are footnotes on the metric.
+	Notes []model.Note
 	// Context, when not empty, says why this metric does not decide the
 	// benchmark's verdict (it is the clock the verdict is not taken
 	// from): it keeps its own comparison, but stays out of the

@@ -250,7 +250,7 @@ func TestOneSidedAndChanceNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notes := strings.Join(rep.Notes, "\n")
+	notes := strings.Join(model.Texts(rep.Notes), "\n")
 	if !strings.Contains(notes, "OnlyOld (missing on new)") {
 		t.Errorf("notes do not name the one-sided benchmark:\n%s", notes)
 	}
@@ -285,7 +285,7 @@ func TestElisionNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := strings.Join(rep.Benchmarks[0].Metrics[0].Notes, "\n"); !strings.Contains(notes, "likely optimized away") {
+	if notes := strings.Join(model.Texts(rep.Benchmarks[0].Metrics[0].Notes), "\n"); !strings.Contains(notes, "likely optimized away") {
 		t.Errorf("no elision note for 0.3 ns/op:\n%s", notes)
 	}
 	run.Benchmarks[0].Notes = []string{"the disassembly of X shows work in its loops: the code was not optimized away, it is just fast"}
@@ -293,7 +293,7 @@ func TestElisionNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := strings.Join(rep.Benchmarks[0].Metrics[0].Notes, "\n"); strings.Contains(notes, "likely optimized away") {
+	if notes := strings.Join(model.Texts(rep.Benchmarks[0].Metrics[0].Notes), "\n"); strings.Contains(notes, "likely optimized away") {
 		t.Errorf("analysis contradicts the disassembly's verdict:\n%s", notes)
 	}
 }

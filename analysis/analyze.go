@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/rigorbench/rigor/model"
@@ -45,7 +46,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 		for j := range b.Metrics {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
 		}
-		applyClock(&ab, chooseClock(run, b))
+		applyClock(&ab, b.Key(), chooseClock(run, b))
 		markDerived(b, ab.Metrics)
 		ab.Missing = missing(b, rep.Sides)
 		_, baseMissing := ab.Missing[rep.Sides[0]]
@@ -92,16 +93,16 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	rep.distrust()
 	rep.Geomeans = geomeans(rep)
 	if len(lost) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s where the baseline %s %s: %s.",
+		rep.Notes = append(rep.Notes, runNote(model.NoteOneSide, fmt.Sprintf("%d %s where the baseline %s %s: %s.",
 			len(lost), plural(len(lost), "benchmark failed or is missing", "benchmarks failed or are missing"),
-			rep.Sides[0], plural(len(lost), "has it", "has them"), joinList(lost, 5)))
+			rep.Sides[0], plural(len(lost), "has it", "has them"), joinList(lost, 5))))
 	}
 	if len(oneSided) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d %s on some sides only: %s.",
-			len(oneSided), plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), joinList(oneSided, 5)))
+		rep.Notes = append(rep.Notes, runNote(model.NoteOneSide, fmt.Sprintf("%d %s on some sides only: %s.",
+			len(oneSided), plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), joinList(oneSided, 5))))
 	}
 	if rep.Comparisons > 1 {
-		rep.Notes = append(rep.Notes, chanceNote(rep.Comparisons, opts)+derivedNote(rep))
+		rep.Notes = append(rep.Notes, runNote(model.NoteCorrection, chanceNote(rep.Comparisons, opts)+derivedNote(rep)))
 	}
 	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
@@ -210,7 +211,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		c.Side = sides[i]
 		am.Changes = append(am.Changes, c)
 	}
-	am.Notes = metricNotes(m, &am, sides, opts, elisionJudged(b))
+	am.Notes = metricNotes(b.Key(), m, &am, sides, opts, elisionJudged(b))
 	return am
 }
 
@@ -609,26 +610,24 @@ func hashKey(parts ...string) uint64 {
 }
 
 // elisionJudged reports whether the source already judged the benchmark
-// for elision (package observe writes a note, confirmed or refuted from the
+// for elision (package observe notes it, confirmed or refuted from the
 // disassembly); analysis then leaves the question to that note rather than
 // guess from the timing alone.
 func elisionJudged(b *model.Benchmark) bool {
-	for _, n := range b.Notes {
-		if strings.Contains(n, "optimized away") || strings.Contains(n, "empty loop") || strings.Contains(n, "disassembly") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(b.Notes, func(n model.Note) bool {
+		return n.Kind == model.NoteElision || n.Kind == model.NoteDisassembly
+	})
 }
 
-// dedupe returns notes without repeats, in order: a source that measured
-// in several passes may record the same remark once per pass.
-func dedupe(notes []string) []string {
-	var out []string
+// dedupe returns notes without repeats of the same words, in order: a
+// source that measured in several passes may record the same remark once
+// per pass.
+func dedupe(notes []model.Note) []model.Note {
+	var out []model.Note
 	seen := make(map[string]bool, len(notes))
 	for _, n := range notes {
-		if !seen[n] {
-			seen[n] = true
+		if !seen[n.Text] {
+			seen[n.Text] = true
 			out = append(out, n)
 		}
 	}

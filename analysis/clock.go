@@ -227,13 +227,14 @@ func contendedInterval(o *model.Observation) bool {
 // applyClock marks the time metric the verdict is not taken from as
 // context: it keeps its own interval and verdict, and stays out of the
 // correction, the gate and the stopping rule.
-func applyClock(b *Benchmark, c *Clock) {
+func applyClock(b *Benchmark, key string, c *Clock) {
 	if c == nil {
 		return
 	}
 	b.Clock = c
 	if c.Intervals > 0 && c.Contended >= contendedShare {
-		b.Notes = append(b.Notes, c.Reason)
+		b.Notes = append(b.Notes, model.Note{Kind: model.NoteClock, Source: source, Benchmark: key, Unit: c.Unit,
+			Evidence: map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall}, Text: c.Reason})
 	}
 	other := CPUUnit
 	if c.Unit == CPUUnit {

@@ -61,7 +61,7 @@ func TestDerivedMetricsCountOnce(t *testing.T) {
 	if rep.Comparisons != 3 {
 		t.Errorf("comparisons = %d, want 3", rep.Comparisons)
 	}
-	notes := strings.Join(rep.Notes, "\n")
+	notes := strings.Join(model.Texts(rep.Notes), "\n")
 	if !strings.Contains(notes, "3 comparisons") || !strings.Contains(notes, "Holm") ||
 		!strings.Contains(notes, "B/s and sec/item, derived from sec/op, share its test and are not counted.") {
 		t.Errorf("chance note does not count 3 comparisons:\n%s", notes)

@@ -80,7 +80,7 @@ func TestLostBenchmarksFailTheGate(t *testing.T) {
 		t.Errorf("Gate(-1) = %+v: a disabled gate failed", g)
 	}
 
-	notes := strings.Join(rep.Notes, "\n")
+	notes := strings.Join(model.Texts(rep.Notes), "\n")
 	for _, w := range []string{
 		"3 benchmarks failed or are missing where the baseline old has them: Panics (failed on new: panicked (exit status 2) in round 2); Removed (missing on new); Broken (did not build on new: package p does not build on new).",
 		"2 benchmarks failed or are present on some sides only: Added (missing on old); OldFails (failed on old: timed out after 1m0s and was stopped).",

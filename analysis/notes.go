@@ -10,6 +10,14 @@ import (
 	"github.com/rigorbench/rigor/stats"
 )
 
+// source is the Source of this package's notes.
+const source = "analysis"
+
+// runNote is a run-level note of this package.
+func runNote(kind model.NoteKind, text string) model.Note {
+	return model.Note{Kind: kind, Source: source, Text: text}
+}
+
 // Thresholds for footnotes. They are deliberately conservative: a footnote
 // should point at something a person would want to know.
 const (
@@ -21,12 +29,15 @@ const (
 	resolutionRatio = 1000 // samples should last 1000x the timer resolution
 )
 
-// metricNotes returns the footnotes for one metric, in plain words.
-func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options, elisionJudged bool) []string {
-	var notes []string
+// metricNotes returns the footnotes for one metric of benchmark key.
+func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts Options, elisionJudged bool) []model.Note {
+	var notes []model.Note
+	note := func(kind model.NoteKind, topic, side string, ev map[string]float64, text string) {
+		notes = append(notes, model.Note{Kind: kind, Topic: topic, Source: source, Benchmark: key, Side: side, Unit: m.Unit, Evidence: ev, Text: text})
+	}
 	if am.Exact {
 		if len(sides) > 1 {
-			notes = append(notes, "values never vary within a side: compared exactly")
+			note(model.NoteExact, "", "", nil, "values never vary within a side: compared exactly")
 		}
 		return notes
 	}
@@ -43,23 +54,23 @@ func metricNotes(m *model.Metric, am *Metric, sides []string, opts Options, elis
 		}
 		side := sides[i]
 		if _, err := stats.MedianCI(m.Values(side), opts.Confidence); err != nil {
-			notes = append(notes, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
+			note(model.NoteStatistics, "too-few", side, map[string]float64{"n": float64(s.N)}, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
 		}
 		if isTime && s.CV > highCV {
-			notes = append(notes, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), pct(s.CV)))
+			note(model.NoteStatistics, "variation", side, map[string]float64{"cv": s.CV}, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), pct(s.CV)))
 		}
 		if n := s.Outliers.Total(); n > 0 && s.N >= 4 {
-			notes = append(notes, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
+			note(model.NoteStatistics, "outliers", side, map[string]float64{"outliers": float64(n)}, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
 				plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
 		}
 		if isTime && !elisionJudged && s.Center < subNanosecond && s.CV < flatCV {
-			notes = append(notes, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
+			note(model.NoteElision, "", side, map[string]float64{"sec_per_op": s.Center, "cv": s.CV}, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
 		}
 		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < resolutionRatio*opts.TimerResolution {
-			notes = append(notes, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), resolutionRatio))
+			note(model.NoteStatistics, "resolution", side, nil, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), resolutionRatio))
 		}
 		if rho, ok := drift(m.BySide(side)); ok {
-			notes = append(notes, fmt.Sprintf("%svalues drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", label(side), rho))
+			note(model.NoteStatistics, "drift", side, map[string]float64{"spearman_rho": rho}, fmt.Sprintf("%svalues drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", label(side), rho))
 		}
 	}
 	return notes

@@ -21,7 +21,7 @@ func rootRev(scale string) map[string]string {
 }
 
 func isAA(run *model.Run) bool {
-	return slices.ContainsFunc(run.Notes, func(n string) bool { return strings.HasPrefix(n, "A/A run") })
+	return slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool { return strings.HasPrefix(n, "A/A run") })
 }
 
 // TestAAAtRepositoryRoot: a package at the root of the repository with an

@@ -59,14 +59,14 @@ func (s *session) calibrate(ctx context.Context) error {
 					return ctx.Err()
 				}
 				if err != nil {
-					s.note("%s.%s failed on %s during calibration, so it is not measured: %v", w.pkg, w.name, sd.Label, err)
+					s.note(model.NoteFailure, "%s.%s failed on %s during calibration, so it is not measured: %v", w.pkg, w.name, sd.Label, err)
 					s.lost(w.pkg, found[0], sd, i, runErrReason(err)+" during calibration")
 					failed = true
 					break
 				}
 				found[i] = ParseResults(out.Stdout)
 				if len(found[i]) == 0 {
-					s.note("%s.%s printed no result on %s (skipped?), so it is not measured.", w.pkg, w.name, sd.Label)
+					s.note(model.NoteFailure, "%s.%s printed no result on %s (skipped?), so it is not measured.", w.pkg, w.name, sd.Label)
 					s.lost(w.pkg, found[0], sd, i, "printed no result during calibration")
 					failed = true
 					break
@@ -219,7 +219,7 @@ func (s *session) listBenchmarks(ctx context.Context, pkg string) ([]string, err
 			return nil, ctx.Err()
 		}
 		if err != nil {
-			s.note("listing the benchmarks of %s on %s failed, so it is not measured: %v", pkg, sd.Label, err)
+			s.note(model.NoteFailure, "listing the benchmarks of %s on %s failed, so it is not measured: %v", pkg, sd.Label, err)
 			return nil, nil
 		}
 		for _, n := range names {
@@ -244,7 +244,7 @@ func (s *session) listBenchmarks(ctx context.Context, pkg string) ([]string, err
 	}
 	if len(only) > 0 {
 		slices.Sort(only)
-		s.note("%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "benchmark is", "benchmarks are"), strings.Join(only, ", "))
+		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "benchmark is", "benchmarks are"), strings.Join(only, ", "))
 	}
 	return slices.DeleteFunc(common, func(n string) bool { return len(where[n]) < len(s.sides) }), nil
 }
@@ -281,7 +281,7 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 		}
 	}
 	if len(only) > 0 {
-		s.note("%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "sub-benchmark is", "sub-benchmarks are"), strings.Join(only, ", "))
+		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "sub-benchmark is", "sub-benchmarks are"), strings.Join(only, ", "))
 	}
 	// Keep the order the first side printed them in.
 	for _, r0 := range found[0] {

@@ -220,7 +220,7 @@ func TestABTenfold(t *testing.T) {
 		if binary("example.com/lab/lab", "nope") != "" || binary("nope", "old") != "" {
 			t.Error("Annotate: a binary for an unknown side or package")
 		}
-		run.Notes = append(run.Notes, "annotated")
+		run.Notes = append(run.Notes, model.Note{Kind: model.NoteOther, Text: "annotated"})
 	}
 	run, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -229,7 +229,7 @@ func TestABTenfold(t *testing.T) {
 	if n := worktrees(t, dir); n != 1 {
 		t.Errorf("%d worktrees left after the run, want only the main one", n)
 	}
-	if !annotated || !slices.Contains(run.Notes, "annotated") {
+	if !annotated || !slices.Contains(model.Texts(run.Notes), "annotated") {
 		t.Error("Annotate not called, or its notes not kept")
 	}
 	if run.Kind != model.KindAB || !run.Paired || len(run.Sides) != 2 {
@@ -243,7 +243,7 @@ func TestABTenfold(t *testing.T) {
 	if run.Sides[0].Rev == run.Sides[1].Rev {
 		t.Errorf("both sides at %s", run.Sides[0].Rev)
 	}
-	for _, n := range run.Notes {
+	for _, n := range model.Texts(run.Notes) {
 		if strings.Contains(n, "A/A") {
 			t.Errorf("a real change labelled A/A: %s", n)
 		}
@@ -368,7 +368,7 @@ func TestAALabelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.HasPrefix(n, "A/A run") }) {
+	if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool { return strings.HasPrefix(n, "A/A run") }) {
 		t.Errorf("HEAD against a clean working tree is not labelled A/A; notes: %q", run.Notes)
 	}
 	if len(run.Benchmarks) != 1 || run.Benchmarks[0].Name != "Work" {
@@ -382,7 +382,7 @@ func TestAALabelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.ContainsFunc(run.Notes, func(n string) bool { return strings.HasPrefix(n, "A/A run") }) {
+	if slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool { return strings.HasPrefix(n, "A/A run") }) {
 		t.Errorf("sides with different environments labelled A/A")
 	}
 	if got := run.Sides[1].BuildEnv; !slices.Equal(got, []string{"GOGC=400"}) {
@@ -422,7 +422,7 @@ func BenchmarkHangs(b *testing.B) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notes := strings.Join(run.Notes, "\n")
+	notes := strings.Join(model.Texts(run.Notes), "\n")
 	for _, want := range []string{
 		"package example.com/lab/broken does not build on new", // build failure...
 		"undefinedThing",                 // ...with the compiler's words
@@ -474,7 +474,7 @@ func TestInterruptKeepsPartialRun(t *testing.T) {
 	if n := worktrees(t, dir); n != 1 {
 		t.Errorf("%d worktrees left after an interrupted run, want only the main one", n)
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "interrupted") }) {
+	if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool { return strings.Contains(n, "interrupted") }) {
 		t.Errorf("notes do not say the run was interrupted: %q", run.Notes)
 	}
 	m := run.Benchmarks[0].Metric("sec/op")

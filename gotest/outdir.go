@@ -3,6 +3,7 @@ package gotest
 import (
 	"errors"
 	"fmt"
+	"github.com/rigorbench/rigor/model"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,13 +92,13 @@ func (s *session) keepPrinted(side, key string, round int, out *Output) {
 		return
 	}
 	b := &s.run.Benchmarks[bi]
-	const printedNote = "printed output while it ran"
 	for _, n := range b.Notes {
-		if strings.HasPrefix(n, printedNote) {
+		if n.Kind == model.NoteOutput {
 			return
 		}
 	}
-	b.Notes = append(b.Notes, fmt.Sprintf("%s (kept in %s/SIDE.log in the results directory); what it prints inside its timed loop is measured too.", printedNote, OutputDir))
+	b.Notes = append(b.Notes, model.Note{Kind: model.NoteOutput, Source: source, Benchmark: key,
+		Text: fmt.Sprintf("printed output while it ran (kept in %s/SIDE.log in the results directory); what it prints inside its timed loop is measured too.", OutputDir)})
 }
 
 // appendFile appends text to the file at path, creating it and its

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"context"
+	"github.com/rigorbench/rigor/model"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,7 +98,7 @@ func TestBenchmarkOutput(t *testing.T) {
 	if want := []string{"Fake", "Glued", "Logs", "Progress", "ProgressN"}; !slices.Equal(names, want) {
 		t.Errorf("measured %q, want %q", names, want)
 	}
-	notes := strings.Join(run.Notes, "\n")
+	notes := strings.Join(model.Texts(run.Notes), "\n")
 	if !strings.Contains(notes, "BenchmarkExits failed on old during calibration, so it is not measured: exited before printing a result (os.Exit?)") {
 		t.Errorf("os.Exit(0) not reported as such:\n%s", notes)
 	}
@@ -134,7 +135,7 @@ func TestBenchmarkOutput(t *testing.T) {
 		}
 	}
 	for _, b := range run.Benchmarks {
-		if b.Name == "Progress" && !slices.ContainsFunc(b.Notes, func(n string) bool { return strings.Contains(n, "output/") }) {
+		if b.Name == "Progress" && !slices.ContainsFunc(model.Texts(b.Notes), func(n string) bool { return strings.Contains(n, "output/") }) {
 			t.Errorf("Progress: no note on where its output is kept: %q", b.Notes)
 		}
 	}

@@ -94,7 +94,7 @@ func (s *session) planProfile() {
 	need := s.profileNeed(p.Time / 2)
 	if share := time.Duration(profileShare * float64(s.cfg.Time)); need > share {
 		s.cfg.Profile = nil
-		s.note("No profiling pass: it needs about %v, more than a tenth of the %v time budget, which goes to the paired rounds instead; the bottleneck notes rest on process statistics alone (a budget of %v leaves room for it).",
+		s.note(model.NoteProfile, "No profiling pass: it needs about %v, more than a tenth of the %v time budget, which goes to the paired rounds instead; the bottleneck notes rest on process statistics alone (a budget of %v leaves room for it).",
 			need.Round(10*time.Millisecond), s.cfg.Time, (need * 10).Round(100*time.Millisecond))
 	}
 }
@@ -127,10 +127,10 @@ func (s *session) profile(ctx context.Context) {
 	shown := filepath.Join(s.cfg.Out, "profiles")
 	root, err := filepath.Abs(shown)
 	if err != nil {
-		s.note("No profiling pass: %v.", err)
+		s.note(model.NoteProfile, "No profiling pass: %v.", err)
 		return
 	}
-	s.profNotes = map[int][]string{}
+	s.profNotes = map[int][]model.Note{}
 	t0 := time.Now()
 	defer func() { s.budget.Spend("profiling", time.Since(t0), "") }()
 	used := map[string]bool{}
@@ -170,7 +170,7 @@ func (s *session) profile(ctx context.Context) {
 		}
 		if n := profileNote(runs, filepath.Join(shown, name), p.ReadMutex != nil); n != "" {
 			bi := s.bench[u.key]
-			s.profNotes[bi] = append(s.profNotes[bi], n)
+			s.profNotes[bi] = append(s.profNotes[bi], model.Note{Kind: model.NoteProfile, Source: source, Benchmark: u.key, Text: n})
 		}
 		// Profiled means on every side: one side's profile alone
 		// cannot tell the sides apart.
@@ -192,7 +192,7 @@ func (s *session) profile(ctx context.Context) {
 	}
 	switch {
 	case stop == "interrupted":
-		s.note("The profiling pass was interrupted after %d of %d benchmarks; the timed rounds are complete.", len(profiled), len(units))
+		s.note(model.NoteProfile, "The profiling pass was interrupted after %d of %d benchmarks; the timed rounds are complete.", len(profiled), len(units))
 	case stop == "budget" && len(unprofiled) == 0:
 		stop = "" // every benchmark got its profile before the budget ran out
 		fallthrough
@@ -201,13 +201,13 @@ func (s *session) profile(ctx context.Context) {
 		if shortest < p.Time {
 			how = fmt.Sprintf("for %v to %v (shortened to fit the time budget)", shortest.Round(time.Millisecond), p.Time)
 		}
-		s.run.Notes = append(s.run.Notes, fmt.Sprintf(
+		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteProfile, fmt.Sprintf(
 			"After the timed rounds every benchmark ran once more per side, untimed, %s, writing %s to %s; the bottleneck notes use them.",
-			how, files, shown))
+			how, files, shown)))
 	case stop == "budget" && len(profiled) == 0:
-		s.note("No profiling pass: the rounds spent the %v time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.", s.cfg.Time)
+		s.note(model.NoteProfile, "No profiling pass: the rounds spent the %v time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.", s.cfg.Time)
 	case stop == "budget":
-		s.note("The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
+		s.note(model.NoteProfile, "The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
 			s.cfg.Time, len(profiled), len(units), joinMax(unprofiled, 5))
 	}
 }

@@ -96,7 +96,7 @@ func TestProfileNamesTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+	if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool {
 		return strings.HasPrefix(n, "After the timed rounds every benchmark ran once more")
 	}) {
 		t.Errorf("no run note on the profiling pass: %q", run.Notes)
@@ -127,7 +127,7 @@ func TestProfileNamesTheLock(t *testing.T) {
 			if prof == nil || prof.Samples == 0 {
 				t.Fatalf("no profile attached to %s's observations", key)
 			}
-			t.Logf("%d samples, %.0f%% in mutex slow paths; notes:\n%s", prof.Samples, 100*prof.Lock, strings.Join(b.Notes, "\n"))
+			t.Logf("%d samples, %.0f%% in mutex slow paths; notes:\n%s", prof.Samples, 100*prof.Lock, strings.Join(model.Texts(b.Notes), "\n"))
 			for _, f := range []string{"current.cpu.pprof", "current.mutex.pprof"} {
 				if _, err := os.Stat(filepath.Join(cfg.Out, "profiles", "lock."+tc.name, f)); err != nil {
 					t.Error(err)
@@ -141,7 +141,7 @@ func TestProfileNamesTheLock(t *testing.T) {
 			// The profile's verdict ("lock contention (...)", not "lock
 			// contention (threads sleeping and waking in the kernel)",
 			// which rests on process statistics alone).
-			lockNote := slices.ContainsFunc(b.Notes, func(n string) bool {
+			lockNote := slices.ContainsFunc(model.Texts(b.Notes), func(n string) bool {
 				return strings.HasPrefix(n, "bottleneck: lock contention (") && !strings.HasPrefix(n, "bottleneck: lock contention (threads") &&
 					strings.Contains(n, "of CPU samples in mutex slow paths")
 			})
@@ -152,11 +152,11 @@ func TestProfileNamesTheLock(t *testing.T) {
 				t.Errorf("a computing benchmark has %.0f%% of its CPU samples in mutex slow paths", 100*prof.Lock)
 			}
 			// The profile note comes after the bottleneck it explains.
-			pi := slices.IndexFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, "profiled in an untimed run after the rounds: ") })
-			bi := slices.IndexFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") })
+			pi := slices.IndexFunc(model.Texts(b.Notes), func(n string) bool { return strings.HasPrefix(n, "profiled in an untimed run after the rounds: ") })
+			bi := slices.IndexFunc(model.Texts(b.Notes), func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") })
 			if pi < 0 || bi < 0 || pi < bi {
 				t.Errorf("want a bottleneck note, then the profiling note: %q", b.Notes)
-			} else if n := b.Notes[pi]; !strings.Contains(n, "goroutines waited on sync mutexes for ") && !strings.Contains(n, "no contention on sync mutexes recorded") ||
+			} else if n := b.Notes[pi].Text; !strings.Contains(n, "goroutines waited on sync mutexes for ") && !strings.Contains(n, "no contention on sync mutexes recorded") ||
 				!strings.Contains(n, filepath.Join(cfg.Out, "profiles", "lock."+tc.name, "current.{cpu,mutex}.pprof")) {
 				t.Errorf("profiling note lacks the mutex wait or the files: %s", n)
 			}
@@ -191,7 +191,7 @@ func TestProfileSkippedWhenBudgetSpent(t *testing.T) {
 	if reads != 0 || obs.profiles != 0 {
 		t.Errorf("%d profiles read, %d attached; want none once the budget is spent", reads, obs.profiles)
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+	if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool {
 		return strings.HasPrefix(n, "No profiling pass: it needs about") && strings.Contains(n, "more than a tenth of the 1ms time budget")
 	}) {
 		t.Errorf("notes do not say the profiling pass was skipped: %q", run.Notes)
@@ -226,12 +226,12 @@ func TestProfileInterrupted(t *testing.T) {
 			t.Errorf("%s: %d new samples, want 2", b.Name, n)
 		}
 	}
-	if !slices.ContainsFunc(run.Notes, func(n string) bool {
+	if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool {
 		return n == "The profiling pass was interrupted after 1 of 2 benchmarks; the timed rounds are complete."
 	}) {
 		t.Errorf("notes do not say the profiling pass was interrupted: %q", run.Notes)
 	}
-	if slices.ContainsFunc(run.Notes, func(n string) bool { return strings.Contains(n, "partial results") }) {
+	if slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool { return strings.Contains(n, "partial results") }) {
 		t.Errorf("a complete run called partial: %q", run.Notes)
 	}
 }

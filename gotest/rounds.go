@@ -76,7 +76,7 @@ func (s *session) roundsNote(out experiment.Outcome) {
 			msg += fmt.Sprintf("; %d %s still unresolved: %s", len(left), plural(len(left), "benchmark", "benchmarks"), joinMax(left, 5))
 		}
 	}
-	s.run.Notes = append(s.run.Notes, msg+".")
+	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg+"."))
 	if len(out.Retired) > 0 {
 		var early []string
 		for _, u := range s.units {
@@ -85,8 +85,8 @@ func (s *session) roundsNote(out experiment.Outcome) {
 			}
 		}
 		if len(early) > 0 {
-			s.run.Notes = append(s.run.Notes, fmt.Sprintf(
-				"Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5)))
+			s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, fmt.Sprintf(
+				"Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5))))
 		}
 	}
 }
@@ -259,7 +259,7 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 		u.failed = true
 		msg := fmt.Sprintf("failed on %s in round %d and was dropped from later rounds: %v", sd.Label, round, err)
 		b := &s.run.Benchmarks[s.bench[u.key]]
-		b.Notes = append(b.Notes, msg)
+		b.Notes = append(b.Notes, model.Note{Kind: model.NoteFailure, Source: source, Benchmark: u.key, Side: sd.Label, Text: msg})
 		b.MarkMissing(sd.Label, model.MissingFailed, fmt.Sprintf("%s in round %d", runErrReason(err), round))
 		fmt.Fprintf(s.cfg.Log, "rigor: %s %s\n", u.key, msg)
 		return nil

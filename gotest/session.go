@@ -181,7 +181,7 @@ type session struct {
 	lastRound   time.Duration // how long the last round took
 	filter      *benchFilter
 	rng         *rand.Rand
-	profNotes   map[int][]string // benchmark index -> the profiling pass's notes
+	profNotes   map[int][]model.Note // benchmark index -> the profiling pass's notes
 }
 
 // Run builds the sides' test binaries, calibrates every benchmark and
@@ -235,7 +235,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		s.profile(ctx)
 	}
 	if s.budget != nil && len(s.units) > 0 {
-		s.run.Notes = append(s.run.Notes, s.budgetNote()+".")
+		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteBudget, s.budgetNote()+"."))
 	}
 	s.run.End = time.Now()
 	if cfg.Observer != nil {
@@ -249,7 +249,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		s.run.Benchmarks[i].Notes = append(s.run.Benchmarks[i].Notes, notes...)
 	}
 	if err != nil && ctx.Err() != nil {
-		s.run.Notes = append(s.run.Notes, "The run was interrupted: these are partial results.")
+		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteInterrupted, "The run was interrupted: these are partial results."))
 	}
 	if werr := s.writeJSON(); werr != nil && err == nil {
 		err = werr
@@ -360,10 +360,19 @@ func (s *session) progress(p Progress) {
 	}
 }
 
-func (s *session) note(format string, args ...any) {
+// note adds a run note of kind and says it on the log as it happens.
+func (s *session) note(kind model.NoteKind, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	s.run.Notes = append(s.run.Notes, msg)
+	s.run.Notes = append(s.run.Notes, gotestNote(kind, msg))
 	fmt.Fprintln(s.cfg.Log, "rigor:", msg)
+}
+
+// source is the Source of this package's notes.
+const source = "gotest"
+
+// gotestNote is a run note of this package.
+func gotestNote(kind model.NoteKind, text string) model.Note {
+	return model.Note{Kind: kind, Source: source, Text: text}
 }
 
 // prepare checks the sides out, builds their test binaries and records the
@@ -396,9 +405,9 @@ func (s *session) prepare(ctx context.Context) error {
 		})
 	}
 	if len(s.sides) == 2 && s.sameBuild(ctx, s.sides[0], s.sides[1]) {
-		s.run.Notes = append(s.run.Notes, fmt.Sprintf(
+		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteAA, fmt.Sprintf(
 			"A/A run: %s and %s build the same source with the same settings, so this run measures the noise floor; any verdict other than unchanged is a false alarm.",
-			s.sides[0].Label, s.sides[1].Label))
+			s.sides[0].Label, s.sides[1].Label)))
 	}
 	return s.build(ctx)
 }
@@ -477,8 +486,8 @@ func (s *session) build(ctx context.Context) error {
 	var skipped []string
 	defer func() {
 		if len(skipped) > 0 {
-			s.run.Notes = append(s.run.Notes, fmt.Sprintf("%d %s no benchmark matching %q, so %s not built or run: %s.",
-				len(skipped), plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, plural(len(skipped), "it was", "they were"), joinMax(skipped, 5)))
+			s.note(model.NoteBuild, "%d %s no benchmark matching %q, so %s not built or run: %s.",
+				len(skipped), plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, plural(len(skipped), "it was", "they were"), joinMax(skipped, 5))
 		}
 	}()
 	binDir, err := makeTempDir(binPrefix, "")
@@ -489,7 +498,7 @@ func (s *session) build(ctx context.Context) error {
 	step := 0
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {
-			s.note("package %s has tests only on %s: not measured.", path, strings.Join(where[path], ", "))
+			s.note(model.NoteOneSide, "package %s has tests only on %s: not measured.", path, strings.Join(where[path], ", "))
 			continue
 		}
 		if !s.mayHaveBenchmarks(pkgs, path) {
@@ -506,7 +515,7 @@ func (s *session) build(ctx context.Context) error {
 			}
 			var be *BuildError
 			if errors.As(err, &be) {
-				s.note("package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(tail(be.Output, tailLines)))
+				s.note(model.NoteBuild, "package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(tail(be.Output, tailLines)))
 				if i > 0 {
 					s.lostPackage(ctx, path, sd.Label)
 				}

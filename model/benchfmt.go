@@ -183,9 +183,9 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 	} else if !b.configNoted[bi] {
 		if diff := configDiff(b.run.Benchmarks[bi].Config, res); diff != "" {
 			b.configNoted[bi] = true
-			b.run.Notes = append(b.run.Notes, fmt.Sprintf(
+			b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf(
 				"%s: configuration of %s changed within the file (%s); its results are kept together under the first configuration",
-				where(), res.Name, diff))
+				where(), res.Name, diff)))
 		}
 	}
 	bm := &b.run.Benchmarks[bi]
@@ -242,9 +242,11 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 		}
 		return nil, errors.New(msg)
 	}
-	b.run.Notes = append(b.run.Notes, b.parseErrs...)
+	for _, e := range b.parseErrs {
+		b.run.Notes = append(b.run.Notes, inputNote(e))
+	}
 	if b.moreErrs > 0 {
-		b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s: %d more malformed lines skipped", b.source, b.moreErrs))
+		b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s: %d more malformed lines skipped", b.source, b.moreErrs)))
 	}
 	noted := make(map[benchfmt.UnitMetadataKey]bool)
 	for i := range b.run.Benchmarks {
@@ -260,8 +262,8 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 				default:
 					if !noted[md.UnitMetadataKey] {
 						noted[md.UnitMetadataKey] = true
-						b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s:%d: unit %s: better=%s is neither higher nor lower; using the default",
-							b.source, metadataLine(md), md.OrigUnit, md.Value))
+						b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s:%d: unit %s: better=%s is neither higher nor lower; using the default",
+							b.source, metadataLine(md), md.OrigUnit, md.Value)))
 					}
 				}
 			}
@@ -273,8 +275,8 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 				default:
 					if !noted[md.UnitMetadataKey] {
 						noted[md.UnitMetadataKey] = true
-						b.run.Notes = append(b.run.Notes, fmt.Sprintf("%s:%d: unit %s: assume=%s is neither nothing nor exact; assuming nothing",
-							b.source, metadataLine(md), md.OrigUnit, md.Value))
+						b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s:%d: unit %s: assume=%s is neither nothing nor exact; assuming nothing",
+							b.source, metadataLine(md), md.OrigUnit, md.Value)))
 					}
 				}
 			}

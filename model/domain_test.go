@@ -66,7 +66,7 @@ BenchmarkA 1 9 ns/op 1e150 B/op
 		t.Fatalf("notes %q, want %d", run.Notes, len(want))
 	}
 	for i, w := range want {
-		if !strings.HasPrefix(run.Notes[i], w) {
+		if !strings.HasPrefix(run.Notes[i].Text, w) {
 			t.Errorf("note %d = %q, want it to start %q", i, run.Notes[i], w)
 		}
 	}

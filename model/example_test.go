@@ -83,8 +83,8 @@ func ExampleWriteBenchfmt() {
 }
 
 func ExampleReadJSON() {
-	_, err := model.ReadJSON(strings.NewReader(`{"schema_version": 2, "benchmarks": []}`))
+	_, err := model.ReadJSON(strings.NewReader(`{"schema_version": 3, "benchmarks": []}`))
 	fmt.Println(err)
 	// Output:
-	// schema_version 2 is newer than this rigor reads (1); upgrade rigor
+	// schema_version 3 is newer than this rigor reads (2); upgrade rigor
 }

@@ -91,7 +91,7 @@ func readTestJSON(data []byte, name, label string) (*Run, error) {
 		return nil, err
 	}
 	for _, f := range failures {
-		run.Notes = append(run.Notes, fmt.Sprintf("%s: go test reported a failure: %s", name, oneLine(f)))
+		run.Notes = append(run.Notes, Note{Kind: NoteFailure, Source: "model", Text: fmt.Sprintf("%s: go test reported a failure: %s", name, oneLine(f))})
 	}
 	return run, nil
 }

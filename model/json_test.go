@@ -51,7 +51,7 @@ func fullRun() *Run {
 					{Side: "old", Round: 0, Iters: 14857, Value: 8.147e7},
 				}},
 			},
-			Notes:   []string{"disassembly shows the loop body"},
+			Notes:   []Note{{Kind: NoteDisassembly, Source: "observe", Side: "old", Evidence: map[string]float64{"instructions": 12}, Text: "disassembly shows the loop body"}},
 			Missing: map[string]Missing{"new": {Kind: MissingFailed, Reason: "panicked (exit status 2) in round 1"}},
 		}},
 		Observations: []Observation{{
@@ -60,7 +60,7 @@ func fullRun() *Run {
 			Process: &ProcessStats{PID: 4242, UserSec: 1.2, SystemSec: 0.1, VoluntaryCtx: 10, InvoluntaryCtx: 3, MaxRSSBytes: 1 << 24},
 			Runtime: &RuntimeStats{GCCPUFraction: 0.02, GCCycles: 4, HeapAllocBytes: 1 << 20, HeapAllocObjects: 300, SchedLatencyP99: 20 * time.Microsecond, MutexWait: time.Millisecond},
 		}},
-		Notes: []string{"interrupted after 3 rounds"},
+		Notes: []Note{{Kind: NoteInterrupted, Text: "interrupted after 3 rounds"}},
 		Ramp:  &Ramp{Target: "http://127.0.0.1:8080/", Mode: "closed", Steps: []RampStep{{Concurrency: 1}, {Concurrency: 2}}},
 	}
 }
@@ -91,7 +91,7 @@ func TestJSONFieldNames(t *testing.T) {
 	if err := fullRun().WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(buf.String(), "{\n  \"schema_version\": 1,\n") {
+	if !strings.HasPrefix(buf.String(), "{\n  \"schema_version\": 2,\n") {
 		t.Errorf("output does not start with an indented schema_version:\n%.80s", buf.String())
 	}
 	var doc map[string]any
@@ -136,7 +136,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"empty", "", "empty input"},
 		{"array", "[1]", "not a rigor result file: it is not a JSON object"},
 		{"no version", `{"kind":"files"}`, "not a rigor result file: no schema_version"},
-		{"newer", `{"schema_version": 99, "benchmarks": "changed shape"}`, "schema_version 99 is newer than this rigor reads (1); upgrade rigor"},
+		{"newer", `{"schema_version": 99, "benchmarks": "changed shape"}`, "schema_version 99 is newer than this rigor reads (2); upgrade rigor"},
 		{"zero", `{"schema_version": 0}`, "schema_version 0 is not a valid version"},
 		{"string version", `{"schema_version": "1"}`, `schema_version "1" is not an integer`},
 		{"truncated", "{\n \"schema_version\": 1,\n \"kind\": \"fi", "invalid rigor JSON at line 3: unexpected end of JSON input"},

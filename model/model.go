@@ -17,7 +17,7 @@ import (
 // SchemaVersion is the version of the JSON schema written by this package.
 // It changes when a field changes meaning or is removed; new optional fields
 // do not change it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Kinds of Run, by the source that produced it.
 const (
@@ -46,9 +46,9 @@ type Run struct {
 	// Observations is what the system and the measured processes did
 	// during the run (see package observe).
 	Observations []Observation `json:"observations,omitempty"`
-	// Notes are run-level remarks in plain words (benchmarks present on
-	// one side only, failures, interruptions).
-	Notes []string `json:"notes,omitempty"`
+	// Notes are run-level remarks (benchmarks present on one side only,
+	// failures, interruptions), each with a kind and its words.
+	Notes []Note `json:"notes,omitempty"`
 	// Ramp holds the steps and fits of a ramped-load run.
 	Ramp *Ramp `json:"ramp,omitempty"`
 }
@@ -90,7 +90,7 @@ type Benchmark struct {
 	Metrics []Metric          `json:"metrics"`
 	// Notes are benchmark-level remarks in plain words (a failure's tail,
 	// disassembly evidence).
-	Notes []string `json:"notes,omitempty"`
+	Notes []Note `json:"notes,omitempty"`
 	// Missing says, by side label, why a side has no results of the
 	// benchmark, or stopped having them: it did not build there, failed
 	// there, or does not exist there. A side that ran the benchmark to the

@@ -326,7 +326,7 @@ func Merge(runs ...*Run) (*Run, error) {
 	note := func(key, msg string) {
 		if !noted[key] {
 			noted[key] = true
-			out.Notes = append(out.Notes, msg)
+			out.Notes = append(out.Notes, inputNote(msg))
 		}
 	}
 

@@ -355,7 +355,7 @@ func TestRead(t *testing.T) {
 				t.Errorf("notes = %q, want %d notes", run.Notes, len(tt.notes))
 			}
 			for i, n := range run.Notes {
-				if i < len(tt.notes) && !strings.Contains(n, tt.notes[i]) {
+				if i < len(tt.notes) && !strings.Contains(n.Text, tt.notes[i]) {
 					t.Errorf("note %d = %q, want it to contain %q", i, n, tt.notes[i])
 				}
 			}
@@ -376,7 +376,7 @@ func TestReadManyMalformedLines(t *testing.T) {
 	if len(run.Notes) != maxParseNotes+1 {
 		t.Fatalf("got %d notes, want %d: %q", len(run.Notes), maxParseNotes+1, run.Notes)
 	}
-	if last := run.Notes[maxParseNotes]; last != "many.txt: 15 more malformed lines skipped" {
+	if last := run.Notes[maxParseNotes].Text; last != "many.txt: 15 more malformed lines skipped" {
 		t.Errorf("last note = %q", last)
 	}
 }
@@ -393,7 +393,7 @@ func TestReadErrors(t *testing.T) {
 		{"utf-16", "\xff\xfeB\x00e\x00", "in.txt: input is UTF-16"},
 		{"long line", long, "in.txt:1: line is longer than 64 KiB; too long for Go benchmark format"},
 		{"json without version", `{"kind":"files"}`, "in.txt: not a rigor result file: no schema_version"},
-		{"json newer", `{"schema_version": 2}`, "in.txt: schema_version 2 is newer than this rigor reads (1); upgrade rigor"},
+		{"json newer", `{"schema_version": 3}`, "in.txt: schema_version 3 is newer than this rigor reads (2); upgrade rigor"},
 		{"json truncated", "{\n\"schema_version\": 1,\n\"sides\": [", "in.txt: invalid rigor JSON at line 3: unexpected end of JSON input"},
 		{"test json without results", `{"Action":"output","Package":"p","Output":"PASS\n"}`, "in.txt: no benchmark results"},
 	}
@@ -515,7 +515,7 @@ func TestMerge(t *testing.T) {
 		`configuration cpu differs: "A" in old, "B" in new`,
 		"unit B/op has a different direction or assumption in new than in old; using old's",
 	}
-	if !slices.Equal(m.Notes, wantNotes) {
+	if !slices.Equal(Texts(m.Notes), wantNotes) {
 		t.Errorf("notes = %q, want %q", m.Notes, wantNotes)
 	}
 	if m.Kind != KindFiles || m.Paired || m.SchemaVersion != SchemaVersion {

@@ -475,41 +475,68 @@ func (a aggregate) topFunc() string {
 	return fmt.Sprintf("%s of CPU samples in %s", pct(share), best)
 }
 
-// Interference returns plain-words notes about what besides the measured
-// code used the machine over obs: other processes, steal, load above the
-// cores, CPU pressure, a changing clock. It is a pure function of the
-// observations.
-func Interference(obs []model.Observation) []string {
+// Interference returns notes about what besides the measured code used
+// the machine over obs: other processes, steal, load above the cores, CPU
+// pressure, a changing clock. It is a pure function of the observations.
+func Interference(obs []model.Observation) []model.Note {
 	return interferenceOf(aggregateOf(obs))
 }
 
-func interferenceOf(a aggregate) []string {
+func interferenceOf(a aggregate) []model.Note {
 	if a.dur <= 0 {
 		return nil
 	}
 	var busy []string
+	ev := map[string]float64{}
 	if a.otherDu > 0 && a.other >= otherBusy {
 		busy = append(busy, fmt.Sprintf("other processes used %s of the CPU during the run", pct(a.other)))
+		ev["other_cpu"] = a.other
 	}
 	if a.steal >= stealShare {
 		busy = append(busy, fmt.Sprintf("the hypervisor took %s of the CPU time away (steal)", pct(a.steal)))
+		ev["steal"] = a.steal
 	}
 	if a.cpus > 0 && a.load1 > float64(a.cpus)+0.5 {
 		busy = append(busy, fmt.Sprintf("the load average was %.1f on %d logical CPUs", a.load1, a.cpus))
+		ev["load1"], ev["cpus"] = a.load1, float64(a.cpus)
 	}
 	if a.hasPSI[0] && a.psi[0] >= cpuPressure {
 		busy = append(busy, fmt.Sprintf("runnable tasks waited for a CPU %.0f%% of the time", a.psi[0]))
+		ev["cpu_pressure"] = a.psi[0]
 	}
-	var notes []string
+	var notes []model.Note
 	if len(busy) > 0 {
-		notes = append(notes, "the machine was busy: "+strings.Join(busy, "; ")+
-			"; the numbers may reflect the machine, not the code")
+		notes = append(notes, model.Note{Kind: model.NoteMachine, Topic: TopicBusy, Source: source, Evidence: ev,
+			Text: "the machine was busy: " + strings.Join(busy, "; ") + "; the numbers may reflect the machine, not the code"})
 	}
 	if a.freqMin > 0 && (a.freqMax-a.freqMin)/a.freqMin >= freqChange {
-		notes = append(notes, fmt.Sprintf("the CPU frequency changed during the run (%.0f to %.0f MHz); the numbers may reflect the clock, not the code",
-			a.freqMin, a.freqMax))
+		notes = append(notes, model.Note{Kind: model.NoteMachine, Topic: TopicFrequency, Source: source,
+			Evidence: map[string]float64{"freq_min_mhz": a.freqMin, "freq_max_mhz": a.freqMax},
+			Text: fmt.Sprintf("the CPU frequency changed during the run (%.0f to %.0f MHz); the numbers may reflect the clock, not the code",
+				a.freqMin, a.freqMax)})
 	}
 	return notes
+}
+
+// source is the Source of this package's notes.
+const source = "observe"
+
+// Topics of this package's machine and sanity notes.
+const (
+	TopicBusy            = "busy"
+	TopicFrequency       = "frequency"
+	TopicMemoryBandwidth = "memory-bandwidth"
+	TopicPageCache       = "page-cache"
+)
+
+// Note returns d as a bottleneck note about benchmark (a Benchmark.Key, or
+// "" for the run) on side.
+func (d Diagnosis) Note(benchmark, side string) model.Note {
+	text := d.String()
+	if benchmark == "" && side != "" {
+		text = side + ": " + text
+	}
+	return model.Note{Kind: model.NoteBottleneck, Topic: d.Kind, Source: source, Benchmark: benchmark, Side: side, Text: text}
 }
 
 // Annotate appends plain-words notes to run.Notes and to each benchmark's
@@ -548,9 +575,9 @@ func Annotate(run *model.Run) {
 		}
 		d := bottleneckOf(aggregateOf(obs), run.Env)
 		if len(sides) > 1 && side != "" {
-			addNote(&run.Notes, side+": "+d.String())
+			addNote(&run.Notes, d.Note("", side))
 		} else {
-			addNote(&run.Notes, d.String())
+			addNote(&run.Notes, d.Note("", ""))
 		}
 	}
 
@@ -562,38 +589,34 @@ func Annotate(run *model.Run) {
 				obs = append(obs, o)
 			}
 		}
+		key := b.Key()
 		if len(obs) > 0 {
 			a := aggregateOf(obs)
-			addNote(&b.Notes, bottleneckOf(a, run.Env).String())
+			addNote(&b.Notes, bottleneckOf(a, run.Env).Note(key, ""))
 			for _, n := range interferenceOf(a) {
-				if !sameKind(runInterference, n) {
+				if !sameTopic(runInterference, n) {
+					n.Benchmark = key
 					addNote(&b.Notes, n)
 				}
 			}
 		}
 		if n := cacheNote(b, run.Env); n != "" {
-			addNote(&b.Notes, n)
+			addNote(&b.Notes, model.Note{Kind: model.NoteSanity, Topic: TopicMemoryBandwidth, Source: source, Benchmark: key, Text: n})
 		}
 		if n := pageCacheNote(b, obs); n != "" {
-			addNote(&b.Notes, n)
+			addNote(&b.Notes, model.Note{Kind: model.NoteSanity, Topic: TopicPageCache, Source: source, Benchmark: key, Text: n})
 		}
 		if n := elisionNote(b, run.Env); n != "" {
-			addNote(&b.Notes, n)
+			addNote(&b.Notes, model.Note{Kind: model.NoteElision, Source: source, Benchmark: key, Text: n})
 		}
 	}
 }
 
-// sameKind reports whether notes has a note of n's kind (its words up to
-// the first colon or parenthesis), so a benchmark does not repeat, with
-// its own figures, what the run already says.
-func sameKind(notes []string, n string) bool {
-	kind := func(s string) string {
-		if i := strings.IndexAny(s, ":("); i >= 0 {
-			return s[:i]
-		}
-		return s
-	}
-	return slices.ContainsFunc(notes, func(r string) bool { return kind(r) == kind(n) })
+// sameTopic reports whether notes has a note of n's kind and topic, so a
+// benchmark does not repeat, with its own figures, what the run already
+// says.
+func sameTopic(notes []model.Note, n model.Note) bool {
+	return slices.ContainsFunc(notes, func(r model.Note) bool { return r.Kind == n.Kind && r.Topic == n.Topic })
 }
 
 // sideOrder lists the run's sides in order, then any side only the
@@ -611,8 +634,8 @@ func sideOrder(run *model.Run) []string {
 	return sides
 }
 
-func addNote(notes *[]string, n string) {
-	if n != "" && !slices.Contains(*notes, n) {
+func addNote(notes *[]model.Note, n model.Note) {
+	if n.Text != "" && !slices.ContainsFunc(*notes, func(o model.Note) bool { return o.Text == n.Text }) {
 		*notes = append(*notes, n)
 	}
 }

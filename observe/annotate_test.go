@@ -256,7 +256,7 @@ func TestAnnotateInterferenceOnce(t *testing.T) {
 	if len(run.Notes) != 1 || !strings.HasPrefix(run.Notes[0], "the machine was busy") {
 		t.Errorf("run notes %q", run.Notes)
 	}
-	if slices.ContainsFunc(run.Benchmarks[0].Notes, func(n string) bool { return strings.HasPrefix(n, "the machine was busy") }) {
+	if slices.ContainsFunc(model.Texts(run.Benchmarks[0].Notes), func(n string) bool { return strings.HasPrefix(n, "the machine was busy") }) {
 		t.Errorf("benchmark repeats the run's note: %q", run.Benchmarks[0].Notes)
 	}
 }
@@ -316,7 +316,7 @@ func TestRecordedFixtures(t *testing.T) {
 			t.Fatalf("notes %q", notes)
 		}
 		Annotate(run)
-		if !slices.Contains(run.Notes, notes[0]) {
+		if !slices.Contains(model.Texts(run.Notes), notes[0]) {
 			t.Errorf("Annotate's run notes %q lack %q", run.Notes, notes[0])
 		}
 	})
@@ -351,7 +351,7 @@ func TestRecordedFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			verdicts[b.Name] = v
-			if slices.ContainsFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, elisionPrefix) }) {
+			if slices.ContainsFunc(model.Texts(b.Notes), func(n string) bool { return strings.HasPrefix(n, elisionPrefix) }) {
 				t.Errorf("%s: the suspicion note survived the verdict: %q", b.Name, b.Notes)
 			}
 		}

@@ -109,9 +109,9 @@ func TestCapture(t *testing.T) {
 			t.Fatal(err)
 		}
 		Annotate(run)
-		t.Logf("%s:\n  run: %s", name, strings.Join(run.Notes, "\n  run: "))
+		t.Logf("%s:\n  run: %s", name, strings.Join(model.Texts(run.Notes), "\n  run: "))
 		for _, b := range run.Benchmarks {
-			t.Logf("  %s: %s", b.Name, strings.Join(b.Notes, "\n    "))
+			t.Logf("  %s: %s", b.Name, strings.Join(model.Texts(b.Notes), "\n    "))
 		}
 	}
 

@@ -295,8 +295,8 @@ func JudgeElision(b *model.Benchmark, funcs []Func) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.Notes = slices.DeleteFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, elisionPrefix) })
-	addNote(&b.Notes, note)
+	b.Notes = slices.DeleteFunc(b.Notes, func(n model.Note) bool { return n.Kind == model.NoteElision })
+	addNote(&b.Notes, model.Note{Kind: model.NoteDisassembly, Source: source, Benchmark: b.Key(), Text: note})
 	return note, nil
 }
 

@@ -102,11 +102,11 @@ func TestDiskBenchmarksEndToEnd(t *testing.T) {
 			t.Fatalf("want one benchmark, got %d", len(run.Benchmarks))
 		}
 		b := run.Benchmarks[0]
-		t.Logf("%s notes:\n  %s", b.Name, strings.Join(b.Notes, "\n  "))
+		t.Logf("%s notes:\n  %s", b.Name, strings.Join(model.Texts(b.Notes), "\n  "))
 		return b
 	}
 	has := func(b model.Benchmark, prefix string) bool {
-		return slices.ContainsFunc(b.Notes, func(n string) bool { return strings.HasPrefix(n, prefix) })
+		return slices.ContainsFunc(model.Texts(b.Notes), func(n string) bool { return strings.HasPrefix(n, prefix) })
 	}
 	t.Run("nosync", func(t *testing.T) {
 		b := measure(t, "BenchmarkWrite", 6*time.Second)

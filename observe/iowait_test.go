@@ -277,7 +277,7 @@ func TestRecordedIOFixtures(t *testing.T) {
 	t.Run("nosync: the page cache", func(t *testing.T) {
 		run := readRun(t, "pagecache.json")
 		Annotate(run)
-		notes := strings.Join(run.Benchmarks[0].Notes, "\n")
+		notes := strings.Join(model.Texts(run.Benchmarks[0].Notes), "\n")
 		for _, w := range []string{
 			"likely measuring the page cache: the benchmark reported 3.24 GiB/s, the disks wrote 108 KiB/s (and read 0 B/s) while it ran; its timed loops claim 792 MiB, the disks moved 51.1 KiB in the same runs",
 			"bottleneck: the kernel (system calls or page faults)",
@@ -290,7 +290,7 @@ func TestRecordedIOFixtures(t *testing.T) {
 	t.Run("fsync: waiting on I/O, the disks kept up", func(t *testing.T) {
 		run := readRun(t, "fsync.json")
 		Annotate(run)
-		notes := strings.Join(run.Benchmarks[0].Notes, "\n")
+		notes := strings.Join(model.Texts(run.Benchmarks[0].Notes), "\n")
 		if !strings.Contains(notes, "bottleneck: waiting on I/O (") || !strings.Contains(notes, "77% of 13 CPU samples in file reads, writes and syncs") {
 			t.Errorf("notes\n%s\nlack waiting on I/O with the profile's evidence", notes)
 		}

@@ -146,7 +146,7 @@ func fxPairedRun() *model.Run {
 			})
 		}
 	}
-	run.Notes = []string{"the working tree of new had uncommitted changes"}
+	run.Notes = []model.Note{{Kind: model.NoteOther, Text: "the working tree of new had uncommitted changes"}}
 	return run
 }
 

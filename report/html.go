@@ -157,7 +157,7 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 			p.Ramp = rampView(run.Ramp)
 		}
 	}
-	p.RunNotes = rep.Notes
+	p.RunNotes = model.Texts(rep.Notes)
 	if len(rep.Benchmarks) > htmlFullLimit {
 		p.Groups, p.All = htmlLarge(rep)
 	} else {

@@ -26,7 +26,7 @@ type jsonReport struct {
 	Benchmarks    []jsonBenchmark `json:"benchmarks"`
 	Geomeans      []jsonGeomean   `json:"geomeans,omitempty"`
 	Comparisons   int             `json:"comparisons"`
-	Notes         []string        `json:"notes,omitempty"`
+	Notes         []model.Note    `json:"notes,omitempty"`
 }
 
 type jsonOptions struct {
@@ -47,7 +47,7 @@ type jsonBenchmark struct {
 	Variant  string            `json:"variant,omitempty"`
 	Config   map[string]string `json:"config,omitempty"`
 	Metrics  []jsonMetric      `json:"metrics"`
-	Notes    []string          `json:"notes,omitempty"`
+	Notes    []model.Note      `json:"notes,omitempty"`
 	// VerdictMetric is the unit the benchmark's verdict is taken from
 	// when it measured both clocks; Clock says why.
 	VerdictMetric string     `json:"verdict_metric,omitempty"`
@@ -83,7 +83,7 @@ type jsonMetric struct {
 	Verdict   string        `json:"verdict,omitempty"`
 	Sides     []jsonSummary `json:"sides"`
 	Changes   []*jsonChange `json:"changes,omitempty"`
-	Notes     []string      `json:"notes,omitempty"`
+	Notes     []model.Note  `json:"notes,omitempty"`
 	// Context, when set, says why this metric does not decide the
 	// benchmark's verdict.
 	Context string `json:"context,omitempty"`

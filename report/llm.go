@@ -59,11 +59,11 @@ func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
 			kv(ew, f...)
 		}
 		for _, n := range b.Notes {
-			kv(ew, "record", "note", "benchmark", b.FullName, "text", n)
+			kv(ew, "record", "note", "kind", string(n.Kind), "benchmark", b.FullName, "text", n.Text)
 		}
 		for _, m := range b.Metrics {
 			for _, n := range m.Notes {
-				kv(ew, "record", "note", "benchmark", b.FullName, "unit", m.Unit, "text", n)
+				kv(ew, "record", "note", "kind", string(n.Kind), "benchmark", b.FullName, "unit", m.Unit, "text", n.Text)
 			}
 		}
 	}
@@ -78,7 +78,7 @@ func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
 		kv(ew, f...)
 	}
 	for _, n := range rep.Notes {
-		kv(ew, "record", "note", "text", n)
+		kv(ew, "record", "note", "kind", string(n.Kind), "text", n.Text)
 	}
 	return ew.err
 }

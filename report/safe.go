@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
 )
 
 // Text from the input (benchmark names, side labels, units, configuration
@@ -91,7 +92,7 @@ func terminalSafeReport(rep *analysis.Report) *analysis.Report {
 	}
 	out := *rep
 	out.Sides = each(rep.Sides)
-	out.Notes = each(rep.Notes)
+	out.Notes = eachNote(rep.Notes, f)
 	out.Benchmarks = make([]analysis.Benchmark, len(rep.Benchmarks))
 	for i, b := range rep.Benchmarks {
 		nb := b
@@ -102,12 +103,12 @@ func terminalSafeReport(rep *analysis.Report) *analysis.Report {
 				nb.Config[f(k)] = f(v)
 			}
 		}
-		nb.Notes = each(b.Notes)
+		nb.Notes = eachNote(b.Notes, f)
 		nb.Metrics = make([]analysis.Metric, len(b.Metrics))
 		for j, m := range b.Metrics {
 			nm := m
 			nm.Unit = f(m.Unit)
-			nm.Notes = each(m.Notes)
+			nm.Notes = eachNote(m.Notes, f)
 			nm.Sides = make([]analysis.Summary, len(m.Sides))
 			for k, s := range m.Sides {
 				s.Side = f(s.Side)
@@ -144,11 +145,11 @@ func reportStrings(rep *analysis.Report, pred func(string) bool) bool {
 		}
 		return false
 	}
-	if anyOf(rep.Sides...) || anyOf(rep.Notes...) {
+	if anyOf(rep.Sides...) || anyOf(model.Texts(rep.Notes)...) {
 		return true
 	}
 	for _, b := range rep.Benchmarks {
-		if anyOf(b.Name, b.FullName, b.Pkg, b.Group, b.Variant) || anyOf(b.Notes...) {
+		if anyOf(b.Name, b.FullName, b.Pkg, b.Group, b.Variant) || anyOf(model.Texts(b.Notes)...) {
 			return true
 		}
 		for k, v := range b.Config {
@@ -157,7 +158,7 @@ func reportStrings(rep *analysis.Report, pred func(string) bool) bool {
 			}
 		}
 		for _, m := range b.Metrics {
-			if anyOf(m.Unit) || anyOf(m.Notes...) {
+			if anyOf(m.Unit) || anyOf(model.Texts(m.Notes)...) {
 				return true
 			}
 			for _, s := range m.Sides {
@@ -183,4 +184,17 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// eachNote returns notes with f applied to the words of each.
+func eachNote(notes []model.Note, f func(string) string) []model.Note {
+	if notes == nil {
+		return nil
+	}
+	out := make([]model.Note, len(notes))
+	for i, n := range notes {
+		n.Text = f(n.Text)
+		out[i] = n
+	}
+	return out
 }

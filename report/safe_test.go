@@ -44,7 +44,7 @@ func hostileRun(t *testing.T, name, side string) *analysis.Report {
 	}
 	run.Benchmarks = []model.Benchmark{{Name: name, Pkg: "example.com/`pkg`\x1b[8m", Metrics: []model.Metric{m},
 		Config: map[string]string{"cpu": "\x1b]0;cpu title\x07", "goos": "linux"},
-		Notes:  []string{"printed \x1b[2J while running"}}}
+		Notes:  []model.Note{{Kind: model.NoteOther, Text: "printed \x1b[2J while running"}}}}
 	o := analysis.DefaultOptions()
 	o.Resamples = 200
 	rep, err := analysis.Analyze(run, o)

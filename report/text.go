@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
 )
 
 func init() { register("text", renderText) }
@@ -233,11 +234,11 @@ func footnotes(rep *analysis.Report) []string {
 	var out []string
 	for _, b := range rep.Benchmarks {
 		for _, n := range b.Notes {
-			out = append(out, b.FullName+": "+n)
+			out = append(out, b.FullName+": "+n.Text)
 		}
 		for _, m := range b.Metrics {
 			for _, n := range m.Notes {
-				out = append(out, fmt.Sprintf("%s %s: %s", b.FullName, m.Unit, n))
+				out = append(out, fmt.Sprintf("%s %s: %s", b.FullName, m.Unit, n.Text))
 			}
 			for _, c := range m.Changes {
 				if c != nil && c.Verdict == analysis.Inconclusive {
@@ -246,7 +247,7 @@ func footnotes(rep *analysis.Report) []string {
 			}
 		}
 	}
-	return append(out, rep.Notes...)
+	return append(out, model.Texts(rep.Notes)...)
 }
 
 // errWriter remembers the first write error so renderers can write freely

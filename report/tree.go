@@ -145,10 +145,10 @@ func sections(rep *analysis.Report) ([]section, []footnote) {
 // benchNotes gathers a benchmark's notes in plain words: its own, each
 // metric's, and why a comparison is inconclusive.
 func benchNotes(b *analysis.Benchmark) []string {
-	out := slices.Clone(b.Notes)
+	out := model.Texts(b.Notes)
 	for _, m := range b.Metrics {
 		for _, n := range m.Notes {
-			out = append(out, m.Unit+": "+n)
+			out = append(out, m.Unit+": "+n.Text)
 		}
 		for _, c := range m.Changes {
 			if c != nil && c.Verdict == analysis.Inconclusive {
@@ -855,6 +855,6 @@ func writeNotes(w io.Writer, notes []footnote, rep *analysis.Report, opts Option
 		}
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "- %s\n", n)
+		fmt.Fprintf(w, "- %s\n", n.Text)
 	}
 }

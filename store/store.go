@@ -211,9 +211,9 @@ func Against(baseline *model.Run, label string, current *model.Run) (*model.Run,
 			when += " (with uncommitted changes)"
 		}
 	}
-	run.Notes = append([]string{fmt.Sprintf(
+	run.Notes = append([]model.Note{{Kind: model.NoteBaseline, Source: "store", Text: fmt.Sprintf(
 		"Compared with the baseline %s%s. Its rounds were not run together with these, so the comparison is unpaired (ratio of medians, Mann-Whitney U) and the machine may have changed in between.",
-		label, when)}, run.Notes...)
+		label, when)}}, run.Notes...)
 	return run, nil
 }
 

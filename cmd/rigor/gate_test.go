@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rigorbench/rigor/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,7 +176,7 @@ func TestCompareCountsDerivedOnce(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Comparisons != 10 || !strings.Contains(strings.Join(doc.Notes, "\n"), "10 comparisons") {
+	if doc.Comparisons != 10 || !strings.Contains(strings.Join(model.Texts(doc.Notes), "\n"), "10 comparisons") {
 		t.Errorf("comparisons = %d, notes %q; want 10", doc.Comparisons, doc.Notes)
 	}
 	for _, b := range doc.Benchmarks {
