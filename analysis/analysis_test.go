@@ -288,7 +288,20 @@ func TestElisionNote(t *testing.T) {
 	if notes := strings.Join(model.Texts(rep.Benchmarks[0].Metrics[0].Notes), "\n"); !strings.Contains(notes, "likely optimized away") {
 		t.Errorf("no elision note for 0.3 ns/op:\n%s", notes)
 	}
-	run.Benchmarks[0].Notes = []string{"the disassembly of X shows work in its loops: the code was not optimized away, it is just fast"}
+	// The harness's note on samples clamped at the loop overhead uses the
+	// same words but judges nothing: it must not switch the check off
+	// (when notes were English, it did).
+	run.Benchmarks[0].Notes = []model.Note{{Kind: model.NoteStatistics, Topic: "clamped", Source: "harness",
+		Text: "new: 3 of 6 samples measured at or below the loop overhead and count as 0: the work may have been optimized away, or costs less than a call"}}
+	rep, err = Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(model.Texts(rep.Benchmarks[0].Metrics[0].Notes), "\n"); !strings.Contains(notes, "likely optimized away") {
+		t.Errorf("a clamped-sample note switched the elision check off:\n%s", notes)
+	}
+	run.Benchmarks[0].Notes = []model.Note{{Kind: model.NoteDisassembly, Source: "observe",
+		Text: "the disassembly of X shows work in its loops: the code was not optimized away, it is just fast"}}
 	rep, err = Analyze(run, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -61,11 +61,12 @@ const (
 	NoteProcess     NoteKind = "process"     // which process or pass measured a result
 	NoteOutput      NoteKind = "output"      // results files, streaming, printed output
 	NoteRamp        NoteKind = "ramp"        // a ramp step or fit
+	NoteVerdict     NoteKind = "verdict"     // why a comparison's verdict is what it is
 )
 
 // NoteKinds lists every kind, in the order reports group them.
 var NoteKinds = []NoteKind{
-	NoteInterrupted, NoteAA, NoteBuild, NoteFailure, NoteOneSide, NoteClock, NoteBottleneck,
+	NoteInterrupted, NoteAA, NoteBuild, NoteFailure, NoteOneSide, NoteVerdict, NoteClock, NoteBottleneck,
 	NoteSanity, NoteElision, NoteDisassembly, NoteStatistics, NoteExact, NoteCorrection,
 	NoteMachine, NoteRounds, NoteBudget, NoteProfile, NoteBaseline, NoteInput, NoteProcess,
 	NoteOutput, NoteRamp, NoteOther,
