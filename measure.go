@@ -43,7 +43,7 @@ const (
 // would pair with nothing), with ctx's error; a nil run if no round was
 // complete.
 func (g *Group) Measure(ctx context.Context) (*model.Run, error) {
-	m, err := g.measure(ctx, nil, "")
+	m, err := g.measure(ctx, g.Config, nil, "")
 	if m == nil {
 		return nil, err
 	}
@@ -59,13 +59,14 @@ type measured struct {
 	child      bool // this process is a child: the parent reports
 }
 
-// measure measures g; args, when not nil, are the arguments a child
+// measure measures g with cfg (g.Config, or g.Config with the options
+// applied; g itself is left alone); args, when not nil, are the arguments a child
 // process is started with; out, when not empty, is the directory results
 // are written into as they are measured (see sink). Interrupted, it
 // returns the rounds done with ctx's error, or nil and the error if there
 // are none.
-func (g *Group) measure(ctx context.Context, args []string, out string) (*measured, error) {
-	cfg := g.Config.withDefaults()
+func (g *Group) measure(ctx context.Context, cfg Config, args []string, out string) (*measured, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("group %q: %w", g.Name, err)
 	}

@@ -1,11 +1,13 @@
 package rigor
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -126,7 +128,7 @@ func TestProcesses(t *testing.T) {
 	g.Config = quick()
 	g.Config.Processes, g.Config.Policy = 2, Best
 	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	m, err := g.measure(context.Background(), []string{"-test.run=^TestProcesses$", "-test.count=1"}, dir)
+	m, err := g.measure(context.Background(), g.Config, []string{"-test.run=^TestProcesses$", "-test.count=1"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,5 +166,23 @@ func TestChildArgs(t *testing.T) {
 		if !strings.Contains(tail, want) {
 			t.Errorf("child args %q lack %q", tail, want)
 		}
+	}
+}
+
+// TestRunKeepsConfig: the -rigor.* flags change how a group is measured,
+// not the caller's Group: its Config is the same after the run.
+func TestRunKeepsConfig(t *testing.T) {
+	saved := opts
+	opts = &options{maxRegression: -1, format: "text", budget: 2 * time.Millisecond, passes: 2, policy: "best"}
+	defer func() { opts = saved }()
+	g := NewGroup("keep")
+	g.Config = quick()
+	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
+	want := g.Config
+	if _, err := mainGroup(context.Background(), &bytes.Buffer{}, g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Config != want {
+		t.Errorf("the run changed the group's Config:\n got %+v\nwant %+v", g.Config, want)
 	}
 }

@@ -28,10 +28,10 @@ type Outcome struct {
 	Failures []analysis.GateFailure
 }
 
-// Analyze analyses a run measured by g, with g's confidence, noise band
-// and seed, and resolution (seconds) as the timer's floor.
-func (g *Group) analyze(run *model.Run, resolution float64) (*analysis.Report, error) {
-	cfg := g.Config.withDefaults()
+// analyze analyses a run measured with cfg, with its confidence, noise
+// band and seed, and resolution (seconds) as the timer's floor.
+func analyze(cfg Config, run *model.Run, resolution float64) (*analysis.Report, error) {
+	cfg = cfg.withDefaults()
 	o := analysis.DefaultOptions()
 	o.Confidence = cfg.Confidence
 	o.Noise = cfg.Noise
@@ -40,12 +40,12 @@ func (g *Group) analyze(run *model.Run, resolution float64) (*analysis.Report, e
 	return analysis.Analyze(run, o)
 }
 
-// finish analyses and reports one measured group: the report on w in
+// finish analyses and reports one group measured with cfg: the report on w in
 // o.format, the raw run in o.out, the comparison with and the saving of a
 // baseline, and the gate.
-func (o *options) finish(w io.Writer, g *Group, run *model.Run, resolution float64) (*Outcome, error) {
+func (o *options) finish(w io.Writer, g *Group, cfg Config, run *model.Run, resolution float64) (*Outcome, error) {
 	out := &Outcome{Run: run}
-	rep, err := g.analyze(run, resolution)
+	rep, err := analyze(cfg, run, resolution)
 	if err != nil {
 		return nil, fmt.Errorf("analysing group %q: %w", g.Name, err)
 	}
@@ -74,7 +74,7 @@ func (o *options) finish(w io.Writer, g *Group, run *model.Run, resolution float
 			if err != nil {
 				return nil, fmt.Errorf("group %q against baseline %s: %w", g.Name, o.baseline, err)
 			}
-			brep, err := g.analyze(cmp, resolution)
+			brep, err := analyze(cfg, cmp, resolution)
 			if err != nil {
 				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", g.Name, o.baseline, err)
 			}

@@ -56,7 +56,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	save := &options{saveBaseline: "main", format: "json", maxRegression: -1, out: out}
 	var buf bytes.Buffer
-	if _, err := save.finish(&buf, g, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+	if _, err := save.finish(&buf, g, g.Config, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
 		t.Fatal(err)
 	}
 	if !json.Valid(buf.Bytes()) {
@@ -72,13 +72,13 @@ func TestBaselineRoundTrip(t *testing.T) {
 	other := NewGroup("h")
 	hrun := groupRun(1e-3, 1e-3, 9)
 	hrun.Benchmarks[0].Name, hrun.Benchmarks[0].Group = "h", "h"
-	if _, err := save.finish(&bytes.Buffer{}, other, hrun, 1e-9); err != nil {
+	if _, err := save.finish(&bytes.Buffer{}, other, other.Config, hrun, 1e-9); err != nil {
 		t.Fatal(err)
 	}
 
 	check := &options{baseline: "main", format: "text", maxRegression: 5}
 	buf.Reset()
-	res, err := check.finish(&buf, g, groupRun(1.5e-3, 2e-3, 3), 1e-9)
+	res, err := check.finish(&buf, g, g.Config, groupRun(1.5e-3, 2e-3, 3), 1e-9)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,15 +138,14 @@ func Run(b *testing.B, g *Group) *Outcome {
 		b.Logf("rigor: -cpu %s is not applied to group %q: it runs once, at GOMAXPROCS=%d; use BenchScaling to vary goroutines",
 			f.Value, g.Name, gomaxprocs())
 	}
-	g.Config = cfg
-	m, err := g.measure(b.Context(), childTestArgs(b.Name()), opts.out)
+	m, err := g.measure(b.Context(), cfg, childTestArgs(b.Name()), opts.out)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
 	if m.child {
 		return nil
 	}
-	out, err := opts.finish(os.Stdout, g, m.run, m.resolution)
+	out, err := opts.finish(os.Stdout, g, cfg, m.run, m.resolution)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
@@ -311,12 +310,11 @@ func mainGroup(ctx context.Context, stdout io.Writer, g *Group) (*Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	g.Config = cfg
-	m, err := g.measure(ctx, nil, opts.out)
+	m, err := g.measure(ctx, cfg, nil, opts.out)
 	if m == nil || m.child {
 		return nil, err
 	}
-	out, ferr := opts.finish(stdout, g, m.run, m.resolution)
+	out, ferr := opts.finish(stdout, g, cfg, m.run, m.resolution)
 	if ferr != nil {
 		return nil, ferr
 	}

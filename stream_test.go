@@ -48,7 +48,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	g := cancelGroup(cancel, 5)
-	m, err := g.measure(ctx, nil, dir)
+	m, err := g.measure(ctx, g.Config, nil, dir)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -252,7 +252,7 @@ func TestStreamFailureKeepsMeasuring(t *testing.T) {
 	g.Config = quick()
 	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
 	g.Bench("b", func(b *B) { Iter(b, func() int { return 2 }) })
-	m, err := g.measure(context.Background(), nil, dir)
+	m, err := g.measure(context.Background(), g.Config, nil, dir)
 	if err != nil {
 		t.Fatalf("measure: %v", err)
 	}
