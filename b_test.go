@@ -133,32 +133,40 @@ func TestCanceled(t *testing.T) {
 	}
 }
 
+// TestParallelStartsTogether: a parallel sample's goroutines start their
+// loops together. Each goroutine counts itself in before its timing loop,
+// the last one late; every call of the loop's function then sees a whole
+// number of samples' worth of goroutines counted in, since the loops of a
+// sample start only when all of its goroutines have arrived, and the next
+// sample starts only when all of them have finished.
 func TestParallelStartsTogether(t *testing.T) {
 	const goroutines = 3
 	var mu sync.Mutex
 	ids := map[int]int{}
-	var running, maxRunning, calls atomic.Int64
+	var arrived, calls, early atomic.Int64
 	g := NewGroup("par")
 	g.Config = quick()
 	g.BenchParallel("p", goroutines, func(b *B) {
 		mu.Lock()
 		ids[b.Goroutine()]++
 		mu.Unlock()
+		if b.Goroutine() == goroutines-1 {
+			time.Sleep(time.Millisecond) // arrives last, well after the others
+		}
+		arrived.Add(1)
 		b.Iter(func() {
-			n := running.Add(1)
-			for {
-				m := maxRunning.Load()
-				if n <= m || maxRunning.CompareAndSwap(m, n) {
-					break
-				}
+			if arrived.Load()%goroutines != 0 {
+				early.Add(1)
 			}
 			calls.Add(1)
-			running.Add(-1)
 		})
 	})
 	run, err := g.Measure(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := early.Load(); n > 0 {
+		t.Errorf("%d calls ran before every goroutine of their sample reached its loop", n)
 	}
 	if len(ids) != goroutines {
 		t.Errorf("goroutine indexes %v, want 0..%d", ids, goroutines-1)
