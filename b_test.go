@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // quick is a configuration for tests: no warm-up to speak of, two rounds.
@@ -212,7 +213,7 @@ func TestAllocationCounts(t *testing.T) {
 		}
 		// Other goroutines may allocate during a window, as in
 		// testing.B; the median is robust to a stray one.
-		if m := median(v); m != want {
+		if m := stats.Median(v); m != want {
 			t.Errorf("%s %s: median %v (samples %v), want %v", side, unit, m, v, want)
 		}
 	}

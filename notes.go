@@ -3,9 +3,9 @@ package rigor
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -69,7 +69,7 @@ func (s *setResult) header(group string, r *runner) model.Benchmark {
 	for i, bn := range s.set.benches {
 		if sh := s.shapeOf(i); sh != nil {
 			if m := s.overhead[sh]; len(m) > 0 {
-				overhead.add(bn.variant, fmtSeconds(median(m)))
+				overhead.add(bn.variant, fmtSeconds(stats.Median(m)))
 			}
 		}
 		if p.scale[i] > 1 {
@@ -171,7 +171,7 @@ func (s *setResult) allocMetrics() (bytes, allocs model.Metric) {
 // allocates reports whether some variant's median allocs/op is above 0.
 func (s *setResult) allocates(allocs model.Metric) bool {
 	for _, bn := range s.set.benches {
-		if v := allocs.Values(bn.variant); len(v) > 0 && median(v) > 0 {
+		if v := allocs.Values(bn.variant); len(v) > 0 && stats.Median(v) > 0 {
 			return true
 		}
 	}
@@ -210,8 +210,8 @@ func (s *setResult) notes(r *runner) []string {
 			gcCPU += x.gcCPU
 			windows += x.windows
 		}
-		med := median(perOp)
-		if ov := median(ovs); ov > 0 && !r.keepOverhead && !custom && med < overheadRatio*ov {
+		med := stats.Median(perOp)
+		if ov := stats.Median(ovs); ov > 0 && !r.keepOverhead && !custom && med < overheadRatio*ov {
 			notes = append(notes, fmt.Sprintf("%swithin %dx of the loop overhead subtracted (%s/op): on an out-of-order CPU the costs do not add exactly, so read small differences with care",
 				label(i), overheadRatio, fmtSeconds(ov)))
 		}
@@ -294,45 +294,16 @@ func tinyRealEffect(base, xs []result, baseName, name string, conf float64) (str
 }
 
 // bimodal reports whether x has two or more clear modes: a Gaussian
-// kernel density estimate with Silverman's bandwidth (which over-smooths
-// multimodal data, so errs towards one mode) has at least two peaks, each
-// holding at least 15% of the samples, separated by a valley under half
-// the lower peak.
+// kernel density estimate with Silverman's bandwidth (analysis's
+// KernelDensity, which over-smooths multimodal data, so errs towards one
+// mode) has at least two peaks, each holding at least 15% of the samples,
+// separated by a valley under half the lower peak.
 func bimodal(x []float64) bool {
 	n := len(x)
-	if n < bimodalMinN {
+	if n < bimodalMinN || stats.Min(x) == stats.Max(x) {
 		return false
 	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	m := mean(s)
-	ss := 0.0
-	for _, v := range s {
-		ss += (v - m) * (v - m)
-	}
-	sd := math.Sqrt(ss / float64(n-1))
-	iqr := quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
-	spread := sd
-	if iqr > 0 {
-		spread = math.Min(sd, iqr/1.34)
-	}
-	h := 0.9 * spread * math.Pow(float64(n), -0.2)
-	if !(h > 0) {
-		return false
-	}
-	const grid = 512
-	lo, hi := s[0]-3*h, s[n-1]+3*h
-	step := (hi - lo) / (grid - 1)
-	dens := make([]float64, grid)
-	for j := range dens {
-		t := lo + float64(j)*step
-		for _, v := range s {
-			z := (t - v) / h
-			if z > -6 && z < 6 {
-				dens[j] += math.Exp(-z * z / 2)
-			}
-		}
-	}
+	d := analysis.KernelDensity(x, 512)
 	// Split the grid at local minima into modes; keep modes with enough
 	// samples and check their valleys.
 	type mode struct {
@@ -343,12 +314,12 @@ func bimodal(x []float64) bool {
 	var modes []mode
 	cur := mode{lo: math.Inf(-1)}
 	var valleys []float64
-	for j := 1; j < grid-1; j++ {
-		cur.peak = math.Max(cur.peak, dens[j])
-		if dens[j] < dens[j-1] && dens[j] <= dens[j+1] {
+	for j := 1; j < len(d.Y)-1; j++ {
+		cur.peak = math.Max(cur.peak, d.Y[j])
+		if d.Y[j] < d.Y[j-1] && d.Y[j] <= d.Y[j+1] {
 			modes = append(modes, cur)
-			valleys = append(valleys, dens[j])
-			cur = mode{lo: lo + float64(j)*step}
+			valleys = append(valleys, d.Y[j])
+			cur = mode{lo: d.X[j]}
 		}
 	}
 	modes = append(modes, cur)
@@ -357,7 +328,7 @@ func bimodal(x []float64) bool {
 		if k+1 < len(modes) {
 			hiEdge = modes[k+1].lo
 		}
-		for _, v := range s {
+		for _, v := range x {
 			if v >= modes[k].lo && v < hiEdge {
 				modes[k].count++
 			}
@@ -382,16 +353,6 @@ func bimodal(x []float64) bool {
 		prev = k
 	}
 	return false
-}
-
-// quantileSorted interpolates the p-quantile of sorted s (type 7).
-func quantileSorted(s []float64, p float64) float64 {
-	h := p * float64(len(s)-1)
-	i := int(h)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[i] + (h-float64(i))*(s[i+1]-s[i])
 }
 
 // fmtSeconds formats seconds with a unit: 1.23ns, 45.6µs, 1.5s.

@@ -16,6 +16,7 @@ import (
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // A runner measures one pass of a group.
@@ -479,7 +480,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 func (s *setResult) subtractOverhead(r *runner) {
 	for sh, m := range s.overhead {
 		if len(m) > 0 {
-			s.ovMedian[sh] = median(m)
+			s.ovMedian[sh] = stats.Median(m)
 		}
 	}
 	for i := range s.samples {
@@ -614,14 +615,6 @@ func (s *setResult) shapeOf(i int) *shape {
 		}
 	}
 	return nil
-}
-
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
 }
 
 // measurePass measures every set of g once and returns the pass's run.

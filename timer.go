@@ -4,8 +4,9 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/metrics"
-	"slices"
 	"time"
+
+	"github.com/rigorbench/rigor/stats"
 )
 
 // A Clock describes the timer the harness measures with, as measured at
@@ -32,12 +33,12 @@ type Clock struct {
 func MeasureClock() Clock {
 	const pairs = 20000
 	tick := time.Duration(1<<63 - 1)
-	windows := make([]time.Duration, 0, pairs)
+	windows := make([]float64, 0, pairs)
 	start := time.Now()
 	for range pairs {
 		t0 := time.Now()
 		d := time.Since(t0)
-		windows = append(windows, d)
+		windows = append(windows, float64(d))
 		if d > 0 && d < tick {
 			tick = d
 		}
@@ -51,7 +52,7 @@ func MeasureClock() Clock {
 	c := Clock{
 		Tick:     tick,
 		ReadCost: total / (2 * pairs),
-		Window:   median(windows),
+		Window:   time.Duration(stats.Median(windows)),
 	}
 	c.Resolution = max(c.Tick, c.ReadCost)
 	return c
@@ -107,7 +108,7 @@ func (r *runner) perOp(sh *shape, n, runs int) float64 {
 		d := sh.measure(n) - r.clock.Window
 		per[i] = max(d.Seconds(), 0) / float64(n)
 	}
-	return median(per)
+	return stats.Median(per)
 }
 
 // Names of the runtime/metrics the harness reads.
@@ -187,17 +188,4 @@ func (a *allocDelta) stop() {
 	r1 := readMetrics(a.s)
 	a.objects += r1.objects - a.r0.objects
 	a.bytes += r1.bytes - a.r0.bytes
-}
-
-func median[T int64 | float64 | time.Duration](x []T) T {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
