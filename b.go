@@ -34,7 +34,7 @@ import (
 // Config.KeepLoopOverhead keeps the raw times instead. IterCustom
 // subtracts nothing: the caller times.
 type B struct {
-	r     *runner
+	s     *Sampler
 	iters int
 	gid   int
 	par   *parallelSample // non-nil in a parallel sample
@@ -183,7 +183,7 @@ func Iter[T any](b *B, f func() T) {
 	if !b.begin(true) {
 		return
 	}
-	b.shape = b.r.shapeFor(reflect.TypeFor[func() T](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func() T](), func(n int) time.Duration {
 		zero := func() T { var z T; return z }
 		t0 := time.Now()
 		loop(n, zero)
@@ -214,7 +214,7 @@ func (b *B) Iter(f func()) {
 	if !b.begin(true) {
 		return
 	}
-	b.shape = b.r.shapeFor(reflect.TypeFor[func()](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func()](), func(n int) time.Duration {
 		t0 := time.Now()
 		loopFunc(n, func() {})
 		return time.Since(t0)
@@ -249,7 +249,7 @@ func IterWithSetup[I, O any](b *B, setup func() I, routine func(I) O) {
 		return
 	}
 	per := b.batch.perBatch(b.iters)
-	b.shape = b.r.shapeFor(reflect.TypeFor[func(I) O](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func(I) O](), func(n int) time.Duration {
 		const m = 256
 		in, out := make([]I, m), make([]O, m)
 		zero := func(I) O { var z O; return z }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
 )
 
 func fib(n int) int {
@@ -19,15 +20,15 @@ func fib(n int) int {
 }
 
 // A group compares variants in interleaved rounds. Inside a benchmark,
-// pass it to rigor.Run(b, g); in a program, to rigor.Main(g); here Measure
-// returns the raw run.
+// pass it to harness.Run(b, g); in a program, to harness.Main(g); here
+// harness.Measure returns the raw run.
 func ExampleGroup() {
 	g := rigor.NewGroup("fib")
 	g.Config.WarmUp = 20 * time.Millisecond
 	g.Config.Budget = 50 * time.Millisecond
 	g.Bench("fib15", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(15)) }) })
 	g.Bench("fib16", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(16)) }) })
-	run, err := g.Measure(context.Background())
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -70,7 +71,7 @@ func ExampleGroup_parameters() {
 			})
 		})
 	}
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	for _, b := range run.Benchmarks {
 		fmt.Println(b.Name, len(run.Sides), "sides")
 	}
@@ -90,7 +91,7 @@ func ExampleIterWithSetup() {
 			func() []int { return slices.Clone(data) }, // untimed
 			func(v []int) []int { slices.Sort(v); return v })
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(run.Benchmarks[0].Name)
 	// Output: sort
 }
@@ -120,7 +121,7 @@ func ExampleB_IterCustom() {
 			return time.Since(start)
 		})
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(len(run.Benchmarks[0].Metric("sec/op").Samples) > 0)
 	// Output: true
 }
@@ -142,7 +143,7 @@ func ExampleGroup_BenchParallel() {
 			return counts[id]
 		})
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(run.Benchmarks[0].Config["goroutines"], run.Benchmarks[0].Metric("elems/s") != nil)
 	// Output: mutex=2 true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/harness"
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -23,7 +24,7 @@ func group() *rigor.Group {
 //
 // Expect "unchanged", the CI inside ±1%.
 func BenchmarkAA(b *testing.B) {
-	rigor.Run(b, group())
+	harness.Run(b, group())
 }
 
 // TestAA runs the group with its default configuration and budget. Two
@@ -37,7 +38,7 @@ func BenchmarkAA(b *testing.B) {
 // 2% of 1.
 func TestAA(t *testing.T) {
 	g := group()
-	run, err := g.Measure(context.Background())
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

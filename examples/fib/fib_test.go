@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/harness"
 )
 
 // BenchmarkFib is the full version, with the default budget:
@@ -16,7 +16,7 @@ import (
 // fib(21) makes φ ≈ 1.618 times the calls of fib(20): expect "regressed",
 // about +62%, with a confidence interval that excludes zero.
 func BenchmarkFib(b *testing.B) {
-	rigor.Run(b, Group())
+	harness.Run(b, Group())
 }
 
 // TestFib is the brief version CI runs. It checks the run's structure and
@@ -25,7 +25,7 @@ func TestFib(t *testing.T) {
 	g := Group()
 	g.Config.WarmUp = 100 * time.Millisecond
 	g.Config.Budget = 300 * time.Millisecond
-	run, err := g.Measure(context.Background())
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

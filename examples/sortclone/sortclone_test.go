@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -53,7 +54,7 @@ func group() *rigor.Group {
 // Expect iter_with_setup ≈ clone_inside_iter − clone_only, and, without
 // the allocator's noise, ≈ copy_sort − copy_only.
 func BenchmarkSortClone(b *testing.B) {
-	out := rigor.Run(b, group())
+	out := harness.Run(b, group())
 	if out == nil {
 		return
 	}
@@ -71,7 +72,7 @@ func TestSortClone(t *testing.T) {
 	g := group()
 	g.Config.WarmUp = 50 * time.Millisecond
 	g.Config.Budget = 300 * time.Millisecond
-	run, err := g.Measure(context.Background())
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -52,11 +53,11 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	g := NewGroup("g")
+	g := rigor.NewGroup("g")
 	out := filepath.Join(dir, "out")
 	save := &options{saveBaseline: "main", format: "json", maxRegression: -1, out: out}
 	var buf bytes.Buffer
-	if _, err := save.finish(&buf, g, g.Config, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+	if _, err := save.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
 		t.Fatal(err)
 	}
 	if !json.Valid(buf.Bytes()) {
@@ -69,16 +70,16 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatalf("no baseline saved: %v", err)
 	}
 	// Another group saved under the same name is kept alongside.
-	other := NewGroup("h")
+	other := rigor.NewGroup("h")
 	hrun := groupRun(1e-3, 1e-3, 9)
 	hrun.Benchmarks[0].Name, hrun.Benchmarks[0].Group = "h", "h"
-	if _, err := save.finish(&bytes.Buffer{}, other, other.Config, hrun, 1e-9); err != nil {
+	if _, err := save.finish(&bytes.Buffer{}, other.Name, withDefaults(other.Config), hrun, 1e-9); err != nil {
 		t.Fatal(err)
 	}
 
 	check := &options{baseline: "main", format: "text", maxRegression: 5}
 	buf.Reset()
-	res, err := check.finish(&buf, g, g.Config, groupRun(1.5e-3, 2e-3, 3), 1e-9)
+	res, err := check.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1.5e-3, 2e-3, 3), 1e-9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +110,14 @@ func TestFlagsFromEnv(t *testing.T) {
 			t.Errorf("-rigor.%s: %v", d.name, err)
 		}
 	}
-	cfg, err := o.apply(DefaultConfig())
+	cfg, err := o.apply(rigor.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.saveBaseline != "x" || o.baseline != "y" || o.maxRegression != 2.5 || o.format != "md" || o.out != "dir" {
 		t.Errorf("options %+v", o)
 	}
-	if cfg.Budget.String() != "250ms" || cfg.Processes != 3 || cfg.Passes != 2 || cfg.Policy != Median {
+	if cfg.Budget.String() != "250ms" || cfg.Processes != 3 || cfg.Passes != 2 || cfg.Policy != rigor.Median {
 		t.Errorf("config %+v", cfg)
 	}
 	if envName("max-regression") != "RIGOR_MAX_REGRESSION" {
@@ -131,7 +132,7 @@ func TestFlagsFromEnv(t *testing.T) {
 			}
 		}
 	}
-	if _, err := (&options{policy: "fastest"}).apply(DefaultConfig()); err == nil {
+	if _, err := (&options{policy: "fastest"}).apply(rigor.DefaultConfig()); err == nil {
 		t.Error("-rigor.policy=fastest accepted")
 	}
 }

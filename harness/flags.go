@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"flag"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rigorbench/rigor"
 )
 
 // options are the settings Run and Main take from flags and environment
@@ -155,7 +157,7 @@ func init() {
 }
 
 // apply overrides a group's configuration with the options.
-func (o *options) apply(cfg Config) (Config, error) {
+func (o *options) apply(cfg rigor.Config) (rigor.Config, error) {
 	if o.budget > 0 {
 		cfg.Budget = o.budget
 	}
@@ -166,7 +168,7 @@ func (o *options) apply(cfg Config) (Config, error) {
 		cfg.Passes = o.passes
 	}
 	if o.policy != "" {
-		p, err := ParsePolicy(o.policy)
+		p, err := rigor.ParsePolicy(o.policy)
 		if err != nil {
 			return cfg, err
 		}

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
@@ -28,10 +29,9 @@ type Outcome struct {
 	Failures []analysis.GateFailure
 }
 
-// analyze analyses a run measured with cfg, with its confidence, noise
-// band and seed, and resolution (seconds) as the timer's floor.
-func analyze(cfg Config, run *model.Run, resolution float64) (*analysis.Report, error) {
-	cfg = cfg.withDefaults()
+// analyze analyses a run measured with cfg (defaults filled in), with its
+// confidence, noise band and seed, and resolution (seconds) as the timer's floor.
+func analyze(cfg rigor.Config, run *model.Run, resolution float64) (*analysis.Report, error) {
 	o := analysis.DefaultOptions()
 	o.Confidence = cfg.Confidence
 	o.Noise = cfg.Noise
@@ -40,27 +40,28 @@ func analyze(cfg Config, run *model.Run, resolution float64) (*analysis.Report, 
 	return analysis.Analyze(run, o)
 }
 
-// finish analyses and reports one group measured with cfg: the report on w in
+// finish analyses and reports one group measured with cfg (defaults
+// filled in): the report on w in
 // o.format, the raw run in o.out, the comparison with and the saving of a
 // baseline, and the gate.
-func (o *options) finish(w io.Writer, g *Group, cfg Config, run *model.Run, resolution float64) (*Outcome, error) {
+func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model.Run, resolution float64) (*Outcome, error) {
 	out := &Outcome{Run: run}
 	rep, err := analyze(cfg, run, resolution)
 	if err != nil {
-		return nil, fmt.Errorf("analysing group %q: %w", g.Name, err)
+		return nil, fmt.Errorf("analysing group %q: %w", group, err)
 	}
 	out.Report = rep
 	if err := report.Render(w, rep, report.Options{Format: o.format}); err != nil {
-		return nil, fmt.Errorf("reporting group %q: %w", g.Name, err)
+		return nil, fmt.Errorf("reporting group %q: %w", group, err)
 	}
 	if o.out != "" {
-		if err := writeRun(o.out, g.Name, run); err != nil {
+		if err := writeRun(o.out, group, run); err != nil {
 			return nil, err
 		}
 	}
 	gated := rep
 	if o.baseline != "" || o.saveBaseline != "" {
-		flat := flatten(run, g.Name, currentLabel)
+		flat := flatten(run, group, currentLabel)
 		st, err := openStore()
 		if err != nil {
 			return nil, err
@@ -68,24 +69,24 @@ func (o *options) finish(w io.Writer, g *Group, cfg Config, run *model.Run, reso
 		if o.baseline != "" {
 			base, err := st.Load(o.baseline)
 			if err != nil {
-				return nil, fmt.Errorf("group %q: %w", g.Name, err)
+				return nil, fmt.Errorf("group %q: %w", group, err)
 			}
 			cmp, err := store.Against(only(base, flat), o.baseline, flat)
 			if err != nil {
-				return nil, fmt.Errorf("group %q against baseline %s: %w", g.Name, o.baseline, err)
+				return nil, fmt.Errorf("group %q against baseline %s: %w", group, o.baseline, err)
 			}
 			brep, err := analyze(cfg, cmp, resolution)
 			if err != nil {
-				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", g.Name, o.baseline, err)
+				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", group, o.baseline, err)
 			}
 			out.Baseline, gated = brep, brep
 			if err := report.Render(w, brep, report.Options{Format: o.format}); err != nil {
-				return nil, fmt.Errorf("reporting group %q: %w", g.Name, err)
+				return nil, fmt.Errorf("reporting group %q: %w", group, err)
 			}
 		}
 		if o.saveBaseline != "" {
 			if err := saveBaseline(st, o.saveBaseline, flat); err != nil {
-				return nil, fmt.Errorf("group %q: %w", g.Name, err)
+				return nil, fmt.Errorf("group %q: %w", group, err)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"fmt"
@@ -6,17 +6,7 @@ import (
 	"strconv"
 
 	"github.com/rigorbench/rigor/analysis"
-	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
-)
-
-// Units the harness reports besides throughput.
-const (
-	unitTime   = "sec/op"
-	unitCPU    = "cpu-sec/op"
-	unitBytes  = "B/op"
-	unitAllocs = "allocs/op"
-	unitGCs    = "GCs/op"
 )
 
 // Thresholds of the harness's footnotes.
@@ -29,166 +19,17 @@ const (
 	bimodalMinShare = 0.15 // each mode holds at least 15% of the samples
 )
 
-// benchmark turns a measured set into the model's benchmark: sides are
-// variants; sec/op, throughput and GCs/op come from the timed rounds,
-// B/op and allocs/op from the allocation rounds.
-func (s *setResult) benchmark(g *Group, r *runner) model.Benchmark {
-	b := s.header(g.Name, r)
-	b.Metrics = s.allMetrics()
-	b.Notes = s.notes(r)
-	return b
-}
-
-// header returns the set's benchmark with its configuration, without
-// metrics or notes.
-func (s *setResult) header(group string, r *runner) model.Benchmark {
-	b := model.Benchmark{
-		Name:   s.set.name,
-		Pkg:    r.pkg,
-		Procs:  gomaxprocs(),
-		Group:  group,
-		Config: map[string]string{},
-	}
-	p := s.plan
-	b.Config["sampling"] = p.mode.String()
-	switch p.mode {
-	case Linear:
-		b.Config["iterations"] = fmt.Sprintf("m·%d for m = 1..%d, shuffled", p.n, len(p.mult))
-	default:
-		b.Config["iterations"] = fmt.Sprintf("%d ±20%%", p.n)
-	}
-	b.Config["rounds"] = strconv.Itoa(s.rounds)
-	b.Config["timer-resolution"] = r.clock.Resolution.String()
-	if s.stop != "" {
-		b.Config["stopped"] = s.stop
-	}
-	// Per-variant settings are lists of variant=value, since a
-	// configuration key of Go benchmark format cannot hold an arbitrary
-	// variant name.
-	var overhead, scale variantList
-	for i, bn := range s.set.benches {
-		if sh := s.shapeOf(i); sh != nil {
-			if m := s.overhead[sh]; len(m) > 0 {
-				overhead.add(bn.variant, fmtSeconds(stats.Median(m)))
-			}
-		}
-		if p.scale[i] > 1 {
-			scale.add(bn.variant, strconv.Itoa(p.scale[i]))
-		}
-	}
-	overhead.set(b.Config, configLoopOverhead)
-	scale.set(b.Config, configScale)
-	s.goroutines().set(b.Config, configGoroutines)
-	return b
-}
-
-// goroutines lists the parallel variants' goroutine counts.
-func (s *setResult) goroutines() variantList {
-	var l variantList
-	for _, bn := range s.set.benches {
-		if bn.goroutines > 0 {
-			l.add(bn.variant, strconv.Itoa(bn.goroutines))
-		}
-	}
-	return l
-}
-
-// allMetrics returns every metric of the rounds measured so far.
-func (s *setResult) allMetrics() []model.Metric {
-	sec, tps, gcs, anyGC := s.timedMetrics(0, s.rounds)
-	bytes, allocs := s.allocMetrics()
-	ms := append([]model.Metric{sec}, tps...)
-	ms = append(ms, bytes, allocs)
-	// GC cycles are counted for the whole process: they belong to a
-	// variant only when some variant allocates (otherwise the garbage is
-	// someone else's, the observer's say).
-	if anyGC && s.allocates(allocs) {
-		ms = append(ms, gcs)
-	}
-	return ms
-}
-
-// timedMetrics returns sec/op, the other per-round metrics (throughput,
-// and cpu-sec/op when the system reports CPU time) and GCs/op of the timed
-// rounds lo+1 to hi, and whether any of them saw a garbage collection.
-func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metric, gcs model.Metric, anyGC bool) {
-	sec = model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
-	gcs = model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
-	tpMetric := func(unit string) *model.Metric {
-		for i := range tps {
-			if tps[i].Unit == unit {
-				return &tps[i]
-			}
-		}
-		tps = append(tps, model.Metric{Unit: unit, Better: model.HigherIsBetter})
-		return &tps[len(tps)-1]
-	}
-	var cpu *model.Metric
-	for i, bn := range s.set.benches {
-		for k := lo; k < min(hi, len(s.samples[i])); k++ {
-			x := s.samples[i][k]
-			round := k + 1
-			sec.Samples = append(sec.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.net / float64(x.iters)})
-			if !math.IsNaN(x.cpuNet) && !x.custom {
-				if cpu == nil {
-					cpu = &model.Metric{Unit: unitCPU, Better: model.LowerIsBetter}
-				}
-				cpu.Samples = append(cpu.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.cpuNet / float64(x.iters)})
-			}
-			ops := float64(x.iters * x.goroutines)
-			gcs.Samples = append(gcs.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(ops), Value: float64(x.gcs) / ops})
-			anyGC = anyGC || x.gcs > 0
-			if x.tp.unit != "" && x.net > 0 {
-				m := tpMetric(x.tp.unit)
-				m.Samples = append(m.Samples, model.Sample{Side: bn.variant, Round: round, Iters: int64(x.iters), Value: x.tp.n * ops / x.net})
-			}
-		}
-	}
-	if cpu != nil {
-		tps = append(tps, *cpu)
-	}
-	return sec, tps, gcs, anyGC
-}
-
-// allocMetrics returns B/op and allocs/op from the allocation rounds.
-func (s *setResult) allocMetrics() (bytes, allocs model.Metric) {
-	bytes = model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
-	allocs = model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
-	// Per operation, in whole bytes and allocations, truncated, as
-	// testing.B reports them: an allocation made meanwhile by another
-	// goroutine (a finalizer run by the bracketing GC, say) then cannot
-	// turn 0 allocs/op into 0.005.
-	for i, bn := range s.set.benches {
-		for k, x := range s.allocs[i] {
-			ops := uint64(x.iters * x.goroutines)
-			bytes.Samples = append(bytes.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.bytes / ops)})
-			allocs.Samples = append(allocs.Samples, model.Sample{Side: bn.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.objects / ops)})
-		}
-	}
-	return bytes, allocs
-}
-
-// allocates reports whether some variant's median allocs/op is above 0.
-func (s *setResult) allocates(allocs model.Metric) bool {
-	for _, bn := range s.set.benches {
-		if v := allocs.Values(bn.variant); len(v) > 0 && stats.Median(v) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // notes returns the harness's footnotes for a measured set, in plain words.
 func (s *setResult) notes(r *runner) []string {
 	var notes []string
 	res := r.clock.Resolution.Seconds()
 	label := func(i int) string {
-		if len(s.set.benches) == 1 {
+		if len(s.set.cells) == 1 {
 			return ""
 		}
-		return s.set.benches[i].variant + ": "
+		return s.set.cells[i].variant + ": "
 	}
-	for i, bn := range s.set.benches {
+	for i, c := range s.set.cells {
 		xs := s.samples[i]
 		if len(xs) == 0 {
 			continue
@@ -200,18 +41,18 @@ func (s *setResult) notes(r *runner) []string {
 		ovs := make([]float64, len(xs))
 		for k, x := range xs {
 			ovs[k] = x.ovPerOp
-			perOp[k] = x.net / float64(x.iters)
+			perOp[k] = x.net / float64(x.Iters)
 			if x.clamped {
 				clamped++
 			}
-			custom = custom || x.custom
-			raw += x.raw
-			wall += x.wall * float64(x.goroutines)
-			gcCPU += x.gcCPU
-			windows += x.windows
+			custom = custom || x.Custom
+			raw += x.Timed
+			wall += x.Wall * float64(x.Goroutines)
+			gcCPU += x.GCCPU
+			windows += x.Windows
 		}
 		med := stats.Median(perOp)
-		if ov := stats.Median(ovs); ov > 0 && !r.keepOverhead && !custom && med < overheadRatio*ov {
+		if ov := stats.Median(ovs); ov > 0 && !r.cfg.KeepLoopOverhead && !custom && med < overheadRatio*ov {
 			notes = append(notes, fmt.Sprintf("%swithin %dx of the loop overhead subtracted (%s/op): on an out-of-order CPU the costs do not add exactly, so read small differences with care",
 				label(i), overheadRatio, fmtSeconds(ov)))
 		}
@@ -227,15 +68,15 @@ func (s *setResult) notes(r *runner) []string {
 			notes = append(notes, fmt.Sprintf("%sgarbage collection used about %.0f%% of the CPU time the variant ran for: its times include GC work",
 				label(i), 100*gcCPU/wall))
 		}
-		if bn.goroutines > 0 {
+		if c.goroutines > 0 {
 			notes = append(notes, fmt.Sprintf("%s%d goroutines per sample, started together: sec/op is the time per operation on one goroutine; throughput counts all %d",
-				label(i), bn.goroutines, bn.goroutines))
+				label(i), c.goroutines, c.goroutines))
 		}
 		if bimodal(perOp) {
 			notes = append(notes, fmt.Sprintf("%sthe times are bimodal (two clusters): the code or the machine switches between two states; the median hides one of them", label(i)))
 		}
 		if i > 0 {
-			if d, ok := tinyRealEffect(s.samples[0], xs, s.set.benches[0].variant, bn.variant, r.cfg.Confidence); ok {
+			if d, ok := tinyRealEffect(s.samples[0], xs, s.set.cells[0].variant, c.variant, r.cfg.Confidence); ok {
 				notes = append(notes, d)
 			}
 		}

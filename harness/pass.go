@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"context"
@@ -6,13 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"reflect"
 	"runtime"
-	"runtime/metrics"
 	"slices"
-	"sync"
 	"time"
 
+	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
@@ -21,13 +19,10 @@ import (
 
 // A runner measures one pass of a group.
 type runner struct {
-	cfg          Config
-	clock        Clock
-	rng          *rand.Rand
-	ms           []metrics.Sample
-	keepOverhead bool
-	shapes       map[reflect.Type]*shape
-	shapesMu     sync.Mutex
+	cfg   rigor.Config
+	clock rigor.Clock
+	s     *rigor.Sampler
+	rng   *rand.Rand
 	// obs, when set, is told which benchmark and round is running (the
 	// system observer).
 	obs          marker
@@ -37,11 +32,11 @@ type runner struct {
 	pkg          string
 
 	// sink, when set, receives results as they are measured (-rigor.out);
-	// pass is the pass's run so far, group the group measured, earlier
-	// the passes done before this one.
+	// pass is the pass's run so far, group the group's name, earlier the
+	// passes done before this one.
 	sink    *sink
 	pass    *model.Run
-	group   *Group
+	group   string
 	earlier []*model.Run
 }
 
@@ -52,93 +47,52 @@ type marker interface {
 	Pause()
 }
 
-func newRunner(cfg Config, seed uint64) *runner {
+// newRunner returns a runner of s's samples: it measures the clock
+// afresh, so each pass has its own loop-overhead measurements.
+func newRunner(s *rigor.Sampler, seed uint64) *runner {
+	clock := rigor.MeasureClock()
+	s.Reset(clock)
 	return &runner{
-		cfg:          cfg,
-		clock:        MeasureClock(),
-		rng:          experiment.NewRand(seed),
-		ms:           newMetricSamples(),
-		keepOverhead: cfg.KeepLoopOverhead,
-		shapes:       map[reflect.Type]*shape{},
-		observe:      true,
+		cfg:     s.Config(),
+		clock:   clock,
+		s:       s,
+		rng:     experiment.NewRand(seed),
+		observe: true,
 	}
 }
 
-// A result is one sample of one variant.
+// A result is one sample of one variant, with the harness's overhead
+// subtracted.
 type result struct {
-	iters      int     // per goroutine
-	goroutines int     // 1 unless parallel
-	raw        float64 // timed seconds, as measured
-	net        float64 // raw minus the harness's overhead, at least 0
-	clamped    bool    // net would have been negative
-	wall       float64 // seconds the whole call took
-	// cpu is the process's CPU time over the timed windows, seconds;
-	// cpuNet less the loop overhead, at least 0. Both are NaN when the
-	// system does not report CPU time.
-	cpu, cpuNet float64
-	windows     int
-	gcs         uint64
-	gcCPU       float64
-	objects     uint64 // allocation rounds only
-	bytes       uint64
-	tp          throughput
-	custom      bool
-	shape       *shape
-	ovPerOp     float64 // loop overhead subtracted, seconds per iteration
+	rigor.Sample
+	net     float64 // Timed less the harness's overhead, at least 0
+	clamped bool    // net would have been negative
+	// cpuNet is CPU less the loop overhead, at least 0; NaN when CPU is.
+	cpuNet  float64
+	ovPerOp float64 // loop overhead subtracted, seconds per iteration
 }
 
-// sample runs one sample of bn with n iterations (per goroutine).
-func (r *runner) sample(bn *bench, n int, counting bool) (result, error) {
-	if bn.goroutines > 0 {
-		return r.parallel(bn, n, counting)
-	}
-	b := &B{r: r, iters: n, counting: counting}
-	if counting {
-		// Exact counts need few windows: one batch of setups at a time.
-		b.batch = NumIterations(1000)
-	}
-	g0 := readMetrics(r.ms)
-	w0 := time.Now()
-	bn.fn(b)
-	wall := time.Since(w0)
-	g1 := readMetrics(r.ms)
-	res := result{
-		iters:      n,
-		goroutines: 1,
-		raw:        b.timed.Seconds(),
-		wall:       wall.Seconds(),
-		cpu:        cpuSeconds(b.cpu, b.cpuOK),
-		windows:    b.windows,
-		gcs:        g1.gcs - g0.gcs,
-		gcCPU:      g1.gcCPU - g0.gcCPU,
-		objects:    b.allocs.objects,
-		bytes:      b.allocs.bytes,
-		tp:         bn.tp,
-		custom:     b.custom,
-		shape:      b.shape,
-	}
-	if b.tpSet {
-		res.tp = b.tp
-	}
-	if err := sampleErr(bn, b); err != nil {
+// A cell is one variant of a set, as the sampler numbers it.
+type cell struct {
+	index      int // the sampler's cell
+	variant    string
+	goroutines int // > 0 for a parallel variant
+}
+
+// sample runs one sample of c with n iterations (per goroutine), with the
+// loop overhead first measured for its shape subtracted.
+func (r *runner) sample(c cell, n int, counting bool) (result, error) {
+	x, err := r.s.Sample(c.index, n, counting)
+	res := result{Sample: x}
+	if err != nil {
 		return res, err
 	}
-	if b.shape != nil {
-		r.subtract(&res, b.shape.initial)
-	} else {
-		r.subtract(&res, 0)
+	ov := 0.0
+	if x.Loop > 0 {
+		ov = r.s.FirstLoopOverhead(x.Loop)
 	}
+	r.subtract(&res, ov)
 	return res, nil
-}
-
-func sampleErr(bn *bench, b *B) error {
-	switch {
-	case b.err != nil:
-		return fmt.Errorf("variant %q: %w", bn.variant, b.err)
-	case b.loops == 0:
-		return fmt.Errorf("variant %q did not call a timing loop (Iter, B.Iter, IterWithSetup or B.IterCustom)", bn.variant)
-	}
-	return nil
 }
 
 // subtract sets res.net: the timed time less the loop overhead, perOp
@@ -146,102 +100,34 @@ func sampleErr(bn *bench, b *B) error {
 // parallel sample's goroutines loop side by side, so their wall time holds
 // one goroutine's loop overhead, not the sum.
 func (r *runner) subtract(res *result, perOp float64) {
-	res.net, res.clamped, res.ovPerOp, res.cpuNet = res.raw, false, 0, res.cpu
-	if r.keepOverhead || res.custom {
+	res.net, res.clamped, res.ovPerOp, res.cpuNet = res.Timed, false, 0, res.CPU
+	if r.cfg.KeepLoopOverhead || res.Custom {
 		return
 	}
 	res.ovPerOp = perOp
-	res.net -= perOp*float64(res.iters) + float64(res.windows)*r.clock.Window.Seconds()
+	res.net -= perOp*float64(res.Iters) + float64(res.Windows)*r.clock.Window.Seconds()
 	if res.net < 0 {
 		res.net, res.clamped = 0, true
 	}
 	// The empty loop burns CPU as it takes time; the clock readings
 	// are outside the CPU readings.
-	res.cpuNet = max(res.cpu-perOp*float64(res.iters)*float64(res.goroutines), 0)
-}
-
-// cpuSeconds is d in seconds, or NaN when it was not measured.
-func cpuSeconds(d time.Duration, ok bool) float64 {
-	if !ok {
-		return math.NaN()
-	}
-	return d.Seconds()
-}
-
-// parallel runs one sample of a parallel variant: bn.goroutines
-// goroutines each run n iterations, released together.
-func (r *runner) parallel(bn *bench, n int, counting bool) (result, error) {
-	g := bn.goroutines
-	p := newParallelSample(g)
-	bs := make([]*B, g)
-	var wg sync.WaitGroup
-	g0 := readMetrics(r.ms)
-	w0 := time.Now()
-	for i := range bs {
-		b := &B{r: r, iters: n, gid: i, par: p}
-		bs[i] = b
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer b.parRelease()
-			bn.fn(b)
-		}()
-	}
-	p.ready.Wait()
-	var allocs allocDelta
-	if counting {
-		allocs.start()
-	}
-	c0, cok := processCPU()
-	t0 := time.Now()
-	close(p.start)
-	p.done.Wait()
-	d := time.Since(t0)
-	c1, cok1 := processCPU()
-	if counting {
-		allocs.stop()
-	}
-	wg.Wait()
-	wall := time.Since(w0)
-	g1 := readMetrics(r.ms)
-	res := result{
-		iters:      n,
-		goroutines: g,
-		raw:        d.Seconds(),
-		wall:       wall.Seconds(),
-		cpu:        cpuSeconds(c1-c0, cok && cok1 && !counting),
-		windows:    1,
-		gcs:        g1.gcs - g0.gcs,
-		gcCPU:      g1.gcCPU - g0.gcCPU,
-		objects:    allocs.objects,
-		bytes:      allocs.bytes,
-		tp:         bn.tp,
-		shape:      bs[0].shape,
-	}
-	if bs[0].tpSet {
-		res.tp = bs[0].tp
-	}
-	for _, b := range bs {
-		if err := sampleErr(bn, b); err != nil {
-			return res, err
-		}
-	}
-	if res.shape != nil {
-		r.subtract(&res, res.shape.initial)
-	}
-	return res, nil
+	res.cpuNet = max(res.CPU-perOp*float64(res.Iters)*float64(res.Goroutines), 0)
 }
 
 // A set is one benchmark of a group (one set of parameters): its
 // variants, measured together.
 type set struct {
-	name    string // model name: group, or group/params
-	benches []*bench
+	name  string // model name: group, or group/params
+	cells []cell
 }
+
+// plannedRounds is the number of rounds calibration plans the budget for;
+// it is also N, the number of multipliers of linear sampling.
+const plannedRounds = 100
 
 // plan is a set's schedule.
 type plan struct {
-	mode SamplingMode
+	mode rigor.SamplingMode
 	n    int // flat: the shared iteration count before jitter; linear: d
 	mult []int
 	// scale multiplies the shared count for variants so fast that the
@@ -256,9 +142,9 @@ type plan struct {
 // warmUp runs the variants round-robin with doubling iteration counts for
 // the configured warm-up time, as Criterion.rs does, and returns each
 // variant's estimated seconds per iteration (whole call, and timed part).
-func (r *runner) warmUp(ctx context.Context, s *set) (wall, timed []float64, shapes []*shape, err error) {
-	v := len(s.benches)
-	shapes = make([]*shape, v)
+func (r *runner) warmUp(ctx context.Context, s *set) (wall, timed []float64, loops []int, err error) {
+	v := len(s.cells)
+	loops = make([]int, v)
 	iters := make([]float64, v)
 	wall = make([]float64, v)
 	timed = make([]float64, v)
@@ -268,35 +154,32 @@ func (r *runner) warmUp(ctx context.Context, s *set) (wall, timed []float64, sha
 	}
 	deadline := time.Now().Add(r.cfg.WarmUp)
 	for first := true; first || time.Now().Before(deadline); first = false {
-		for i, bn := range s.benches {
+		for i, c := range s.cells {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, nil, err
 			}
-			res, err := r.sample(bn, next[i], false)
+			res, err := r.sample(c, next[i], false)
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			shapes[i] = res.shape
+			loops[i] = res.Loop
 			iters[i] += float64(next[i])
-			wall[i] += res.wall
-			timed[i] += res.raw
+			wall[i] += res.Wall
+			timed[i] += res.Timed
 			// Double, but do not overshoot the remaining warm-up by much.
 			per := wall[i] / iters[i]
 			left := time.Until(deadline).Seconds()
 			next[i] = max(1, min(2*next[i], int(math.Ceil(left/per/float64(v)))))
-			if r.cfg.WarmUp < 0 {
-				break
-			}
 		}
 		if r.cfg.WarmUp < 0 {
-			break
+			break // one sample of each variant, for the estimate only
 		}
 	}
 	for i := range wall {
 		wall[i] /= iters[i]
 		timed[i] /= iters[i]
 	}
-	return wall, timed, shapes, nil
+	return wall, timed, loops, nil
 }
 
 // makePlan chooses the sampling mode and iteration counts from the
@@ -326,25 +209,25 @@ func (r *runner) makePlan(metWall, metTimed []float64) plan {
 		return round
 	}
 	rounds := min(max(plannedRounds, r.cfg.MinRounds), r.cfg.MaxRounds)
-	if p.mode == Auto && len(metWall) > 1 {
+	if p.mode == rigor.Auto && len(metWall) > 1 {
 		// Comparisons rest on per-round ratios, which want samples of
-		// similar length round after round: see Auto.
-		p.mode = Flat
+		// similar length round after round: see rigor.Auto.
+		p.mode = rigor.Flat
 	}
-	if p.mode == Auto || p.mode == Linear {
+	if p.mode == rigor.Auto || p.mode == rigor.Linear {
 		total := float64(rounds*(rounds+1)) / 2
 		d := clampIters(math.Ceil(budget / (sumWall * total)))
 		// The round at multiplier 1 is the shortest.
 		expected := total * scales(float64(d))
-		if p.mode == Linear || expected <= 2*budget {
-			p.mode, p.n = Linear, d
+		if p.mode == rigor.Linear || expected <= 2*budget {
+			p.mode, p.n = rigor.Linear, d
 			p.mult = make([]int, rounds)
 			for i := range p.mult {
 				p.mult[i] = i + 1
 			}
 			return p
 		}
-		p.mode = Flat
+		p.mode = rigor.Flat
 	}
 	// Flat: one round should take budget/rounds. Jitter goes down to 80%,
 	// which must still clear the floor.
@@ -365,7 +248,7 @@ func clampIters(x float64) int {
 
 // iters returns the shared iteration count of round k (from 1).
 func (r *runner) iters(p *plan, k int) int {
-	if p.mode == Linear {
+	if p.mode == rigor.Linear {
 		i := (k - 1) % len(p.mult)
 		if i == 0 {
 			r.rng.Shuffle(len(p.mult), func(a, b int) { p.mult[a], p.mult[b] = p.mult[b], p.mult[a] })
@@ -384,14 +267,14 @@ const allocRounds = 5
 // then interleaved rounds until the comparisons are resolved or the budget
 // is spent.
 func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
-	metWall, metTimed, shapes, err := r.warmUp(ctx, s)
+	metWall, metTimed, loops, err := r.warmUp(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	p := r.makePlan(metWall, metTimed)
-	v := len(s.benches)
+	v := len(s.cells)
 	out := &setResult{set: s, plan: p, samples: make([][]result, v), allocs: make([][]result, v),
-		overhead: map[*shape][]float64{}, ovMedian: map[*shape]float64{}}
+		overhead: map[int][]float64{}, ovMedian: map[int]float64{}}
 
 	// Allocation rounds: exact counts, at a small cost (about 10% of the
 	// budget, and at most 10000 iterations per sample).
@@ -406,7 +289,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			res, err := r.allocSample(s.benches[i], na)
+			res, err := r.allocSample(s.cells[i], na)
 			if err != nil {
 				return nil, err
 			}
@@ -417,11 +300,11 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	}
 
 	// The loop shapes whose overhead is measured in every round.
-	var used []*shape
-	if !r.keepOverhead {
-		for _, sh := range shapes {
-			if sh != nil && !slices.Contains(used, sh) {
-				used = append(used, sh)
+	var used []int
+	if !r.cfg.KeepLoopOverhead {
+		for _, l := range loops {
+			if l > 0 && !slices.Contains(used, l) {
+				used = append(used, l)
 			}
 		}
 	}
@@ -444,7 +327,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 		}()
 	}
 	budget := experiment.NewBudget(r.cfg.Budget, time.Now())
-	sm := &setSampler{r: r, s: s, out: out, key: key, used: used, shapes: shapes, floor: floor, budget: budget}
+	sm := &setSampler{r: r, s: s, out: out, key: key, used: used, loops: loops, floor: floor, budget: budget}
 	res, stopErr := experiment.Loop(ctx, experiment.Design{
 		MinRounds:     r.cfg.MinRounds,
 		MaxRounds:     r.cfg.MaxRounds,
@@ -486,12 +369,12 @@ func (s *setResult) subtractOverhead(r *runner) {
 	for i := range s.samples {
 		for k := range s.samples[i] {
 			x := &s.samples[i][k]
-			if x.shape == nil {
+			if x.Loop == 0 {
 				continue
 			}
-			ov, ok := s.ovMedian[x.shape]
+			ov, ok := s.ovMedian[x.Loop]
 			if !ok {
-				ov = x.shape.initial
+				ov = r.s.FirstLoopOverhead(x.Loop)
 			}
 			r.subtract(x, ov)
 		}
@@ -530,7 +413,7 @@ func (r *runner) write(s *setResult, k int, allocs bool) error {
 	if r.obs != nil {
 		r.obs.Pause()
 	}
-	hdr := s.header(r.group.Name, r)
+	hdr := s.header(r)
 	if allocs {
 		bytes, allocs := s.allocMetrics()
 		return r.sink.lines(r.pass, &hdr, []model.Metric{bytes, allocs})
@@ -565,16 +448,16 @@ func (r *runner) snapshot(b model.Benchmark) *model.Run {
 // finalizer woken by the bracketing collection, say) can add to a window's
 // count but never take from it; it does so in about one window in a
 // thousand.
-func (r *runner) allocSample(bn *bench, n int) (result, error) {
-	a, err := r.sample(bn, n, true)
+func (r *runner) allocSample(c cell, n int) (result, error) {
+	a, err := r.sample(c, n, true)
 	if err != nil {
 		return a, err
 	}
-	b, err := r.sample(bn, n, true)
+	b, err := r.sample(c, n, true)
 	if err != nil {
 		return b, err
 	}
-	if b.objects < a.objects || (b.objects == a.objects && b.bytes < a.bytes) {
+	if b.Objects < a.Objects || (b.Objects == a.Objects && b.Bytes < a.Bytes) {
 		return b, nil
 	}
 	return a, nil
@@ -592,12 +475,12 @@ const (
 type setResult struct {
 	set     *set
 	plan    plan
-	samples [][]result // per bench, per round
-	allocs  [][]result // per bench, per allocation round
-	// overhead holds each loop shape's overhead, seconds per iteration,
-	// measured once per round.
-	overhead map[*shape][]float64
-	ovMedian map[*shape]float64 // the median of overhead, per shape
+	samples [][]result // per cell, per round
+	allocs  [][]result // per cell, per allocation round
+	// overhead holds each loop shape's overhead (by Sample.Loop), seconds
+	// per iteration, measured once per round.
+	overhead map[int][]float64
+	ovMedian map[int]float64 // the median of overhead, per shape
 	rounds   int
 	stop     string
 	// unresolved is true when the rounds stopped at the budget or the
@@ -606,28 +489,24 @@ type setResult struct {
 	elapsed    time.Duration
 }
 
-// shapeOf returns the loop shape of bench i's samples, nil for IterCustom
-// or before any sample.
-func (s *setResult) shapeOf(i int) *shape {
+// loopOf returns the loop shape of cell i's samples, 0 for IterCustom or
+// before any sample.
+func (s *setResult) loopOf(i int) int {
 	for _, x := range s.samples[i] {
-		if x.shape != nil {
-			return x.shape
+		if x.Loop > 0 {
+			return x.Loop
 		}
 	}
-	return nil
+	return 0
 }
 
-// measurePass measures every set of g once and returns the pass's run.
-// Interrupted (ctx done), it returns the run so far, holding the
-// benchmarks with at least one complete round, with ctx's error. The
-// results go to k, when not nil, as they are measured; earlier are the
-// passes done before this one.
-func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, env *model.Env, k *sink, earlier []*model.Run) (*model.Run, float64, error) {
-	variants, err := g.variants()
-	if err != nil {
-		return nil, 0, err
-	}
-	r := newRunner(cfg, seed)
+// measurePass measures every set of group name, sampled by s, once and
+// returns the pass's run. Interrupted (ctx done), it returns the run so
+// far, holding the benchmarks with at least one complete round, with
+// ctx's error. The results go to k, when not nil, as they are measured;
+// earlier are the passes done before this one.
+func measurePass(ctx context.Context, name string, s *rigor.Sampler, seed uint64, env *model.Env, k *sink, earlier []*model.Run) (*model.Run, float64, error) {
+	r := newRunner(s, seed)
 	r.pkg = modulePkg()
 	r.ctx = ctx
 	run := &model.Run{
@@ -637,38 +516,18 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, env *m
 		Start:         time.Now(),
 		Command:       os.Args,
 		Env:           env,
+		Sides:         s.Sides(),
 	}
-	r.sink, r.pass, r.group, r.earlier = k, run, g, earlier
-	for _, v := range variants {
-		side := model.Side{Label: v}
-		for _, bn := range g.benches {
-			if bn.variant == v {
-				side.Subgroup = bn.subgroup
-				break
-			}
-		}
-		run.Sides = append(run.Sides, side)
-	}
+	r.sink, r.pass, r.group, r.earlier = k, run, name, earlier
 	var stopErr error
-	for _, params := range g.paramSets() {
-		s := &set{name: g.Name}
-		if params != "" {
-			s.name += "/" + params
-		}
-		for _, v := range variants {
-			for _, bn := range g.benches {
-				if bn.variant == v && bn.params == params {
-					s.benches = append(s.benches, bn)
-				}
-			}
-		}
-		res, err := r.measureSet(ctx, s)
+	for _, st := range sets(name, s) {
+		res, err := r.measureSet(ctx, st)
 		if res != nil && res.rounds > 0 {
-			run.Benchmarks = append(run.Benchmarks, res.benchmark(g, r))
+			run.Benchmarks = append(run.Benchmarks, res.benchmark(r))
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", g.Name, s.name, err)
+				return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", name, st.name, err)
 			}
 			stopErr = err
 			break
@@ -681,6 +540,35 @@ func (g *Group) measurePass(ctx context.Context, cfg Config, seed uint64, env *m
 	}
 	run.Observations = r.observations
 	return run, r.clock.Resolution.Seconds(), stopErr
+}
+
+// sets returns group name's sets, one per set of parameters in the order
+// first added, each with its variants' cells in the order of the sides.
+func sets(name string, s *rigor.Sampler) []*set {
+	var out []*set
+	byParams := map[string]*set{}
+	for i := range s.Cells() {
+		_, params, _ := s.Cell(i)
+		if byParams[params] != nil {
+			continue
+		}
+		st := &set{name: name}
+		if params != "" {
+			st.name += "/" + params
+		}
+		byParams[params] = st
+		out = append(out, st)
+	}
+	for _, side := range s.Sides() {
+		for i := range s.Cells() {
+			v, params, goroutines := s.Cell(i)
+			if v == side.Label {
+				st := byParams[params]
+				st.cells = append(st.cells, cell{index: i, variant: v, goroutines: goroutines})
+			}
+		}
+	}
+	return out
 }
 
 // interruptedNote ends the notes of a run cut short.
