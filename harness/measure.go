@@ -32,7 +32,7 @@ import (
 // would pair with nothing), with ctx's error; a nil run if no round was
 // complete.
 func Measure(ctx context.Context, g *rigor.Group) (*model.Run, error) {
-	m, err := measure(ctx, g, g.Config, nil, "")
+	m, err := measure(ctx, g, g.Config, nil, "", nil)
 	if m == nil {
 		return nil, err
 	}
@@ -50,12 +50,13 @@ type measured struct {
 }
 
 // measure measures g with cfg (g.Config, or g.Config with the options
-// applied; g itself is left alone); args, when not nil, are the arguments a child
-// process is started with; out, when not empty, is the directory results
-// are written into as they are measured (see sink). Interrupted, it
+// applied; g itself is left alone); args, when not nil, are the arguments
+// a child process is started with; out, when not empty, is the directory
+// results are written into as they are measured (see sink), files the
+// registry of the files this process started there. Interrupted, it
 // returns the rounds done with ctx's error, or nil and the error if there
 // are none.
-func measure(ctx context.Context, g *rigor.Group, cfg rigor.Config, args []string, out string) (*measured, error) {
+func measure(ctx context.Context, g *rigor.Group, cfg rigor.Config, args []string, out string, files *fileRegistry) (*measured, error) {
 	s, err := rigor.NewSampler(g, cfg)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func measure(ctx context.Context, g *rigor.Group, cfg rigor.Config, args []strin
 	}
 	var k *sink
 	if out != "" {
-		k = &sink{dir: out, child: child}
+		k = &sink{dir: out, files: files, child: child}
 		if env != nil {
 			k.cpu = env.CPUModel
 		}

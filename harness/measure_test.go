@@ -200,7 +200,7 @@ func TestProcesses(t *testing.T) {
 	g.Config = quick()
 	g.Config.Processes, g.Config.Policy = 2, rigor.Best
 	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
-	m, err := measure(context.Background(), g, g.Config, []string{"-test.run=^TestProcesses$", "-test.count=1"}, dir)
+	m, err := measure(context.Background(), g, g.Config, []string{"-test.run=^TestProcesses$", "-test.count=1"}, dir, newFileRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,14 @@
 package harness
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rigorbench/rigor"
@@ -31,13 +28,20 @@ import (
 // its own b.N is meaningless.
 func Run(b *testing.B, g *rigor.Group) *Outcome {
 	b.Helper()
-	if optsErr != nil {
-		b.Fatalf("rigor: %v", optsErr)
+	o, err := readOptions(flag.CommandLine, os.LookupEnv)
+	if err != nil {
+		b.Fatalf("rigor: %v", err)
 	}
+	return runBench(b, g, o, os.Stdout)
+}
+
+// runBench is Run with the options o, reporting on w.
+func runBench(b *testing.B, g *rigor.Group, o *options, w io.Writer) *Outcome {
+	b.Helper()
 	if os.Getenv(envChild) != "" && !isChild(g.Name) {
 		return nil // a child measures one group only
 	}
-	cfg, err := opts.apply(g.Config)
+	cfg, err := o.apply(g.Config)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
@@ -56,20 +60,20 @@ func Run(b *testing.B, g *rigor.Group) *Outcome {
 		b.Logf("rigor: -cpu %s is not applied to group %q: it runs once, at GOMAXPROCS=%d; use BenchScaling to vary goroutines",
 			f.Value, g.Name, gomaxprocs())
 	}
-	m, err := measure(b.Context(), g, cfg, childTestArgs(b.Name()), opts.out)
+	m, err := measure(b.Context(), g, cfg, childTestArgs(b.Name()), o.out, o.files)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
 	if m.child {
 		return nil
 	}
-	out, err := opts.finish(os.Stdout, g.Name, m.cfg, m.run, m.resolution)
+	out, err := o.finish(w, g.Name, m.cfg, m.run, m.resolution)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
 	reportSubBenchmarks(b, m.passes)
 	for _, f := range out.Failures {
-		b.Errorf("rigor: %s", gateWords(f, opts.maxRegression))
+		b.Errorf("rigor: %s", gateWords(f, o.maxRegression))
 	}
 	return out
 }
@@ -154,87 +158,4 @@ func medians(bm *model.Benchmark, side string) []reported {
 func gateWords(f analysis.GateFailure, limit float64) string {
 	return fmt.Sprintf("%s: %s is %.2f%% worse in %s, beyond the %.4g%% allowed (-rigor.max-regression)",
 		f.Benchmark, f.Side, 100*f.Change, f.Unit, limit)
-}
-
-// Main measures groups from a program's main: it parses the command line
-// (the -rigor.* flags, and any the program registered), measures each
-// group, prints each report on standard output, and exits: 0 when all is
-// well, 1 when the gate failed, 2 on a usage or measurement error or an
-// interrupt (SIGINT or SIGTERM), after printing the report of the rounds
-// completed.
-func Main(groups ...*rigor.Group) {
-	os.Exit(mainCode(os.Stdout, os.Stderr, groups))
-}
-
-func mainCode(stdout, stderr io.Writer, groups []*rigor.Group) int {
-	registerFlags(flag.CommandLine)
-	if !flag.Parsed() {
-		flag.Parse()
-	}
-	if optsErr != nil {
-		fmt.Fprintf(stderr, "rigor: %v\n", optsErr)
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		// After the first interrupt, the next one ends the program at once.
-		<-ctx.Done()
-		stop()
-	}()
-	return runGroups(ctx, stdout, stderr, groups)
-}
-
-// runGroups measures and reports each group in turn. Interrupted, it
-// reports what the group being measured had completed, keeps the files
-// of -rigor.out, and returns 2.
-func runGroups(ctx context.Context, stdout, stderr io.Writer, groups []*rigor.Group) int {
-	code := 0
-	for _, g := range groups {
-		if os.Getenv(envChild) != "" && !isChild(g.Name) {
-			continue
-		}
-		out, err := mainGroup(ctx, stdout, g)
-		if out != nil {
-			for _, f := range out.Failures {
-				fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, opts.maxRegression))
-				code = 1
-			}
-		}
-		switch {
-		case err != nil && ctx.Err() != nil && out != nil:
-			fmt.Fprintf(stderr, "rigor: interrupted: the report of group %q above is partial%s\n", g.Name, keptWhere())
-			return 2
-		case err != nil:
-			fmt.Fprintf(stderr, "rigor: %v\n", err)
-			return 2
-		}
-	}
-	return code
-}
-
-// keptWhere says where -rigor.out kept the results, if it did.
-func keptWhere() string {
-	if opts.out == "" {
-		return ""
-	}
-	return "; the rounds measured are in " + opts.out
-}
-
-// mainGroup measures and reports g. Interrupted, it reports the rounds
-// completed and returns the outcome with the interrupt's error.
-func mainGroup(ctx context.Context, stdout io.Writer, g *rigor.Group) (*Outcome, error) {
-	cfg, err := opts.apply(g.Config)
-	if err != nil {
-		return nil, err
-	}
-	m, err := measure(ctx, g, cfg, nil, opts.out)
-	if m == nil || m.child {
-		return nil, err
-	}
-	out, ferr := opts.finish(stdout, g.Name, m.cfg, m.run, m.resolution)
-	if ferr != nil {
-		return nil, ferr
-	}
-	return out, err
 }

@@ -20,20 +20,34 @@ func TestChildArgs(t *testing.T) {
 	}
 }
 
-// TestRunKeepsConfig: the -rigor.* flags change how a group is measured,
-// not the caller's Group: its rigor.Config is the same after the run.
+// TestRunKeepsConfig: the -rigor.* flags and go test's -count change how
+// a group is measured, not the caller's Group: its Config is the same
+// after Run and after Main's measurement of it.
 func TestRunKeepsConfig(t *testing.T) {
-	saved := opts
-	opts = &options{maxRegression: -1, format: "text", budget: 2 * time.Millisecond, passes: 2, policy: "best"}
-	defer func() { opts = saved }()
+	o := &options{maxRegression: -1, format: "text", budget: 2 * time.Millisecond, passes: 2, policy: "best", files: newFileRegistry()}
 	g := rigor.NewGroup("keep")
 	g.Config = quick()
 	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
 	want := g.Config
-	if _, err := mainGroup(context.Background(), &bytes.Buffer{}, g); err != nil {
+	if _, err := mainGroup(context.Background(), o, &bytes.Buffer{}, g); err != nil {
 		t.Fatal(err)
 	}
 	if g.Config != want {
-		t.Errorf("the run changed the group's Config:\n got %+v\nwant %+v", g.Config, want)
+		t.Errorf("Main changed the group's Config:\n got %+v\nwant %+v", g.Config, want)
+	}
+	var out *Outcome
+	testing.Benchmark(func(b *testing.B) {
+		if out == nil { // testing.Benchmark calls this more than once
+			out = runBench(b, g, o, &bytes.Buffer{})
+		}
+	})
+	if out == nil {
+		t.Fatal("Run measured nothing")
+	}
+	if g.Config != want {
+		t.Errorf("Run changed the group's Config:\n got %+v\nwant %+v", g.Config, want)
+	}
+	if notes := out.Run.Benchmarks[0].Notes; !hasPrefix(notes, "best of 2 passes") {
+		t.Errorf("notes %q: the options' two passes were not applied", notes)
 	}
 }

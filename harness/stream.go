@@ -37,19 +37,32 @@ const partialNote = "partial results: written while the run was still measuring 
 // so the two can differ in the last digits.
 type sink struct {
 	dir   string
+	files *fileRegistry
 	child bool // a child process: append lines, leave run.json to the parent
 	// cpu names the processor in the streamed lines' configuration.
 	cpu string
 }
 
-// sideFiles maps each side label to its file for the life of the
-// process, so that two labels never share a file and a file is truncated
-// only the first time this process writes it.
-var sideFiles = struct {
-	sync.Mutex
-	byLabel map[string]string     // label -> path
+// A fileRegistry maps each side label to its results file, so that two
+// labels never share a file and a file is truncated only the first time
+// this process writes it, and remembers what this process last wrote to
+// each file.
+type fileRegistry struct {
+	mu      sync.Mutex
+	byLabel map[string]string     // directory and label -> path
 	taken   map[string]*fileState // paths in use
-}{byLabel: map[string]string{}, taken: map[string]*fileState{}}
+}
+
+func newFileRegistry() *fileRegistry {
+	return &fileRegistry{byLabel: map[string]string{}, taken: map[string]*fileState{}}
+}
+
+// processFiles is the registry of Run and Main, for the life of the
+// process: go test calls Run once per benchmark function, and a later
+// group must append to the files an earlier one started in the same
+// -rigor.out directory, not truncate them. It is the package's one
+// mutable global besides the flags on flag.CommandLine.
+var processFiles = newFileRegistry()
 
 // A fileState is what this process last wrote to a side's file: the
 // configuration in force and the unit metadata lines, which need not be
@@ -81,29 +94,30 @@ func (k *sink) open(sides []string) error {
 // sidePath returns side's file, and whether this is the first time this
 // process asked for it.
 func (k *sink) sidePath(side string) (string, bool) {
-	sideFiles.Lock()
-	defer sideFiles.Unlock()
+	r := k.files
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	key := k.dir + "\x00" + side
-	if p, ok := sideFiles.byLabel[key]; ok {
+	if p, ok := r.byLabel[key]; ok {
 		return p, false
 	}
 	base := fileName(side)
 	path := filepath.Join(k.dir, base+".txt")
-	for n := 2; sideFiles.taken[path] != nil; n++ {
+	for n := 2; r.taken[path] != nil; n++ {
 		path = filepath.Join(k.dir, base+"-"+strconv.Itoa(n)+".txt")
 	}
-	sideFiles.byLabel[key] = path
-	sideFiles.taken[path] = &fileState{units: map[string]bool{}}
+	r.byLabel[key] = path
+	r.taken[path] = &fileState{units: map[string]bool{}}
 	return path, true
 }
 
 // compact drops from data, Go benchmark format about to be appended to
 // path, what this process already wrote there and still holds: unit
 // metadata lines, and a configuration block equal to the one in force.
-func compact(path string, data []byte) []byte {
-	sideFiles.Lock()
-	defer sideFiles.Unlock()
-	st := sideFiles.taken[path]
+func (r *fileRegistry) compact(path string, data []byte) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.taken[path]
 	if st == nil {
 		return data
 	}
@@ -163,7 +177,7 @@ func (k *sink) lines(run *model.Run, hdr *model.Benchmark, ms []model.Metric) er
 			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
 		}
 		path, _ := k.sidePath(side.Label)
-		if err := appendFile(path, compact(path, buf.Bytes())); err != nil {
+		if err := appendFile(path, k.files.compact(path, buf.Bytes())); err != nil {
 			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
 		}
 	}

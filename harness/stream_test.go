@@ -46,7 +46,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	g := cancelGroup(cancel, 5)
-	m, err := measure(ctx, g, g.Config, nil, dir)
+	m, err := measure(ctx, g, g.Config, nil, dir, newFileRegistry())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -155,13 +155,11 @@ func TestInterruptBeforeRounds(t *testing.T) {
 // report, says so, keeps the files and exits 2.
 func TestMainInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	saved := opts
-	opts = &options{maxRegression: -1, format: "text", out: dir}
-	defer func() { opts = saved }()
+	o := &options{maxRegression: -1, format: "text", out: dir, files: newFileRegistry()}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	code := runGroups(ctx, &stdout, &stderr, []*rigor.Group{cancelGroup(cancel, 4)})
+	code := runGroups(ctx, o, &stdout, &stderr, []*rigor.Group{cancelGroup(cancel, 4)})
 	if code != 2 {
 		t.Errorf("exit code %d, want 2", code)
 	}
@@ -186,7 +184,7 @@ func TestMainInterrupted(t *testing.T) {
 }
 
 func TestSidePaths(t *testing.T) {
-	k := &sink{dir: t.TempDir()}
+	k := &sink{dir: t.TempDir(), files: newFileRegistry()}
 	if err := k.open([]string{"A'", "A_", "x/y", "A'"}); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +248,7 @@ func TestStreamFailureKeepsMeasuring(t *testing.T) {
 	g.Config = quick()
 	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
 	g.Bench("b", func(b *rigor.B) { rigor.Iter(b, func() int { return 2 }) })
-	m, err := measure(context.Background(), g, g.Config, nil, dir)
+	m, err := measure(context.Background(), g, g.Config, nil, dir, newFileRegistry())
 	if err != nil {
 		t.Fatalf("measure: %v", err)
 	}
