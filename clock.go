@@ -6,8 +6,9 @@ import (
 	"github.com/rigorbench/rigor/stats"
 )
 
-// A Clock describes the timer the harness measures with, as measured at
-// the start of a pass.
+// A Clock describes the timer samples are taken with, as measured at the
+// start of a pass: package harness plans samples with it, and a Sampler
+// subtracts its Window from loop-overhead measurements.
 type Clock struct {
 	// Resolution is the smallest interval the harness can tell apart: the
 	// larger of the clock's smallest nonzero step and the cost of reading

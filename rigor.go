@@ -27,8 +27,9 @@
 //     Opaque keep the compiler from removing or specialising the work;
 //   - Config: the budget, the rounds, precision, noise band, confidence,
 //     sampling mode, passes and processes;
-//   - Clock and Sampler, the low-level part that times one sample for
-//     package harness; a benchmark author does not need them.
+//   - Sampler, its Sample and the Clock it reads: the low-level part that
+//     times one sample for package harness; a benchmark author does not
+//     need them.
 //
 // In brief: every round runs each variant once, in a shuffled order, with
 // one shared iteration count, so round i of one variant and round i of

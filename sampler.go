@@ -95,7 +95,8 @@ func (s *Sampler) Reset(c Clock) {
 	s.shapes = nil
 }
 
-// A Sample is what one call of a variant's function measured.
+// A Sample is what one call of a variant's function measured, as a
+// Sampler reports it to package harness.
 type Sample struct {
 	// Iters is the iteration count, per goroutine; Goroutines is 1 but for
 	// a parallel variant.

@@ -8,7 +8,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -230,4 +232,84 @@ func writeJSONFile(dir, name string, run *model.Run) error {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return nil
+}
+
+// emit writes what is new to the -rigor.out directory, if any, with the
+// observer paused: the allocation rounds' lines (round 0), or timed round
+// k's lines and the run so far.
+func (r *runner) emit(s *setResult, k int, allocs bool) error {
+	if r.sink == nil {
+		return nil
+	}
+	if err := r.write(s, k, allocs); err != nil {
+		// A full disk must not cost the measurements: stop streaming,
+		// say so, and keep measuring; the report still comes at the end.
+		r.sink = nil
+		r.pass.Notes = append(r.pass.Notes, fmt.Sprintf("writing results as they arrived failed, so streaming stopped (the measurements go on): %v", err))
+	}
+	return nil
+}
+
+// write streams the latest round (or the allocation rounds) to the sink.
+func (r *runner) write(s *setResult, k int, allocs bool) error {
+	if r.obs != nil {
+		r.obs.Pause()
+	}
+	hdr := s.header(r)
+	if allocs {
+		bytes, allocs := s.allocMetrics()
+		return r.sink.lines(r.pass, &hdr, []model.Metric{bytes, allocs})
+	}
+	sec, tps, gcs, _ := s.timedMetrics(k-1, k)
+	ms := append([]model.Metric{sec}, tps...)
+	if a, _ := s.allocMetrics(); s.allocates(a) {
+		ms = append(ms, gcs)
+	}
+	if err := r.sink.lines(r.pass, &hdr, ms); err != nil {
+		return err
+	}
+	hdr.Metrics = s.allMetrics()
+	return r.sink.json(r.snapshot(hdr))
+}
+
+// snapshot returns the run so far, with b the benchmark being measured:
+// the earlier passes' and this pass's benchmarks, combined by policy.
+func (r *runner) snapshot(b model.Benchmark) *model.Run {
+	cur := *r.pass
+	cur.Benchmarks = append(slices.Clone(r.pass.Benchmarks), b)
+	cur.End = time.Now()
+	cur.Observations = slices.Clone(r.observations)
+	if len(r.earlier) == 0 {
+		return &cur
+	}
+	return combine(append(slices.Clone(r.earlier), &cur), r.cfg.Policy, false)
+}
+
+// writeRun writes run as dir/<group>.json and, as its final version,
+// dir/run.json (see sink).
+func writeRun(dir, group string, run *model.Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	if err := writeJSONFile(dir, fileName(group)+".json", run); err != nil {
+		return err
+	}
+	return writeJSONFile(dir, runFile, run)
+}
+
+// fileName makes a group name safe as a file name.
+func fileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "group"
+	}
+	return b.String()
 }
