@@ -32,10 +32,11 @@ func withDefaults(cfg rigor.Config) rigor.Config {
 	return s.Config()
 }
 
-// Seed 000 derives Criterion.rs's linear step for fib(20): warm-up
-// estimated 11225 ns per iteration, 10 samples in 200 ms, so
-// d = ceil(200e6 / (11225 * 55)) = ceil(323.95) = 324, and the samples run
-// 324, 648, ..., 3240 iterations.
+// Criterion.rs's linear step (its user guide, "Analysis Process":
+// d = ceil(budget / (met · N(N+1)/2)) for N samples), worked by hand for
+// fib(20) with a warm-up estimate of 11225 ns per iteration and 10 samples
+// in 200 ms: d = ceil(200e6 / (11225 · 55)) = ceil(323.95) = 324, and the
+// samples run 324, 648, ..., 3240 iterations.
 func TestPlanLinearCriterionFib20(t *testing.T) {
 	r := testRunner(rigor.Config{Budget: 200 * time.Millisecond, MinRounds: 10, MaxRounds: 10}, 50*time.Nanosecond)
 	p := r.makePlan([]float64{11225e-9}, []float64{11225e-9})
