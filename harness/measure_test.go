@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -216,7 +217,7 @@ func TestProcesses(t *testing.T) {
 	if n := len(f.Benchmarks[0].Metric(unitTime).Values("a")); n != 4 {
 		t.Errorf("a.txt holds %d rounds, want the 2 of each process", n)
 	}
-	if js, err := model.ReadFile(filepath.Join(dir, runFile), ""); err != nil || !hasPrefix(js.Benchmarks[0].Notes, "best of 2 processes") {
+	if js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), ""); err != nil || !hasPrefix(js.Benchmarks[0].Notes, "best of 2 processes") {
 		t.Errorf("run.json after the processes: %v, want the best of the two", err)
 	}
 	run := m.run

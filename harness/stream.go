@@ -12,11 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
-
-// runFile is the rigor JSON file of -rigor.out, rewritten after every round.
-const runFile = "run.json"
 
 // partialNote marks a run.json written while the run was still measuring.
 const partialNote = "partial results: written while the run was still measuring (a crash or an interrupt leaves this version)"
@@ -207,31 +205,7 @@ func (k *sink) json(run *model.Run) error {
 	}
 	cp := *run
 	cp.Notes = append(slices.Clone(run.Notes), partialNote)
-	return writeJSONFile(k.dir, runFile, &cp)
-}
-
-// writeJSONFile writes run as dir/name through a temporary file and a
-// rename, so that readers never see half a file.
-func writeJSONFile(dir, name string, run *model.Run) error {
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	err = run.WriteJSON(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644) // as os.Create would, not CreateTemp's 0600
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
+	return experiment.WriteRun(k.dir, experiment.RunFile, &cp)
 }
 
 // emit writes what is new to the -rigor.out directory, if any, with the
@@ -291,10 +265,10 @@ func writeRun(dir, group string, run *model.Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}
-	if err := writeJSONFile(dir, fileName(group)+".json", run); err != nil {
+	if err := experiment.WriteRun(dir, fileName(group)+".json", run); err != nil {
 		return err
 	}
-	return writeJSONFile(dir, runFile, run)
+	return experiment.WriteRun(dir, experiment.RunFile, run)
 }
 
 // fileName makes a group name safe as a file name.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -118,7 +119,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 		}
 	}
 	// run.json is the last snapshot: rounds so far, marked partial.
-	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,12 +170,12 @@ func TestMainInterrupted(t *testing.T) {
 	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), dir) {
 		t.Errorf("stderr %q does not say the run was interrupted and where its results are", stderr.String())
 	}
-	for _, f := range []string{"a.txt", "b.txt", runFile, "cut.json"} {
+	for _, f := range []string{"a.txt", "b.txt", experiment.RunFile, "cut.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s not kept: %v", f, err)
 		}
 	}
-	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), "")
 	if err != nil {
 		t.Fatal(err)
 	}
