@@ -19,32 +19,23 @@ func fib(n int) int {
 	return fib(n-1) + fib(n-2)
 }
 
-// A group compares variants in interleaved rounds. Inside a benchmark,
-// pass it to harness.Run(b, g); in a program, to harness.Main(g); here
-// harness.Measure returns the raw run.
+// A group holds variants of the same work. Package harness measures them
+// in interleaved rounds (harness.Run in a benchmark, harness.Main in a
+// program, harness.Measure for the raw results) and compares each with the
+// baseline, the first variant added unless Baseline says otherwise.
 func ExampleGroup() {
 	g := rigor.NewGroup("fib")
-	g.Config.WarmUp = 20 * time.Millisecond
-	g.Config.Budget = 50 * time.Millisecond
+	g.Config.WarmUp, g.Config.Budget = -1, 20*time.Millisecond
 	g.Bench("fib15", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(15)) }) })
 	g.Bench("fib16", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(16)) }) })
+	g.Baseline("fib16")
 	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var sides, units []string
-	for _, s := range run.Sides {
-		sides = append(sides, s.Label)
-	}
-	for _, m := range run.Benchmarks[0].Metrics {
-		units = append(units, m.Unit)
-	}
-	fmt.Println(strings.Join(sides, " "))
-	fmt.Println(strings.Join(units, " "))
-	// Output:
-	// fib15 fib16
-	// sec/op cpu-sec/op B/op allocs/op
+	fmt.Println(run.Sides[0].Label, "is the baseline of", len(run.Sides), "variants")
+	// Output: fib16 is the baseline of 2 variants
 }
 
 // Parameters follow a slash, as in go test's sub-benchmarks: each set is
