@@ -38,5 +38,10 @@
 // counted exactly in separate rounds.
 //
 // This package depends on the standard library, model and stats only, so
-// that a package defining groups links nothing else.
+// that a package defining groups links nothing else. Files: group.go
+// (Group), b.go (B and the timing loops), batch.go (BatchSize), config.go
+// (Config), and the sampling core: sampler.go (Sampler, one sample of a
+// variant), parallel.go (the barrier of a parallel sample), loopoverhead.go
+// (each loop shape's overhead), clock.go (the timer), counters.go and
+// cputime_*.go (runtime/metrics and CPU time readings).
 package rigor

@@ -196,62 +196,6 @@ func cpuSeconds(d time.Duration, ok bool) float64 {
 	return d.Seconds()
 }
 
-// parallel runs one sample of a parallel variant: bn.goroutines
-// goroutines each run n iterations, released together.
-func (s *Sampler) parallel(bn *bench, n int, counting bool) (Sample, error) {
-	g := bn.goroutines
-	p := newParallelSample(g)
-	bs := make([]*B, g)
-	var wg sync.WaitGroup
-	g0 := readMetrics(s.ms)
-	w0 := time.Now()
-	for i := range bs {
-		b := &B{s: s, iters: n, gid: i, par: p}
-		bs[i] = b
-		wg.Go(func() {
-			defer b.parRelease()
-			bn.fn(b)
-		})
-	}
-	p.ready.Wait()
-	var allocs allocDelta
-	if counting {
-		allocs.start()
-	}
-	c0, cok := processCPU()
-	t0 := time.Now()
-	close(p.start)
-	p.done.Wait()
-	d := time.Since(t0)
-	c1, cok1 := processCPU()
-	if counting {
-		allocs.stop()
-	}
-	wg.Wait()
-	wall := time.Since(w0)
-	g1 := readMetrics(s.ms)
-	res := Sample{
-		Iters:      n,
-		Goroutines: g,
-		Timed:      d.Seconds(),
-		Wall:       wall.Seconds(),
-		CPU:        cpuSeconds(c1-c0, cok && cok1 && !counting),
-		Windows:    1,
-		GCs:        g1.gcs - g0.gcs,
-		GCCPU:      g1.gcCPU - g0.gcCPU,
-		Objects:    allocs.objects,
-		Bytes:      allocs.bytes,
-		Loop:       s.loopIndex(bs[0].shape),
-	}
-	res.setThroughput(bn, bs[0])
-	for _, b := range bs {
-		if err := sampleErr(bn, b); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
-}
-
 // LoopOverhead measures, once, the overhead of a timing loop's shape
 // (Sample.Loop, from 1) at iters iterations: the time of the same loop
 // around a function that returns the zero value, less one empty timed
