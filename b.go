@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 	"time"
 )
 
@@ -34,7 +33,7 @@ import (
 // Config.KeepLoopOverhead keeps the raw times instead. IterCustom
 // subtracts nothing: the caller times.
 type B struct {
-	r     *runner
+	s     *Sampler
 	iters int
 	gid   int
 	par   *parallelSample // non-nil in a parallel sample
@@ -76,54 +75,6 @@ func (b *B) SetElements(n int64) { b.tp, b.tpSet = throughput{float64(n), "elems
 // SetThroughput declares that one call processes n units of unit.
 func (b *B) SetThroughput(n float64, unit string) {
 	b.tp, b.tpSet = throughput{n, unit + "/s"}, true
-}
-
-// BatchSize says how IterWithSetup splits a sample's iterations into
-// batches. Before each batch it calls setup once per iteration of the
-// batch, untimed; then it times routine over the whole batch; the outputs
-// are released after the timed window. Larger batches read the clock less
-// often; smaller ones hold fewer inputs in memory at once.
-type BatchSize int
-
-// Batch sizes, as Criterion.rs's.
-const (
-	// SmallInput splits each sample into 10 batches (each holds a tenth
-	// of the sample's inputs). The default.
-	SmallInput BatchSize = -10
-	// LargeInput splits each sample into 1000 batches, for inputs too big
-	// to hold a tenth of a sample's worth.
-	LargeInput BatchSize = -1000
-	// PerIteration times each iteration alone: the clock is read twice per
-	// iteration, so use it only for routines much slower than the timer
-	// resolution.
-	PerIteration BatchSize = 1
-)
-
-// NumBatches splits each sample into k batches.
-func NumBatches(k int) BatchSize { return BatchSize(-max(k, 1)) }
-
-// NumIterations makes each batch k iterations long.
-func NumIterations(k int) BatchSize { return BatchSize(max(k, 1)) }
-
-// perBatch returns the number of iterations per batch for a sample of n.
-func (s BatchSize) perBatch(n int) int {
-	switch {
-	case s > 0:
-		return min(int(s), max(n, 1))
-	case s < 0:
-		k := int(-s)
-		return max((n+k-1)/k, 1)
-	}
-	return SmallInput.perBatch(n)
-}
-
-// SetBatchSize sets the batch size of IterWithSetup for this sample. Call
-// it before IterWithSetup; the default is SmallInput. Allocation rounds,
-// whose counts do not depend on it, use batches of up to 1000 inputs.
-func (b *B) SetBatchSize(s BatchSize) {
-	if !b.counting {
-		b.batch = s
-	}
 }
 
 var (
@@ -183,7 +134,7 @@ func Iter[T any](b *B, f func() T) {
 	if !b.begin(true) {
 		return
 	}
-	b.shape = b.r.shapeFor(reflect.TypeFor[func() T](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func() T](), func(n int) time.Duration {
 		zero := func() T { var z T; return z }
 		t0 := time.Now()
 		loop(n, zero)
@@ -214,7 +165,7 @@ func (b *B) Iter(f func()) {
 	if !b.begin(true) {
 		return
 	}
-	b.shape = b.r.shapeFor(reflect.TypeFor[func()](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func()](), func(n int) time.Duration {
 		t0 := time.Now()
 		loopFunc(n, func() {})
 		return time.Since(t0)
@@ -249,7 +200,7 @@ func IterWithSetup[I, O any](b *B, setup func() I, routine func(I) O) {
 		return
 	}
 	per := b.batch.perBatch(b.iters)
-	b.shape = b.r.shapeFor(reflect.TypeFor[func(I) O](), func(n int) time.Duration {
+	b.shape = b.s.shapeFor(reflect.TypeFor[func(I) O](), func(n int) time.Duration {
 		const m = 256
 		in, out := make([]I, m), make([]O, m)
 		zero := func(I) O { var z O; return z }
@@ -317,44 +268,3 @@ func Sink[T any](v T) {}
 //
 //go:noinline
 func Opaque[T any](v T) T { return v }
-
-// A parallelSample starts a parallel sample's goroutines together.
-type parallelSample struct {
-	ready sync.WaitGroup // each goroutine is at its loop
-	start chan struct{}
-	done  sync.WaitGroup // each goroutine finished its loop
-}
-
-func newParallelSample(goroutines int) *parallelSample {
-	p := &parallelSample{start: make(chan struct{})}
-	p.ready.Add(goroutines)
-	p.done.Add(goroutines)
-	return p
-}
-
-// parWait reports that b's goroutine is at its loop and waits for the
-// common start.
-func (b *B) parWait() {
-	b.entered = true
-	b.par.ready.Done()
-	<-b.par.start
-}
-
-// parFinish reports that b's goroutine finished its loop.
-func (b *B) parFinish() {
-	b.finished = true
-	b.par.done.Done()
-}
-
-// parRelease balances the barrier for a goroutine that returned (or
-// panicked) without running its loop, so the sample cannot hang.
-func (b *B) parRelease() {
-	if !b.entered {
-		b.entered = true
-		b.par.ready.Done()
-	}
-	if !b.finished {
-		b.finished = true
-		b.par.done.Done()
-	}
-}

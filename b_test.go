@@ -1,15 +1,13 @@
 package rigor
 
 import (
-	"context"
-	"errors"
+	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rigorbench/rigor/model"
 )
 
 // quick is a configuration for tests: no warm-up to speak of, two rounds.
@@ -17,10 +15,29 @@ func quick() Config {
 	return Config{WarmUp: -1, Budget: time.Millisecond, MinRounds: 2, MaxRounds: 2, Precision: -1}
 }
 
+// testSampler returns a sampler of no group, for B's loops alone, with a
+// clock of 50ns resolution.
+func testSampler() *Sampler {
+	s := &Sampler{cfg: quick().withDefaults(), ms: newMetricSamples()}
+	s.Reset(Clock{Resolution: 50 * time.Nanosecond, Window: 50 * time.Nanosecond})
+	return s
+}
+
+// sampler returns a sampler of g, with the clock measured.
+func sampler(t *testing.T, g *Group) *Sampler {
+	t.Helper()
+	s, err := NewSampler(g, g.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Reset(MeasureClock())
+	return s
+}
+
 func TestIterRunsEveryIteration(t *testing.T) {
-	r := newRunner(quick().withDefaults(), 1)
+	s := testSampler()
 	calls := 0
-	b := &B{r: r, iters: 37}
+	b := &B{s: s, iters: 37}
 	Iter(b, func() int { calls++; return calls })
 	if calls != 37 || b.windows != 1 || b.loops != 1 || b.err != nil {
 		t.Errorf("calls %d, windows %d, loops %d, err %v; want 37, 1, 1, nil", calls, b.windows, b.loops, b.err)
@@ -29,7 +46,7 @@ func TestIterRunsEveryIteration(t *testing.T) {
 		t.Errorf("shape = %v, want func() int", b.shape)
 	}
 	calls = 0
-	b = &B{r: r, iters: 5}
+	b = &B{s: s, iters: 5}
 	b.Iter(func() { calls++ })
 	if calls != 5 {
 		t.Errorf("B.Iter: %d calls, want 5", calls)
@@ -37,7 +54,7 @@ func TestIterRunsEveryIteration(t *testing.T) {
 }
 
 func TestIterWithSetup(t *testing.T) {
-	r := newRunner(quick().withDefaults(), 1)
+	s := testSampler()
 	for _, tt := range []struct {
 		size    BatchSize
 		iters   int
@@ -50,7 +67,7 @@ func TestIterWithSetup(t *testing.T) {
 	} {
 		setups, routines := 0, 0
 		seen := map[int]bool{}
-		b := &B{r: r, iters: tt.iters}
+		b := &B{s: s, iters: tt.iters}
 		b.SetBatchSize(tt.size)
 		IterWithSetup(b, func() int { setups++; return setups }, func(in int) int {
 			routines++
@@ -68,20 +85,23 @@ func TestIterWithSetup(t *testing.T) {
 }
 
 func TestIterCustom(t *testing.T) {
-	r := newRunner(quick().withDefaults(), 1)
-	b := &B{r: r, iters: 12}
+	s := testSampler()
+	b := &B{s: s, iters: 12}
 	got := 0
 	b.IterCustom(func(n int) time.Duration { got = n; return 3 * time.Millisecond })
 	if got != 12 || b.timed != 3*time.Millisecond || !b.custom || b.shape != nil {
 		t.Errorf("IterCustom: saw %d iters, timed %v, custom %v; want 12, 3ms, true", got, b.timed, b.custom)
 	}
-	b = &B{r: r, iters: 1}
+	b = &B{s: s, iters: 1}
 	b.IterCustom(func(int) time.Duration { return -1 })
 	if b.err == nil {
 		t.Error("a negative duration was accepted")
 	}
 }
 
+// TestMisuse: a group that cannot be measured is refused by NewSampler,
+// and a variant that misuses B fails its sample, each with an error that
+// says what is wrong.
 func TestMisuse(t *testing.T) {
 	tests := []struct {
 		name string
@@ -96,6 +116,9 @@ func TestMisuse(t *testing.T) {
 			g.BenchParallel("a", 2, func(b *B) { IterWithSetup(b, func() int { return 1 }, func(int) int { return 1 }) })
 		}, "parallel variants must use Iter"},
 		{"parallel no loop", func(g *Group) { g.BenchParallel("a", 3, func(b *B) {}) }, "did not call a timing loop"},
+		{"negative custom time", func(g *Group) {
+			g.Bench("a", func(b *B) { b.IterCustom(func(int) time.Duration { return -1 }) })
+		}, "negative duration"},
 		{"zero goroutines", func(g *Group) { g.BenchParallel("a", 0, func(b *B) { b.Iter(func() {}) }) }, "goroutines"},
 		{"duplicate", func(g *Group) {
 			g.Bench("a", func(b *B) { b.Iter(func() {}) })
@@ -108,80 +131,152 @@ func TestMisuse(t *testing.T) {
 			g.Bench("a", func(b *B) { b.Iter(func() {}) })
 			g.Baseline("b")
 		}, "not a variant"},
+		{"two subgroups", func(g *Group) {
+			g.Bench("a/n=1", func(b *B) { Iter(b, func() int { return 1 }) })
+			g.Subgroup("s")
+			g.Bench("a/n=2", func(b *B) { Iter(b, func() int { return 1 }) })
+		}, "subgroup"},
+		{"bad config", func(g *Group) {
+			g.Bench("a", func(b *B) { b.Iter(func() {}) })
+			g.Config.MinRounds = 1
+		}, "min rounds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewGroup("misuse")
 			g.Config = quick()
 			tt.add(g)
-			_, err := g.Measure(context.Background())
+			s, err := NewSampler(g, g.Config)
+			if err == nil {
+				s.Reset(Clock{})
+				for i := range s.Cells() {
+					if _, err = s.Sample(i, 3, false); err != nil {
+						break
+					}
+				}
+			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Measure error = %v, want one mentioning %q", err, tt.want)
+				t.Errorf("error = %v, want one mentioning %q", err, tt.want)
 			}
 		})
 	}
 }
 
-func TestCanceled(t *testing.T) {
-	g := NewGroup("cancel")
-	g.Config = quick()
-	g.Bench("a", func(b *B) { b.Iter(func() {}) })
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := g.Measure(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("Measure on a canceled context: %v, want context.Canceled", err)
-	}
-}
-
+// TestParallelStartsTogether: a parallel sample's goroutines start their
+// loops together. Each goroutine counts itself in before its timing loop,
+// the last one late; every call of the loop's function then sees a whole
+// number of samples' worth of goroutines counted in, since the loops of a
+// sample start only when all of its goroutines have arrived, and the next
+// sample starts only when all of them have finished.
 func TestParallelStartsTogether(t *testing.T) {
-	const goroutines = 3
+	const goroutines, iters = 3, 50
 	var mu sync.Mutex
 	ids := map[int]int{}
-	var running, maxRunning, calls atomic.Int64
+	var arrived, calls, early atomic.Int64
 	g := NewGroup("par")
 	g.Config = quick()
 	g.BenchParallel("p", goroutines, func(b *B) {
 		mu.Lock()
 		ids[b.Goroutine()]++
 		mu.Unlock()
+		if b.Goroutine() == goroutines-1 {
+			time.Sleep(time.Millisecond) // arrives last, well after the others
+		}
+		arrived.Add(1)
 		b.Iter(func() {
-			n := running.Add(1)
-			for {
-				m := maxRunning.Load()
-				if n <= m || maxRunning.CompareAndSwap(m, n) {
-					break
-				}
+			if arrived.Load()%goroutines != 0 {
+				early.Add(1)
 			}
 			calls.Add(1)
-			running.Add(-1)
 		})
 	})
-	run, err := g.Measure(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	s := sampler(t, g)
+	const samples = 5
+	for k := range samples {
+		x, err := s.Sample(0, iters, k == samples-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Goroutines != goroutines || x.Iters != iters || x.Windows != 1 {
+			t.Errorf("sample %d: %d goroutines, %d iterations, %d windows; want %d, %d, 1", k, x.Goroutines, x.Iters, x.Windows, goroutines, iters)
+		}
+	}
+	if n := early.Load(); n > 0 {
+		t.Errorf("%d calls ran before every goroutine of their sample reached its loop", n)
 	}
 	if len(ids) != goroutines {
 		t.Errorf("goroutine indexes %v, want 0..%d", ids, goroutines-1)
 	}
 	for id, n := range ids {
-		if n != ids[0] {
-			t.Errorf("goroutine %d ran %d samples, goroutine 0 ran %d", id, n, ids[0])
+		if n != samples {
+			t.Errorf("goroutine %d ran %d samples, want %d", id, n, samples)
 		}
 	}
-	// Every sample runs iters iterations on each goroutine.
-	want := int64(0)
-	for _, s := range run.Benchmarks[0].Metric(unitTime).Samples {
-		want += goroutines * s.Iters
-	}
-	if got := calls.Load(); got < want {
-		t.Errorf("%d calls, want at least %d (the rounds' iterations times %d goroutines)", got, want, goroutines)
-	}
-	if parseVariantList(run.Benchmarks[0].Config[configGoroutines])["p"] != "3" {
-		t.Errorf("config %v does not record the goroutines", run.Benchmarks[0].Config)
+	if got, want := calls.Load(), int64(samples*goroutines*iters); got != want {
+		t.Errorf("%d calls, want %d samples × %d goroutines × %d iterations = %d", got, samples, goroutines, iters, want)
 	}
 }
 
-func TestAllocationCounts(t *testing.T) {
+// TestSample: what one sample reports, for each kind of loop.
+func TestSample(t *testing.T) {
+	g := NewGroup("sample")
+	g.Config = quick()
+	g.Bytes(100)
+	g.Bench("iter", func(b *B) { Iter(b, func() int { return 1 }) })
+	g.Bench("elems", func(b *B) { b.SetElements(3); b.Iter(func() {}) })
+	g.Bench("custom", func(b *B) {
+		b.IterCustom(func(n int) time.Duration { return time.Duration(n) * time.Microsecond })
+	})
+	g.Bench("iter2", func(b *B) { Iter(b, func() int { return 2 }) })
+	s := sampler(t, g)
+	var loops []int
+	for i := range s.Cells() {
+		x, err := s.Sample(i, 40, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loops = append(loops, x.Loop)
+		if x.Iters != 40 || x.Goroutines != 1 || x.Windows != 1 || !(x.Timed >= 0) || (!x.Custom && x.Wall < x.Timed) {
+			t.Errorf("cell %d: %+v", i, x)
+		}
+		if math.IsNaN(x.CPU) != (x.Custom || !cpuReported()) {
+			t.Errorf("cell %d: CPU %v with custom %v", i, x.CPU, x.Custom)
+		}
+	}
+	// Iter's two variants share a loop shape, B.Iter has its own;
+	// IterCustom has none.
+	if loops[0] < 1 || loops[1] < 1 || loops[1] == loops[0] || loops[2] != 0 || loops[3] != loops[0] {
+		t.Errorf("loops %v, want [a b 0 a] with a ≠ b both above 0", loops)
+	}
+	x, _ := s.Sample(2, 40, false)
+	if !x.Custom || x.Timed != 40e-6 {
+		t.Errorf("custom sample: custom %v, timed %v; want true, 40µs", x.Custom, x.Timed)
+	}
+	x, _ = s.Sample(0, 40, false)
+	if x.Throughput != 100 || x.ThroughputUnit != "B/s" {
+		t.Errorf("the group's throughput: %v %q, want 100 B/s", x.Throughput, x.ThroughputUnit)
+	}
+	x, _ = s.Sample(1, 40, false)
+	if x.Throughput != 3 || x.ThroughputUnit != "elems/s" {
+		t.Errorf("SetElements: %v %q, want 3 elems/s", x.Throughput, x.ThroughputUnit)
+	}
+	if ov := s.FirstLoopOverhead(loops[0]); !(ov >= 0) {
+		t.Errorf("first loop overhead %v", ov)
+	}
+	if ov := s.LoopOverhead(loops[0], 1000); !(ov >= 0) {
+		t.Errorf("loop overhead %v", ov)
+	}
+}
+
+func cpuReported() bool {
+	_, ok := processCPU()
+	return ok
+}
+
+// TestSampleCountsAllocations: a counting sample's allocations are those
+// of the timed windows, exactly (the least of three samples, since other
+// goroutines may allocate meanwhile).
+func TestSampleCountsAllocations(t *testing.T) {
 	g := NewGroup("alloc")
 	g.Config = quick()
 	g.Bench("none", func(b *B) { Iter(b, func() int { return 1 }) })
@@ -190,127 +285,73 @@ func TestAllocationCounts(t *testing.T) {
 		// setup allocates, routine does not: only routine counts.
 		IterWithSetup(b, func() []int { return make([]int, 64) }, func(v []int) int { return len(v) })
 	})
-	run, err := g.Measure(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bm := run.Benchmarks[0]
-	check := func(unit, side string, want float64) {
-		t.Helper()
-		v := bm.Metric(unit).Values(side)
-		if len(v) != allocRounds {
-			t.Errorf("%s %s: %d samples, want %d", side, unit, len(v), allocRounds)
-			return
+	g.BenchParallel("par", 2, func(b *B) { Iter(b, func() *[4]int64 { return new([4]int64) }) })
+	const n = 100
+	s := sampler(t, g)
+	for i, want := range []struct{ objects, bytes uint64 }{{0, 0}, {n, 32 * n}, {0, 0}, {2 * n, 2 * 32 * n}} {
+		least := Sample{Objects: math.MaxUint64}
+		for range 3 {
+			x, err := s.Sample(i, n, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Objects < least.Objects {
+				least = x
+			}
 		}
-		// Other goroutines may allocate during a window, as in
-		// testing.B; the median is robust to a stray one.
-		if m := median(v); m != want {
-			t.Errorf("%s %s: median %v (samples %v), want %v", side, unit, m, v, want)
+		if least.Objects != want.objects || least.Bytes != want.bytes {
+			v, _, _ := s.Cell(i)
+			t.Errorf("%s: %d objects, %d bytes over %d iterations; want %d, %d", v, least.Objects, least.Bytes, n, want.objects, want.bytes)
 		}
 	}
-	check(unitAllocs, "none", 0)
-	check(unitBytes, "none", 0)
-	check(unitAllocs, "one", 1)
-	check(unitBytes, "one", 32)
-	check(unitAllocs, "setup", 0)
-	check(unitBytes, "setup", 0)
 }
 
-func TestMeasureStructure(t *testing.T) {
-	g := NewGroup("shape")
+// TestReset: each pass measures its loop overheads afresh.
+func TestReset(t *testing.T) {
+	g := NewGroup("reset")
 	g.Config = quick()
-	g.Config.MinRounds, g.Config.MaxRounds = 4, 4
-	for _, size := range []string{"8", "64"} {
-		g.Bench("a/size="+size, func(b *B) { b.SetBytes(8); Iter(b, func() int { return 1 }) })
-		g.Subgroup("slow ones")
-		g.Bench("b/size="+size, func(b *B) { Iter(b, func() int { return 2 }) })
-		g.Subgroup("")
+	g.Bench("a", func(b *B) { b.Iter(func() {}) })
+	s := sampler(t, g)
+	x, _ := s.Sample(0, 10, false)
+	s.Reset(MeasureClock())
+	if len(s.shapes) != 0 {
+		t.Errorf("%d loop shapes kept after Reset", len(s.shapes))
 	}
+	y, _ := s.Sample(0, 10, false)
+	if x.Loop != 1 || y.Loop != 1 {
+		t.Errorf("loops %d and %d, want 1 in each pass", x.Loop, y.Loop)
+	}
+}
+
+func TestSides(t *testing.T) {
+	g := NewGroup("g")
+	g.Bench("a/n=1", func(b *B) { b.Iter(func() {}) })
+	g.Subgroup("slow")
+	g.Bench("b/n=1", func(b *B) { b.Iter(func() {}) })
+	g.Subgroup("")
+	g.BenchParallel("c/n=2", 2, func(b *B) { b.Iter(func() {}) })
 	g.Baseline("b")
-	run, err := g.Measure(context.Background())
+	s, err := NewSampler(g, g.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Kind != model.KindHarness || !run.Paired {
-		t.Errorf("kind %q paired %v, want harness, true", run.Kind, run.Paired)
+	var sides []string
+	for _, sd := range s.Sides() {
+		sides = append(sides, sd.Label+":"+sd.Subgroup)
 	}
-	if len(run.Sides) != 2 || run.Sides[0].Label != "b" || run.Sides[1].Label != "a" {
-		t.Errorf("sides %v, want b (the baseline) then a", run.Sides)
+	if want := []string{"b:slow", "a:", "c:"}; !reflect.DeepEqual(sides, want) {
+		t.Errorf("sides %q, want %q (the baseline first)", sides, want)
 	}
-	if len(run.Benchmarks) != 2 || run.Benchmarks[0].Name != "shape/size=8" || run.Benchmarks[1].Name != "shape/size=64" {
-		t.Fatalf("benchmarks %v, want shape/size=8 and shape/size=64", names(run))
-	}
-	if run.Sides[0].Subgroup != "slow ones" || run.Sides[1].Subgroup != "" {
-		t.Errorf("sides %+v: want b, and b only, in subgroup \"slow ones\"", run.Sides)
-	}
-	for _, bm := range run.Benchmarks {
-		if bm.Group != "shape" {
-			t.Errorf("%s: group %q", bm.Name, bm.Group)
-		}
-		sec := bm.Metric(unitTime)
-		// Every round has one sample of each variant.
-		rounds := map[int][]string{}
-		for _, s := range sec.Samples {
-			rounds[s.Round] = append(rounds[s.Round], s.Side)
-			if s.Value < 0 {
-				t.Errorf("%s: negative time %v", bm.Name, s.Value)
-			}
-		}
-		if len(rounds) != 4 {
-			t.Errorf("%s: %d rounds, want 4", bm.Name, len(rounds))
-		}
-		for k, sides := range rounds {
-			if len(sides) != 2 {
-				t.Errorf("%s round %d: sides %v, want one sample of each", bm.Name, k, sides)
-			}
-		}
-		tp := bm.Metric("B/s")
-		if tp == nil || tp.Better != model.HigherIsBetter {
-			t.Fatalf("%s: no B/s metric (a calls SetBytes)", bm.Name)
-		}
-		for _, s := range tp.Samples {
-			if s.Side != "a" {
-				t.Errorf("%s: B/s sample for %s, which set no throughput", bm.Name, s.Side)
-			}
-		}
+	if v, p, n := s.Cell(2); v != "c" || p != "n=2" || n != 2 || s.Cells() != 3 {
+		t.Errorf("cell 2 is %q %q %d of %d, want c n=2 2 of 3", v, p, n, s.Cells())
 	}
 }
 
-func names(run *model.Run) []string {
-	var n []string
-	for _, b := range run.Benchmarks {
-		n = append(n, b.Name)
-	}
-	return n
-}
-
-// Throughput of a parallel variant counts every goroutine: each sample's
-// B/s is bytes per call × goroutines × iterations / time.
-func TestParallelThroughput(t *testing.T) {
-	g := NewGroup("tp")
-	g.Config = quick()
-	g.Bytes(100)
-	g.BenchParallel("p", 2, func(b *B) { Iter(b, func() int { return 1 }) })
-	run, err := g.Measure(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bm := run.Benchmarks[0]
-	sec, tp := bm.Metric(unitTime), bm.Metric("B/s")
-	if tp == nil {
-		t.Fatal("no B/s metric")
-	}
-	rate := map[int]float64{}
-	for _, s := range tp.Samples {
-		rate[s.Round] = s.Value
-	}
-	for _, s := range sec.Samples {
-		if s.Value == 0 {
-			continue
-		}
-		want := 100 * 2 / s.Value
-		if got := rate[s.Round]; got < want*0.999 || got > want*1.001 {
-			t.Errorf("round %d: %v B/s, want 100 B × 2 goroutines / %v s = %v", s.Round, got, s.Value, want)
+func TestScalingCounts(t *testing.T) {
+	tests := map[int][]int{1: {1}, 2: {1, 2}, 3: {1, 2, 3}, 6: {1, 2, 4, 6}, 8: {1, 2, 4, 8}}
+	for procs, want := range tests {
+		if got := scalingCounts(procs); !reflect.DeepEqual(got, want) {
+			t.Errorf("scalingCounts(%d) = %v, want %v", procs, got, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
 )
 
 var x uint64 = 0x9e3779b97f4a7c15
@@ -47,7 +48,7 @@ func BenchmarkOneNanosecond(b *testing.B) {
 		})
 	})
 	g.Bench("empty", func(b *rigor.B) { rigor.Iter(b, func() uint64 { return 0 }) })
-	rigor.Run(b, g)
+	harness.Run(b, g)
 }
 
 // BenchmarkIterOverhead reports the raw cost of one iteration of Iter's
@@ -59,5 +60,5 @@ func BenchmarkIterOverhead(b *testing.B) {
 	g.Bench("Iter-int", func(b *rigor.B) { rigor.Iter(b, func() int { return 0 }) })
 	g.Bench("B.Iter", func(b *rigor.B) { b.Iter(func() {}) })
 	g.Bench("Iter-[64]byte", func(b *rigor.B) { rigor.Iter(b, func() [64]byte { return [64]byte{} }) })
-	rigor.Run(b, g)
+	harness.Run(b, g)
 }

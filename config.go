@@ -134,10 +134,6 @@ const (
 	DefaultSeed       = 1
 )
 
-// plannedRounds is the number of rounds calibration plans the budget for;
-// it is also N, the number of multipliers of linear sampling.
-const plannedRounds = 100
-
 // DefaultConfig returns the defaults: 500ms warm-up, a 3s budget per
 // benchmark, 10 to 1000 rounds, ±1% precision and noise band, 95%
 // confidence, automatic sampling, seed 1, one pass in one process.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
 )
 
 func fib(n int) int {
@@ -18,32 +19,23 @@ func fib(n int) int {
 	return fib(n-1) + fib(n-2)
 }
 
-// A group compares variants in interleaved rounds. Inside a benchmark,
-// pass it to rigor.Run(b, g); in a program, to rigor.Main(g); here Measure
-// returns the raw run.
+// A group holds variants of the same work. Package harness measures them
+// in interleaved rounds (harness.Run in a benchmark, harness.Main in a
+// program, harness.Measure for the raw results) and compares each with the
+// baseline, the first variant added unless Baseline says otherwise.
 func ExampleGroup() {
 	g := rigor.NewGroup("fib")
-	g.Config.WarmUp = 20 * time.Millisecond
-	g.Config.Budget = 50 * time.Millisecond
+	g.Config.WarmUp, g.Config.Budget = -1, 20*time.Millisecond
 	g.Bench("fib15", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(15)) }) })
 	g.Bench("fib16", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(rigor.Opaque(16)) }) })
-	run, err := g.Measure(context.Background())
+	g.Baseline("fib16")
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var sides, units []string
-	for _, s := range run.Sides {
-		sides = append(sides, s.Label)
-	}
-	for _, m := range run.Benchmarks[0].Metrics {
-		units = append(units, m.Unit)
-	}
-	fmt.Println(strings.Join(sides, " "))
-	fmt.Println(strings.Join(units, " "))
-	// Output:
-	// fib15 fib16
-	// sec/op cpu-sec/op B/op allocs/op
+	fmt.Println(run.Sides[0].Label, "is the baseline of", len(run.Sides), "variants")
+	// Output: fib16 is the baseline of 2 variants
 }
 
 // Parameters follow a slash, as in go test's sub-benchmarks: each set is
@@ -70,7 +62,7 @@ func ExampleGroup_parameters() {
 			})
 		})
 	}
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	for _, b := range run.Benchmarks {
 		fmt.Println(b.Name, len(run.Sides), "sides")
 	}
@@ -90,7 +82,7 @@ func ExampleIterWithSetup() {
 			func() []int { return slices.Clone(data) }, // untimed
 			func(v []int) []int { slices.Sort(v); return v })
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(run.Benchmarks[0].Name)
 	// Output: sort
 }
@@ -120,7 +112,7 @@ func ExampleB_IterCustom() {
 			return time.Since(start)
 		})
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(len(run.Benchmarks[0].Metric("sec/op").Samples) > 0)
 	// Output: true
 }
@@ -142,7 +134,7 @@ func ExampleGroup_BenchParallel() {
 			return counts[id]
 		})
 	})
-	run, _ := g.Measure(context.Background())
+	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(run.Benchmarks[0].Config["goroutines"], run.Benchmarks[0].Metric("elems/s") != nil)
 	// Output: mutex=2 true
 }

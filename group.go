@@ -190,17 +190,6 @@ func (g *Group) variants() ([]string, error) {
 	return vs, nil
 }
 
-// paramSets returns the distinct parameter strings in the order added.
-func (g *Group) paramSets() []string {
-	var ps []string
-	for _, b := range g.benches {
-		if indexOf(ps, b.params) < 0 {
-			ps = append(ps, b.params)
-		}
-	}
-	return ps
-}
-
 func indexOf(s []string, v string) int {
 	for i, x := range s {
 		if x == v {

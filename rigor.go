@@ -1,324 +1,47 @@
-// Package rigor is an in-process benchmark harness in the manner of
-// Criterion.rs and zenbench, for Go: it compares implementations inside one
-// process and says, with a confidence interval and a verdict, which is
-// faster and by how much.
-//
-// A Group holds variants. Each round runs every variant once, in a
-// shuffled order, with one shared, jittered iteration count, so round i of
-// one variant and round i of another form a pair; the comparison with the
-// baseline variant is the Hodges-Lehmann center of the per-round log
-// ratios, with the signed-rank interval (see package analysis). Before
-// the rounds, a warm-up estimates each variant's cost; calibration then
-// sizes samples to fill the budget, never shorter than 1000 times the
-// timer resolution measured at start. Rounds stop when every comparison is
-// resolved (its interval clears the noise band, or lies inside it) and
-// every variant reached the target precision, or when the budget is spent.
+// Package rigor is what a benchmark author writes rigor's in-process
+// benchmarks with, in the manner of Criterion.rs and zenbench: a Group of
+// variants of the same work, each a function that runs one timing loop.
+// Package harness measures the group, compares every variant with the
+// baseline variant and says, with a confidence interval and a verdict,
+// which is faster and by how much:
 //
 //	func BenchmarkFib(b *testing.B) {
 //		g := rigor.NewGroup("fib")
 //		g.Bench("fib20", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(20) }) })
 //		g.Bench("fib21", func(b *rigor.B) { rigor.Iter(b, func() int { return fib(21) }) })
-//		rigor.Run(b, g)
+//		harness.Run(b, g)
 //	}
 //
-// Run reports through testing (one sub-benchmark per variant, with ns/op,
-// B/op, allocs/op and throughput) and prints rigor's report; Main does the
-// same from a program's main. Both read the -rigor.* flags, or the RIGOR_*
-// environment variables:
+// harness.Run reports through go test, harness.Main from a program's
+// main, harness.Measure returns the raw results; see package harness for
+// how the rounds are planned and stopped, the -rigor.* flags, and the
+// results.
 //
-//	-rigor.save-baseline NAME  save results as a baseline (.rigor/baselines)
-//	-rigor.baseline NAME       compare with a saved baseline
-//	-rigor.max-regression P    fail when something regressed by more than P%
-//	-rigor.format F            report format (text, json, csv, md)
-//	-rigor.out DIR             write raw results as they are measured (below)
-//	-rigor.budget D            measuring time per benchmark
-//	-rigor.processes N, -rigor.passes N, -rigor.policy best|mean|median
+// What this package holds:
 //
-// With -rigor.out, nothing already measured is lost to a crash or an
-// interrupt: each variant's samples are appended to DIR/<variant>.txt, in
-// Go benchmark format (benchstat reads it), as each round ends, and
-// DIR/run.json, rigor JSON of the group so far, is rewritten after every
-// round; DIR/<group>.json holds each group's final results. Main stops at
-// an interrupt (Ctrl-C), prints the report of the rounds completed and
-// exits 2; a second interrupt ends the program at once.
+//   - Group: the variants (Bench, BenchParallel, BenchScaling), their
+//     parameters ("std/size=1024"), throughput (Bytes, Elements,
+//     Throughput), the baseline and subgroups;
+//   - B and the timing loops a variant calls, exactly one per sample: Iter
+//     and B.Iter, IterWithSetup with its BatchSize, B.IterCustom; Sink and
+//     Opaque keep the compiler from removing or specialising the work;
+//   - Config: the budget, the rounds, precision, noise band, confidence,
+//     sampling mode, passes and processes;
+//   - Sampler, its Sample and the Clock it reads: the low-level part that
+//     times one sample for package harness; a benchmark author does not
+//     need them.
 //
-// Measure measures without flags or output, for programs of their own.
+// In brief: every round runs each variant once, in a shuffled order, with
+// one shared iteration count, so round i of one variant and round i of
+// another ran under the same conditions and form a pair; the harness's
+// own loop overhead is measured and subtracted (see B); allocations are
+// counted exactly in separate rounds.
 //
-// Results are model.Run values, like every other rigor source: the same
-// JSON, reports, baselines and gate. Each benchmark (one per set of
-// parameters) has, per variant:
-//
-//   - sec/op for every round, less the harness's own loop overhead (see B);
-//   - throughput (B/s, elems/s or a custom unit/s) when declared, per call;
-//     a parallel variant's counts every goroutine;
-//   - B/op and allocs/op from runtime/metrics, measured in separate
-//     allocation rounds before the timed ones: each window is bracketed by
-//     a garbage collection, which flushes the per-P caches that otherwise
-//     delay the counts by up to a span's worth of objects, and keeps the
-//     smaller of two windows, since other goroutines can only add to the
-//     process-wide counts. Values are whole numbers per op, truncated, as
-//     testing.B reports them;
-//   - GCs/op, garbage-collection cycles per op, when some variant allocates.
-//
-// Each benchmark's Config says how it was measured (sampling, iterations,
-// rounds, timer-resolution, stopped) and, as lists of variant=value pairs,
-// each parallel variant's goroutines, the loop-overhead subtracted per
-// iteration and the scale of variants too fast for the shared iteration
-// count; a variant's subgroup is its Side's Subgroup. Every key can be
-// written in Go benchmark format.
-//
-// The harness adds footnotes of its own to each benchmark's notes: results
-// within a few times the subtracted loop overhead, samples at or below it,
-// short timed batches, GC-heavy variants, bimodal times, real but tiny
-// effects, a budget spent before the comparisons were resolved.
-//
-// Rounds stop early only when, for every comparison, the interval the
-// analysis reports (the signed-rank interval around the Hodges-Lehmann
-// center of the per-round log ratios) lies inside the noise band or clears
-// it on one side; the looks happen each time the round count grows by 10%,
-// with 99.9% intervals (Haybittle-Peto), so that repeated looks hardly
-// inflate false verdicts.
-//
-// Under go test, -count N runs N passes and reports each on its own line;
-// -cpu is not applied (use BenchScaling).
+// This package depends on the standard library, model and stats only, so
+// that a package defining groups links nothing else. Files: group.go
+// (Group), b.go (B and the timing loops), batch.go (BatchSize), config.go
+// (Config), and the sampling core: sampler.go (Sampler, one sample of a
+// variant), parallel.go (the barrier of a parallel sample), loopoverhead.go
+// (each loop shape's overhead), clock.go (the timer), counters.go and
+// cputime_*.go (runtime/metrics and CPU time readings).
 package rigor
-
-import (
-	"context"
-	"flag"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-	"syscall"
-	"testing"
-
-	"github.com/rigorbench/rigor/analysis"
-	"github.com/rigorbench/rigor/model"
-	"github.com/rigorbench/rigor/stats"
-)
-
-// Run measures g inside a Go benchmark, reports each variant as a
-// sub-benchmark of b (ns/op, B/op, allocs/op and throughput, the medians of
-// the rounds) so that benchstat can read them, prints rigor's report on
-// standard output, handles the baseline flags, and fails b when the gate
-// fails. It returns the outcome, or nil in a child process of a
-// multi-process run.
-//
-// Call Run once per group in a benchmark function that does nothing else:
-// its own b.N is meaningless.
-func Run(b *testing.B, g *Group) *Outcome {
-	b.Helper()
-	if optsErr != nil {
-		b.Fatalf("rigor: %v", optsErr)
-	}
-	if os.Getenv(envChild) != "" && !isChild(g) {
-		return nil // a child measures one group only
-	}
-	cfg, err := opts.apply(g.Config)
-	if err != nil {
-		b.Fatalf("rigor: %v", err)
-	}
-	// go test -count N asks for N repetitions: they are N passes, each
-	// reported through testing on its own line, so that benchstat sees N
-	// independent measurements.
-	if f := flag.Lookup("test.count"); f != nil {
-		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > cfg.Passes {
-			cfg.Passes = n
-			if cfg.Policy == "" {
-				cfg.Policy = Mean
-			}
-		}
-	}
-	if f := flag.Lookup("test.cpu"); f != nil && strings.Contains(f.Value.String(), ",") {
-		b.Logf("rigor: -cpu %s is not applied to group %q: it runs once, at GOMAXPROCS=%d; use BenchScaling to vary goroutines",
-			f.Value, g.Name, gomaxprocs())
-	}
-	g.Config = cfg
-	m, err := g.measure(b.Context(), childTestArgs(b.Name()), opts.out)
-	if err != nil {
-		b.Fatalf("rigor: %v", err)
-	}
-	if m.child {
-		return nil
-	}
-	out, err := opts.finish(os.Stdout, g, m.run, m.resolution)
-	if err != nil {
-		b.Fatalf("rigor: %v", err)
-	}
-	reportSubBenchmarks(b, m.passes)
-	for _, f := range out.Failures {
-		b.Errorf("rigor: %s", gateWords(f, opts.maxRegression))
-	}
-	return out
-}
-
-// childTestArgs returns the arguments that make a copy of this test binary
-// run only the named benchmark, once.
-func childTestArgs(name string) []string {
-	parts := strings.Split(name, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
-	}
-	return append(slices.Clone(os.Args[1:]),
-		"-test.run=^$",
-		"-test.bench="+strings.Join(parts, "/"),
-		"-test.benchtime=1x",
-		"-test.count=1",
-		"-test.cpu="+strconv.Itoa(gomaxprocs()))
-}
-
-// reportSubBenchmarks reports each variant through testing, as one
-// sub-benchmark per variant and parameters. testing runs a sub-benchmark
-// once per -count repetition; repetition j reports pass j's medians.
-func reportSubBenchmarks(b *testing.B, passes []*model.Run) {
-	first := passes[0]
-	for bi, bm := range first.Benchmarks {
-		params := strings.TrimPrefix(strings.TrimPrefix(bm.Name, bm.Group), "/")
-		for _, side := range first.Sides {
-			name := side.Label
-			if params != "" {
-				name += "/" + params
-			}
-			var reps [][]reported
-			for _, p := range passes {
-				if bi < len(p.Benchmarks) {
-					reps = append(reps, medians(&p.Benchmarks[bi], side.Label))
-				}
-			}
-			if len(reps) == 0 || len(reps[0]) == 0 {
-				continue
-			}
-			seen := map[*testing.B]int{}
-			b.Run(name, func(b *testing.B) {
-				j, ok := seen[b]
-				if !ok {
-					j = len(seen)
-					seen[b] = j
-				}
-				for _, m := range reps[min(j, len(reps)-1)] {
-					b.ReportMetric(m.v, m.unit)
-				}
-			})
-		}
-	}
-}
-
-// A reported value is one metric as testing prints it.
-type reported struct {
-	v    float64
-	unit string
-}
-
-// medians returns side's median of every metric of bm, in testing's units.
-func medians(bm *model.Benchmark, side string) []reported {
-	var ms []reported
-	for _, m := range bm.Metrics {
-		v := m.Values(side)
-		if len(v) == 0 {
-			continue
-		}
-		x, unit := stats.Median(v), m.Unit
-		switch unit {
-		case unitTime:
-			x, unit = x*1e9, "ns/op"
-		case "B/s":
-			x, unit = x/1e6, "MB/s"
-		}
-		ms = append(ms, reported{x, unit})
-	}
-	return ms
-}
-
-func gateWords(f analysis.GateFailure, limit float64) string {
-	return fmt.Sprintf("%s: %s is %.2f%% worse in %s, beyond the %.4g%% allowed (-rigor.max-regression)",
-		f.Benchmark, f.Side, 100*f.Change, f.Unit, limit)
-}
-
-// Main measures groups from a program's main: it parses the command line
-// (the -rigor.* flags, and any the program registered), measures each
-// group, prints each report on standard output, and exits: 0 when all is
-// well, 1 when the gate failed, 2 on a usage or measurement error or an
-// interrupt (SIGINT or SIGTERM), after printing the report of the rounds
-// completed.
-func Main(groups ...*Group) {
-	os.Exit(mainCode(os.Stdout, os.Stderr, groups))
-}
-
-func mainCode(stdout, stderr io.Writer, groups []*Group) int {
-	registerFlags(flag.CommandLine)
-	if !flag.Parsed() {
-		flag.Parse()
-	}
-	if optsErr != nil {
-		fmt.Fprintf(stderr, "rigor: %v\n", optsErr)
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		// After the first interrupt, the next one ends the program at once.
-		<-ctx.Done()
-		stop()
-	}()
-	return runGroups(ctx, stdout, stderr, groups)
-}
-
-// runGroups measures and reports each group in turn. Interrupted, it
-// reports what the group being measured had completed, keeps the files
-// of -rigor.out, and returns 2.
-func runGroups(ctx context.Context, stdout, stderr io.Writer, groups []*Group) int {
-	code := 0
-	for _, g := range groups {
-		if os.Getenv(envChild) != "" && !isChild(g) {
-			continue
-		}
-		out, err := mainGroup(ctx, stdout, g)
-		if out != nil {
-			for _, f := range out.Failures {
-				fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, opts.maxRegression))
-				code = 1
-			}
-		}
-		switch {
-		case err != nil && ctx.Err() != nil && out != nil:
-			fmt.Fprintf(stderr, "rigor: interrupted: the report of group %q above is partial%s\n", g.Name, keptWhere())
-			return 2
-		case err != nil:
-			fmt.Fprintf(stderr, "rigor: %v\n", err)
-			return 2
-		}
-	}
-	return code
-}
-
-// keptWhere says where -rigor.out kept the results, if it did.
-func keptWhere() string {
-	if opts.out == "" {
-		return ""
-	}
-	return "; the rounds measured are in " + opts.out
-}
-
-// mainGroup measures and reports g. Interrupted, it reports the rounds
-// completed and returns the outcome with the interrupt's error.
-func mainGroup(ctx context.Context, stdout io.Writer, g *Group) (*Outcome, error) {
-	cfg, err := opts.apply(g.Config)
-	if err != nil {
-		return nil, err
-	}
-	g.Config = cfg
-	m, err := g.measure(ctx, nil, opts.out)
-	if m == nil || m.child {
-		return nil, err
-	}
-	out, ferr := opts.finish(stdout, g, m.run, m.resolution)
-	if ferr != nil {
-		return nil, ferr
-	}
-	return out, err
-}

@@ -2,8 +2,8 @@
 // produces the samples: the order of the sides within a round and the
 // jitter of its iteration count, the stopping rule, the time budget and how
 // it is spent, and the results directory that holds every sample as it
-// arrives. Samplers plug into it: package gotest runs go test binaries, the
-// root package rigor runs in-process groups.
+// arrives. Samplers plug into it: package gotest runs go test binaries,
+// package harness runs the in-process groups of package rigor.
 //
 // Package map:
 //

@@ -1,4 +1,5 @@
-// Package fib is seed 000's recursive Fibonacci function, measured at 20
+// Package fib is the recursive Fibonacci function of Criterion.rs's user
+// guide ("Getting Started" and "Comparing Functions"), measured at 20
 // and 21 in one rigor group: fib(21) makes about φ ≈ 1.618 times the calls
 // of fib(20), so the harness should call it regressed by about +62%, with
 // a confidence interval that excludes zero.
@@ -6,8 +7,8 @@ package fib
 
 import "github.com/rigorbench/rigor"
 
-// Fib returns the n-th Fibonacci number the slow way, as seed 000's
-// fibonacci does (fib(0) = fib(1) = 1).
+// Fib returns the n-th Fibonacci number the slow way, as Criterion.rs's
+// guide's fibonacci does (fib(0) = fib(1) = 1).
 func Fib(n uint64) uint64 {
 	if n < 2 {
 		return 1

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
 )
 
 // group scales both maps over 1..GOMAXPROCS goroutines. Each goroutine
@@ -38,7 +39,7 @@ func group() *rigor.Group {
 // increment as one goroutine sees it; elems/s counts the increments of all
 // goroutines.
 func BenchmarkCounters(b *testing.B) {
-	rigor.Run(b, group())
+	harness.Run(b, group())
 }
 
 // TestCounters is the brief version CI runs: it checks the scaled
@@ -47,7 +48,7 @@ func TestCounters(t *testing.T) {
 	g := group()
 	g.Config.WarmUp = 50 * time.Millisecond
 	g.Config.Budget = 200 * time.Millisecond
-	run, err := g.Measure(context.Background())
+	run, err := harness.Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,10 @@
 package main
 
 import (
-	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/examples/fib"
+	"github.com/rigorbench/rigor/harness"
 )
 
 func main() {
-	rigor.Main(fib.Group())
+	harness.Main(fib.Group())
 }

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"bytes"
@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
-
-// runFile is the rigor JSON file of -rigor.out, rewritten after every round.
-const runFile = "run.json"
 
 // partialNote marks a run.json written while the run was still measuring.
 const partialNote = "partial results: written while the run was still measuring (a crash or an interrupt leaves this version)"
@@ -37,19 +37,32 @@ const partialNote = "partial results: written while the run was still measuring 
 // so the two can differ in the last digits.
 type sink struct {
 	dir   string
+	files *fileRegistry
 	child bool // a child process: append lines, leave run.json to the parent
 	// cpu names the processor in the streamed lines' configuration.
 	cpu string
 }
 
-// sideFiles maps each side label to its file for the life of the
-// process, so that two labels never share a file and a file is truncated
-// only the first time this process writes it.
-var sideFiles = struct {
-	sync.Mutex
-	byLabel map[string]string     // label -> path
+// A fileRegistry maps each side label to its results file, so that two
+// labels never share a file and a file is truncated only the first time
+// this process writes it, and remembers what this process last wrote to
+// each file.
+type fileRegistry struct {
+	mu      sync.Mutex
+	byLabel map[string]string     // directory and label -> path
 	taken   map[string]*fileState // paths in use
-}{byLabel: map[string]string{}, taken: map[string]*fileState{}}
+}
+
+func newFileRegistry() *fileRegistry {
+	return &fileRegistry{byLabel: map[string]string{}, taken: map[string]*fileState{}}
+}
+
+// processFiles is the registry of Run and Main, for the life of the
+// process: go test calls Run once per benchmark function, and a later
+// group must append to the files an earlier one started in the same
+// -rigor.out directory, not truncate them. It is the package's one
+// mutable global besides the flags on flag.CommandLine.
+var processFiles = newFileRegistry()
 
 // A fileState is what this process last wrote to a side's file: the
 // configuration in force and the unit metadata lines, which need not be
@@ -81,29 +94,30 @@ func (k *sink) open(sides []string) error {
 // sidePath returns side's file, and whether this is the first time this
 // process asked for it.
 func (k *sink) sidePath(side string) (string, bool) {
-	sideFiles.Lock()
-	defer sideFiles.Unlock()
+	r := k.files
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	key := k.dir + "\x00" + side
-	if p, ok := sideFiles.byLabel[key]; ok {
+	if p, ok := r.byLabel[key]; ok {
 		return p, false
 	}
 	base := fileName(side)
 	path := filepath.Join(k.dir, base+".txt")
-	for n := 2; sideFiles.taken[path] != nil; n++ {
+	for n := 2; r.taken[path] != nil; n++ {
 		path = filepath.Join(k.dir, base+"-"+strconv.Itoa(n)+".txt")
 	}
-	sideFiles.byLabel[key] = path
-	sideFiles.taken[path] = &fileState{units: map[string]bool{}}
+	r.byLabel[key] = path
+	r.taken[path] = &fileState{units: map[string]bool{}}
 	return path, true
 }
 
 // compact drops from data, Go benchmark format about to be appended to
 // path, what this process already wrote there and still holds: unit
 // metadata lines, and a configuration block equal to the one in force.
-func compact(path string, data []byte) []byte {
-	sideFiles.Lock()
-	defer sideFiles.Unlock()
-	st := sideFiles.taken[path]
+func (r *fileRegistry) compact(path string, data []byte) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.taken[path]
 	if st == nil {
 		return data
 	}
@@ -163,7 +177,7 @@ func (k *sink) lines(run *model.Run, hdr *model.Benchmark, ms []model.Metric) er
 			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
 		}
 		path, _ := k.sidePath(side.Label)
-		if err := appendFile(path, compact(path, buf.Bytes())); err != nil {
+		if err := appendFile(path, k.files.compact(path, buf.Bytes())); err != nil {
 			return fmt.Errorf("writing the results of %s: %w", side.Label, err)
 		}
 	}
@@ -191,29 +205,85 @@ func (k *sink) json(run *model.Run) error {
 	}
 	cp := *run
 	cp.Notes = append(slices.Clone(run.Notes), partialNote)
-	return writeJSONFile(k.dir, runFile, &cp)
+	return experiment.WriteRun(k.dir, experiment.RunFile, &cp)
 }
 
-// writeJSONFile writes run as dir/name through a temporary file and a
-// rename, so that readers never see half a file.
-func writeJSONFile(dir, name string, run *model.Run) error {
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+// emit writes what is new to the -rigor.out directory, if any, with the
+// observer paused: the allocation rounds' lines (round 0), or timed round
+// k's lines and the run so far.
+func (r *runner) emit(s *setResult, k int, allocs bool) error {
+	if r.sink == nil {
+		return nil
 	}
-	err = run.WriteJSON(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644) // as os.Create would, not CreateTemp's 0600
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+	if err := r.write(s, k, allocs); err != nil {
+		// A full disk must not cost the measurements: stop streaming,
+		// say so, and keep measuring; the report still comes at the end.
+		r.sink = nil
+		r.pass.Notes = append(r.pass.Notes, fmt.Sprintf("writing results as they arrived failed, so streaming stopped (the measurements go on): %v", err))
 	}
 	return nil
+}
+
+// write streams the latest round (or the allocation rounds) to the sink.
+func (r *runner) write(s *setResult, k int, allocs bool) error {
+	if r.obs != nil {
+		r.obs.Pause()
+	}
+	hdr := s.header(r)
+	if allocs {
+		bytes, allocs := s.allocMetrics()
+		return r.sink.lines(r.pass, &hdr, []model.Metric{bytes, allocs})
+	}
+	sec, tps, gcs, _ := s.timedMetrics(k-1, k)
+	ms := append([]model.Metric{sec}, tps...)
+	if a, _ := s.allocMetrics(); s.allocates(a) {
+		ms = append(ms, gcs)
+	}
+	if err := r.sink.lines(r.pass, &hdr, ms); err != nil {
+		return err
+	}
+	hdr.Metrics = s.allMetrics()
+	return r.sink.json(r.snapshot(hdr))
+}
+
+// snapshot returns the run so far, with b the benchmark being measured:
+// the earlier passes' and this pass's benchmarks, combined by policy.
+func (r *runner) snapshot(b model.Benchmark) *model.Run {
+	cur := *r.pass
+	cur.Benchmarks = append(slices.Clone(r.pass.Benchmarks), b)
+	cur.End = time.Now()
+	cur.Observations = slices.Clone(r.observations)
+	if len(r.earlier) == 0 {
+		return &cur
+	}
+	return combine(append(slices.Clone(r.earlier), &cur), r.cfg.Policy, false)
+}
+
+// writeRun writes run as dir/<group>.json and, as its final version,
+// dir/run.json (see sink).
+func writeRun(dir, group string, run *model.Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	if err := experiment.WriteRun(dir, fileName(group)+".json", run); err != nil {
+		return err
+	}
+	return experiment.WriteRun(dir, experiment.RunFile, run)
+}
+
+// fileName makes a group name safe as a file name.
+func fileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "group"
+	}
+	return b.String()
 }

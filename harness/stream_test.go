@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"bytes"
@@ -14,28 +14,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
 // cancelGroup returns a group of two variants whose second cancels ctx
-// in its stopAt-th timed sample (warm-up and allocation samples do not
-// count), with rounds that could otherwise go on for a long time.
-func cancelGroup(cancel context.CancelFunc, stopAt int64) *Group {
-	g := NewGroup("cut")
-	g.Config = Config{WarmUp: -1, Budget: time.Minute, MinRounds: 1000, MaxRounds: 1000, Precision: -1}
-	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	var timed atomic.Int64
-	warm := true
-	g.Bench("b", func(b *B) {
-		switch {
-		case warm:
-			warm = false // the one warm-up sample
-		case !b.counting:
-			if timed.Add(1) == stopAt {
-				cancel()
-			}
+// in its stopAt-th timed sample, with rounds that could otherwise go on
+// for a long time. The samples before the timed ones are, for each
+// variant, one of warm-up (WarmUp is negative) and two for each of the
+// allocation rounds and the one before them that is not recorded.
+func cancelGroup(cancel context.CancelFunc, stopAt int64) *rigor.Group {
+	g := rigor.NewGroup("cut")
+	g.Config = rigor.Config{WarmUp: -1, Budget: time.Minute, MinRounds: 1000, MaxRounds: 1000, Precision: -1}
+	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	const untimed = 1 + 2*(allocRounds+1)
+	var calls atomic.Int64
+	g.Bench("b", func(b *rigor.B) {
+		if calls.Add(1) == untimed+stopAt {
+			cancel()
 		}
-		Iter(b, func() int { return 2 })
+		rigor.Iter(b, func() int { return 2 })
 	})
 	return g
 }
@@ -48,7 +47,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	g := cancelGroup(cancel, 5)
-	m, err := g.measure(ctx, nil, dir)
+	m, err := measure(ctx, g, g.Config, nil, dir, newFileRegistry())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -120,7 +119,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 		}
 	}
 	// run.json is the last snapshot: rounds so far, marked partial.
-	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +133,7 @@ func TestInterruptKeepsRounds(t *testing.T) {
 	// The public API keeps the rounds too.
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	run2, err := cancelGroup(cancel2, 3).Measure(ctx2)
+	run2, err := Measure(ctx2, cancelGroup(cancel2, 3))
 	if !errors.Is(err, context.Canceled) || run2 == nil || len(run2.Benchmarks[0].Metric(unitTime).Values("a")) < 2 {
 		t.Errorf("Measure cancelled in round 3: run %v, error %v; want 2 or 3 rounds and context.Canceled", run2 != nil, err)
 	}
@@ -144,10 +143,10 @@ func TestInterruptKeepsRounds(t *testing.T) {
 func TestInterruptBeforeRounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g := NewGroup("none")
+	g := rigor.NewGroup("none")
 	g.Config = quick()
-	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	run, err := g.Measure(ctx)
+	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	run, err := Measure(ctx, g)
 	if run != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("run %v, error %v; want none and context.Canceled", run, err)
 	}
@@ -157,13 +156,11 @@ func TestInterruptBeforeRounds(t *testing.T) {
 // report, says so, keeps the files and exits 2.
 func TestMainInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	saved := opts
-	opts = &options{maxRegression: -1, format: "text", out: dir}
-	defer func() { opts = saved }()
+	o := &options{maxRegression: -1, format: "text", out: dir, files: newFileRegistry()}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	code := runGroups(ctx, &stdout, &stderr, []*Group{cancelGroup(cancel, 4)})
+	code := runGroups(ctx, o, &stdout, &stderr, []*rigor.Group{cancelGroup(cancel, 4)})
 	if code != 2 {
 		t.Errorf("exit code %d, want 2", code)
 	}
@@ -173,12 +170,12 @@ func TestMainInterrupted(t *testing.T) {
 	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), dir) {
 		t.Errorf("stderr %q does not say the run was interrupted and where its results are", stderr.String())
 	}
-	for _, f := range []string{"a.txt", "b.txt", runFile, "cut.json"} {
+	for _, f := range []string{"a.txt", "b.txt", experiment.RunFile, "cut.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s not kept: %v", f, err)
 		}
 	}
-	js, err := model.ReadFile(filepath.Join(dir, runFile), "")
+	js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +185,7 @@ func TestMainInterrupted(t *testing.T) {
 }
 
 func TestSidePaths(t *testing.T) {
-	k := &sink{dir: t.TempDir()}
+	k := &sink{dir: t.TempDir(), files: newFileRegistry()}
 	if err := k.open([]string{"A'", "A_", "x/y", "A'"}); err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +210,11 @@ func TestSidePaths(t *testing.T) {
 // runtime statistics (GC CPU fraction, mutex wait, scheduling latency),
 // and the notes say what limited the benchmark.
 func TestObservations(t *testing.T) {
-	g := NewGroup("obs")
+	g := rigor.NewGroup("obs")
 	g.Config = quick()
 	g.Config.MinRounds, g.Config.MaxRounds = 3, 3
-	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	run, err := g.Measure(context.Background())
+	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	run, err := Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,11 +245,11 @@ func TestStreamFailureKeepsMeasuring(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "run.json", "blocker"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := NewGroup("full")
+	g := rigor.NewGroup("full")
 	g.Config = quick()
-	g.Bench("a", func(b *B) { Iter(b, func() int { return 1 }) })
-	g.Bench("b", func(b *B) { Iter(b, func() int { return 2 }) })
-	m, err := g.measure(context.Background(), nil, dir)
+	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	g.Bench("b", func(b *rigor.B) { rigor.Iter(b, func() int { return 2 }) })
+	m, err := measure(context.Background(), g, g.Config, nil, dir, newFileRegistry())
 	if err != nil {
 		t.Fatalf("measure: %v", err)
 	}

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -18,20 +19,20 @@ import (
 // Go benchmark format: the configuration keys must be ones that format
 // can carry.
 func TestRunSerializes(t *testing.T) {
-	g := NewGroup("ser")
+	g := rigor.NewGroup("ser")
 	g.Config = quick()
 	g.Config.MinRounds, g.Config.MaxRounds = 3, 3
 	for _, size := range []string{"8", "64"} {
 		g.Bytes(8)
-		g.Bench("plain/size="+size, func(b *B) { Iter(b, func() int { return 1 }) })
+		g.Bench("plain/size="+size, func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
 		g.Subgroup("odd ones")
-		g.BenchParallel("Par Allel/size="+size, 2, func(b *B) { Iter(b, func() int { return 2 }) })
-		g.Bench(`cus"tom=/size=`+size, func(b *B) {
+		g.BenchParallel("Par Allel/size="+size, 2, func(b *rigor.B) { rigor.Iter(b, func() int { return 2 }) })
+		g.Bench(`cus"tom=/size=`+size, func(b *rigor.B) {
 			b.IterCustom(func(n int) time.Duration { return time.Duration(n) * time.Microsecond })
 		})
 		g.Subgroup("")
 	}
-	run, err := g.Measure(context.Background())
+	run, err := Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +116,12 @@ func TestVariantList(t *testing.T) {
 }
 
 func TestSubgroupConflict(t *testing.T) {
-	g := NewGroup("g")
+	g := rigor.NewGroup("g")
 	g.Config = quick()
-	g.Bench("a/n=1", func(b *B) { Iter(b, func() int { return 1 }) })
+	g.Bench("a/n=1", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
 	g.Subgroup("s")
-	g.Bench("a/n=2", func(b *B) { Iter(b, func() int { return 1 }) })
-	if _, err := g.Measure(context.Background()); err == nil || !strings.Contains(err.Error(), "subgroup") {
+	g.Bench("a/n=2", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	if _, err := Measure(context.Background(), g); err == nil || !strings.Contains(err.Error(), "subgroup") {
 		t.Errorf("a variant in two subgroups: error %v, want one about subgroups", err)
 	}
 }

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -52,11 +53,11 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	g := NewGroup("g")
+	g := rigor.NewGroup("g")
 	out := filepath.Join(dir, "out")
 	save := &options{saveBaseline: "main", format: "json", maxRegression: -1, out: out}
 	var buf bytes.Buffer
-	if _, err := save.finish(&buf, g, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+	if _, err := save.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
 		t.Fatal(err)
 	}
 	if !json.Valid(buf.Bytes()) {
@@ -69,16 +70,16 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatalf("no baseline saved: %v", err)
 	}
 	// Another group saved under the same name is kept alongside.
-	other := NewGroup("h")
+	other := rigor.NewGroup("h")
 	hrun := groupRun(1e-3, 1e-3, 9)
 	hrun.Benchmarks[0].Name, hrun.Benchmarks[0].Group = "h", "h"
-	if _, err := save.finish(&bytes.Buffer{}, other, hrun, 1e-9); err != nil {
+	if _, err := save.finish(&bytes.Buffer{}, other.Name, withDefaults(other.Config), hrun, 1e-9); err != nil {
 		t.Fatal(err)
 	}
 
 	check := &options{baseline: "main", format: "text", maxRegression: 5}
 	buf.Reset()
-	res, err := check.finish(&buf, g, groupRun(1.5e-3, 2e-3, 3), 1e-9)
+	res, err := check.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1.5e-3, 2e-3, 3), 1e-9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,42 +97,5 @@ func TestBaselineRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(gateWords(res.Failures[0], 5), "beyond the 5% allowed") {
 		t.Errorf("gate message %q", gateWords(res.Failures[0], 5))
-	}
-}
-
-func TestFlagsFromEnv(t *testing.T) {
-	o := defaultOptions()
-	for _, d := range flagDefs {
-		if err := d.set(o, map[string]string{
-			"save-baseline": "x", "baseline": "y", "max-regression": "2.5", "format": "md",
-			"out": "dir", "budget": "250ms", "processes": "3", "passes": "2", "policy": "median",
-		}[d.name]); err != nil {
-			t.Errorf("-rigor.%s: %v", d.name, err)
-		}
-	}
-	cfg, err := o.apply(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.saveBaseline != "x" || o.baseline != "y" || o.maxRegression != 2.5 || o.format != "md" || o.out != "dir" {
-		t.Errorf("options %+v", o)
-	}
-	if cfg.Budget.String() != "250ms" || cfg.Processes != 3 || cfg.Passes != 2 || cfg.Policy != Median {
-		t.Errorf("config %+v", cfg)
-	}
-	if envName("max-regression") != "RIGOR_MAX_REGRESSION" {
-		t.Errorf("envName = %s", envName("max-regression"))
-	}
-	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"max-regression", "NaN"}, {"max-regression", "+Inf"}, {"budget", "soon"}, {"processes", "-1"}} {
-		for _, d := range flagDefs {
-			if d.name == bad.name {
-				if err := d.set(o, bad.v); err == nil {
-					t.Errorf("-rigor.%s=%s accepted", bad.name, bad.v)
-				}
-			}
-		}
-	}
-	if _, err := (&options{policy: "fastest"}).apply(DefaultConfig()); err == nil {
-		t.Error("-rigor.policy=fastest accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"strconv"

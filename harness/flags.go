@@ -1,15 +1,15 @@
-package rigor
+package harness
 
 import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/rigorbench/rigor"
 )
 
 // options are the settings Run and Main take from flags and environment
@@ -24,6 +24,9 @@ type options struct {
 	processes     int
 	passes        int
 	policy        string
+	// files are the results files this process started (not a flag):
+	// processFiles for Run and Main.
+	files *fileRegistry
 }
 
 // The flags, each with its environment equivalent (RIGOR_ and the name in
@@ -106,56 +109,85 @@ func envName(flagName string) string {
 	return "RIGOR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// flagValue adapts one option to flag.Value.
-type flagValue struct {
-	o   *options
-	set func(*options, string) error
-	get func(*options) string
-}
-
-func (f flagValue) String() string {
-	if f.o == nil {
-		return ""
-	}
-	return f.get(f.o)
-}
-func (f flagValue) Set(v string) error { return f.set(f.o, v) }
-
-var (
-	opts       = defaultOptions()
-	optsErr    error // from the environment
-	registered sync.Once
-)
-
 func defaultOptions() *options {
-	return &options{maxRegression: -1, format: "text"}
+	return &options{maxRegression: -1, format: "text", files: processFiles}
 }
 
-// registerFlags registers the -rigor.* flags on fs, with defaults from the
-// environment. It runs once.
+// A setting is one -rigor.* flag as the command line gave it. It lives
+// in the flag set it is registered on, so that the flags hold no state of
+// this package's: Run and Main read them back with readOptions.
+type setting struct {
+	value string
+	given bool // on the command line
+	set   func(*options, string) error
+	get   func(*options) string
+}
+
+// String returns the value given, or the default.
+func (s *setting) String() string {
+	switch {
+	case s == nil || s.get == nil: // the zero value the flag package makes
+		return ""
+	case s.given:
+		return s.value
+	}
+	return s.get(defaultOptions())
+}
+
+// Set checks v, so that a bad value fails when the command line is
+// parsed, and keeps it.
+func (s *setting) Set(v string) error {
+	if err := s.set(defaultOptions(), v); err != nil {
+		return err
+	}
+	s.value, s.given = v, true
+	return nil
+}
+
+// registerFlags registers the -rigor.* flags on fs, unless they are
+// there already.
 func registerFlags(fs *flag.FlagSet) {
-	registered.Do(func() {
-		for _, d := range flagDefs {
-			if v, ok := os.LookupEnv(envName(d.name)); ok {
-				if err := d.set(opts, v); err != nil && optsErr == nil {
-					optsErr = fmt.Errorf("%s: %w", envName(d.name), err)
-				}
-			}
-			fs.Var(flagValue{opts, d.set, d.get}, "rigor."+d.name, d.usage+" (env "+envName(d.name)+")")
+	for _, d := range flagDefs {
+		if fs.Lookup("rigor."+d.name) == nil {
+			fs.Var(&setting{set: d.set, get: d.get}, "rigor."+d.name, d.usage+" (env "+envName(d.name)+")")
 		}
-	})
+	}
 }
 
+// init registers the flags on flag.CommandLine in a test binary, which
+// parses its flags before any benchmark runs, so the flags must exist by
+// then; other programs get them from Main. flag.CommandLine is the only
+// package-level state the flags have.
 func init() {
-	// A test binary parses its flags before any benchmark runs, so the
-	// flags must exist by then; other programs get them from Main.
 	if testing.Testing() {
 		registerFlags(flag.CommandLine)
 	}
 }
 
+// readOptions returns the options in force: the defaults, overridden by
+// the environment variables (read with lookupEnv), overridden by the
+// flags given on fs's command line.
+func readOptions(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (*options, error) {
+	o := defaultOptions()
+	for _, d := range flagDefs {
+		if v, ok := lookupEnv(envName(d.name)); ok {
+			if err := d.set(o, v); err != nil {
+				return nil, fmt.Errorf("%s: %w", envName(d.name), err)
+			}
+		}
+		if f := fs.Lookup("rigor." + d.name); f != nil {
+			if s, ok := f.Value.(*setting); ok && s.given {
+				if err := d.set(o, s.value); err != nil {
+					return nil, fmt.Errorf("-rigor.%s: %w", d.name, err)
+				}
+			}
+		}
+	}
+	return o, nil
+}
+
 // apply overrides a group's configuration with the options.
-func (o *options) apply(cfg Config) (Config, error) {
+func (o *options) apply(cfg rigor.Config) (rigor.Config, error) {
 	if o.budget > 0 {
 		cfg.Budget = o.budget
 	}
@@ -166,7 +198,7 @@ func (o *options) apply(cfg Config) (Config, error) {
 		cfg.Passes = o.passes
 	}
 	if o.policy != "" {
-		p, err := ParsePolicy(o.policy)
+		p, err := rigor.ParsePolicy(o.policy)
 		if err != nil {
 			return cfg, err
 		}

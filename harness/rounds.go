@@ -1,4 +1,4 @@
-package rigor
+package harness
 
 import (
 	"context"
@@ -16,9 +16,9 @@ type setSampler struct {
 	r      *runner
 	s      *set
 	out    *setResult
-	key    string // the set's model.Benchmark.Key
-	used   []*shape
-	shapes []*shape
+	key    string  // the set's model.Benchmark.Key
+	used   []int   // the loop shapes whose overhead each round measures
+	loops  []int   // each cell's loop shape
 	floor  float64 // seconds a sample must last: 1000 timer resolutions
 	budget *experiment.Budget
 	failed bool
@@ -40,7 +40,7 @@ func (m *setSampler) Round(ctx context.Context, k int, _ []string) error {
 	if r.obs != nil {
 		r.obs.Mark(m.key, "", k)
 	}
-	v := len(s.benches)
+	v := len(s.cells)
 	n := r.iters(&out.plan, k)
 	for _, i := range r.rng.Perm(v + len(m.used)) {
 		if err := ctx.Err(); err != nil {
@@ -48,17 +48,17 @@ func (m *setSampler) Round(ctx context.Context, k int, _ []string) error {
 			return err
 		}
 		if i >= v {
-			sh := m.used[i-v]
-			it := clampIters(math.Ceil(m.floor / math.Max(sh.initial, 1e-12)))
-			for j := range s.benches {
-				if m.shapes[j] == sh {
+			l := m.used[i-v]
+			it := clampIters(math.Ceil(m.floor / math.Max(r.s.FirstLoopOverhead(l), 1e-12)))
+			for j := range s.cells {
+				if m.loops[j] == l {
 					it = max(it, n*out.plan.scale[j])
 				}
 			}
-			out.overhead[sh] = append(out.overhead[sh], r.perOp(sh, it, 1))
+			out.overhead[l] = append(out.overhead[l], r.s.LoopOverhead(l, it))
 			continue
 		}
-		res, err := r.sample(s.benches[i], n*out.plan.scale[i], false)
+		res, err := r.sample(s.cells[i], n*out.plan.scale[i], false)
 		if err != nil {
 			m.failed = true
 			return err
@@ -86,7 +86,7 @@ func (m *setSampler) Unresolved() ([]string, error) {
 	if r.cfg.Precision > 0 && !out.precise(r.cfg.Precision, max(experiment.InterimConfidence, r.cfg.Confidence)) {
 		return []string{m.key}, nil
 	}
-	hdr := out.header(r.group.Name, r)
+	hdr := out.header(r)
 	hdr.Metrics = out.allMetrics()
 	run := &model.Run{Kind: model.KindHarness, Paired: true, Sides: r.pass.Sides,
 		Benchmarks: []model.Benchmark{hdr}}
@@ -104,7 +104,7 @@ func (s *setResult) precise(precision, conf float64) bool {
 		var logs []float64
 		for _, x := range s.samples[i] {
 			if x.net > 0 {
-				logs = append(logs, math.Log(x.net/float64(x.iters)))
+				logs = append(logs, math.Log(x.net/float64(x.Iters)))
 			}
 		}
 		if len(logs) < 2 {

@@ -1,0 +1,169 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// Units the harness reports besides throughput.
+const (
+	unitTime   = "sec/op"
+	unitCPU    = "cpu-sec/op"
+	unitBytes  = "B/op"
+	unitAllocs = "allocs/op"
+	unitGCs    = "GCs/op"
+)
+
+// benchmark turns a measured set into the model's benchmark: sides are
+// variants; sec/op, throughput and GCs/op come from the timed rounds,
+// B/op and allocs/op from the allocation rounds.
+func (s *setResult) benchmark(r *runner) model.Benchmark {
+	b := s.header(r)
+	b.Metrics = s.allMetrics()
+	b.Notes = s.notes(r)
+	return b
+}
+
+// header returns the set's benchmark with its configuration, without
+// metrics or notes.
+func (s *setResult) header(r *runner) model.Benchmark {
+	b := model.Benchmark{
+		Name:   s.set.name,
+		Pkg:    r.pkg,
+		Procs:  gomaxprocs(),
+		Group:  r.group,
+		Config: map[string]string{},
+	}
+	p := s.plan
+	b.Config["sampling"] = p.mode.String()
+	switch p.mode {
+	case rigor.Linear:
+		b.Config["iterations"] = fmt.Sprintf("m·%d for m = 1..%d, shuffled", p.n, len(p.mult))
+	default:
+		b.Config["iterations"] = fmt.Sprintf("%d ±20%%", p.n)
+	}
+	b.Config["rounds"] = strconv.Itoa(s.rounds)
+	b.Config["timer-resolution"] = r.clock.Resolution.String()
+	if s.stop != "" {
+		b.Config["stopped"] = s.stop
+	}
+	// Per-variant settings are lists of variant=value, since a
+	// configuration key of Go benchmark format cannot hold an arbitrary
+	// variant name.
+	var overhead, scale variantList
+	for i, c := range s.set.cells {
+		if l := s.loopOf(i); l > 0 {
+			if m := s.overhead[l]; len(m) > 0 {
+				overhead.add(c.variant, fmtSeconds(stats.Median(m)))
+			}
+		}
+		if p.scale[i] > 1 {
+			scale.add(c.variant, strconv.Itoa(p.scale[i]))
+		}
+	}
+	overhead.set(b.Config, configLoopOverhead)
+	scale.set(b.Config, configScale)
+	s.goroutines().set(b.Config, configGoroutines)
+	return b
+}
+
+// goroutines lists the parallel variants' goroutine counts.
+func (s *setResult) goroutines() variantList {
+	var l variantList
+	for _, c := range s.set.cells {
+		if c.goroutines > 0 {
+			l.add(c.variant, strconv.Itoa(c.goroutines))
+		}
+	}
+	return l
+}
+
+// allMetrics returns every metric of the rounds measured so far.
+func (s *setResult) allMetrics() []model.Metric {
+	sec, tps, gcs, anyGC := s.timedMetrics(0, s.rounds)
+	bytes, allocs := s.allocMetrics()
+	ms := append([]model.Metric{sec}, tps...)
+	ms = append(ms, bytes, allocs)
+	// GC cycles are counted for the whole process: they belong to a
+	// variant only when some variant allocates (otherwise the garbage is
+	// someone else's, the observer's say).
+	if anyGC && s.allocates(allocs) {
+		ms = append(ms, gcs)
+	}
+	return ms
+}
+
+// timedMetrics returns sec/op, the other per-round metrics (throughput,
+// and cpu-sec/op when the system reports CPU time) and GCs/op of the timed
+// rounds lo+1 to hi, and whether any of them saw a garbage collection.
+func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metric, gcs model.Metric, anyGC bool) {
+	sec = model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
+	gcs = model.Metric{Unit: unitGCs, Better: model.LowerIsBetter}
+	tpMetric := func(unit string) *model.Metric {
+		for i := range tps {
+			if tps[i].Unit == unit {
+				return &tps[i]
+			}
+		}
+		tps = append(tps, model.Metric{Unit: unit, Better: model.HigherIsBetter})
+		return &tps[len(tps)-1]
+	}
+	var cpu *model.Metric
+	for i, c := range s.set.cells {
+		for k := lo; k < min(hi, len(s.samples[i])); k++ {
+			x := s.samples[i][k]
+			round := k + 1
+			sec.Samples = append(sec.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: x.net / float64(x.Iters)})
+			if !math.IsNaN(x.cpuNet) && !x.Custom {
+				if cpu == nil {
+					cpu = &model.Metric{Unit: unitCPU, Better: model.LowerIsBetter}
+				}
+				cpu.Samples = append(cpu.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: x.cpuNet / float64(x.Iters)})
+			}
+			ops := float64(x.Iters * x.Goroutines)
+			gcs.Samples = append(gcs.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(ops), Value: float64(x.GCs) / ops})
+			anyGC = anyGC || x.GCs > 0
+			if x.ThroughputUnit != "" && x.net > 0 {
+				m := tpMetric(x.ThroughputUnit)
+				m.Samples = append(m.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: x.Throughput * ops / x.net})
+			}
+		}
+	}
+	if cpu != nil {
+		tps = append(tps, *cpu)
+	}
+	return sec, tps, gcs, anyGC
+}
+
+// allocMetrics returns B/op and allocs/op from the allocation rounds.
+func (s *setResult) allocMetrics() (bytes, allocs model.Metric) {
+	bytes = model.Metric{Unit: unitBytes, Better: model.LowerIsBetter}
+	allocs = model.Metric{Unit: unitAllocs, Better: model.LowerIsBetter}
+	// Per operation, in whole bytes and allocations, truncated, as
+	// testing.B reports them: an allocation made meanwhile by another
+	// goroutine (a finalizer run by the bracketing GC, say) then cannot
+	// turn 0 allocs/op into 0.005.
+	for i, c := range s.set.cells {
+		for k, x := range s.allocs[i] {
+			ops := uint64(x.Iters * x.Goroutines)
+			bytes.Samples = append(bytes.Samples, model.Sample{Side: c.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.Bytes / ops)})
+			allocs.Samples = append(allocs.Samples, model.Sample{Side: c.variant, Round: k + 1, Iters: int64(ops), Value: float64(x.Objects / ops)})
+		}
+	}
+	return bytes, allocs
+}
+
+// allocates reports whether some variant's median allocs/op is above 0.
+func (s *setResult) allocates(allocs model.Metric) bool {
+	for _, c := range s.set.cells {
+		if v := allocs.Values(c.variant); len(v) > 0 && stats.Median(v) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/report"
+	"github.com/rigorbench/rigor/store"
+)
+
+// An Outcome is a measured, analysed group.
+type Outcome struct {
+	// Run is the raw measurement.
+	Run *model.Run
+	// Report compares every variant with the group's baseline variant.
+	Report *analysis.Report
+	// Baseline compares every variant with its saved baseline, when one
+	// was asked for (-rigor.baseline).
+	Baseline *analysis.Report
+	// Failures are the comparisons that fail the gate
+	// (-rigor.max-regression): those against the saved baseline when
+	// there is one, else those within the group.
+	Failures []analysis.GateFailure
+}
+
+// analyze analyses a run measured with cfg (defaults filled in), with its
+// confidence, noise band and seed, and resolution (seconds) as the timer's floor.
+func analyze(cfg rigor.Config, run *model.Run, resolution float64) (*analysis.Report, error) {
+	o := analysis.DefaultOptions()
+	o.Confidence = cfg.Confidence
+	o.Noise = cfg.Noise
+	o.Seed = cfg.Seed
+	o.TimerResolution = resolution
+	return analysis.Analyze(run, o)
+}
+
+// finish analyses and reports one group measured with cfg (defaults
+// filled in): the report on w in
+// o.format, the raw run in o.out, the comparison with and the saving of a
+// baseline, and the gate.
+func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model.Run, resolution float64) (*Outcome, error) {
+	out := &Outcome{Run: run}
+	rep, err := analyze(cfg, run, resolution)
+	if err != nil {
+		return nil, fmt.Errorf("analysing group %q: %w", group, err)
+	}
+	out.Report = rep
+	if err := report.Render(w, rep, report.Options{Format: o.format}); err != nil {
+		return nil, fmt.Errorf("reporting group %q: %w", group, err)
+	}
+	if o.out != "" {
+		if err := writeRun(o.out, group, run); err != nil {
+			return nil, err
+		}
+	}
+	gated := rep
+	if o.baseline != "" || o.saveBaseline != "" {
+		flat := flatten(run, group, currentLabel)
+		st, err := openStore()
+		if err != nil {
+			return nil, err
+		}
+		if o.baseline != "" {
+			base, err := st.Load(o.baseline)
+			if err != nil {
+				return nil, fmt.Errorf("group %q: %w", group, err)
+			}
+			cmp, err := store.Against(only(base, flat), o.baseline, flat)
+			if err != nil {
+				return nil, fmt.Errorf("group %q against baseline %s: %w", group, o.baseline, err)
+			}
+			brep, err := analyze(cfg, cmp, resolution)
+			if err != nil {
+				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", group, o.baseline, err)
+			}
+			out.Baseline, gated = brep, brep
+			if err := report.Render(w, brep, report.Options{Format: o.format}); err != nil {
+				return nil, fmt.Errorf("reporting group %q: %w", group, err)
+			}
+		}
+		if o.saveBaseline != "" {
+			if err := saveBaseline(st, o.saveBaseline, flat); err != nil {
+				return nil, fmt.Errorf("group %q: %w", group, err)
+			}
+		}
+	}
+	if o.maxRegression >= 0 {
+		out.Failures = gated.Gate(o.maxRegression / 100)
+	}
+	return out, nil
+}

@@ -1,0 +1,200 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+)
+
+// A runner measures one pass of a group.
+type runner struct {
+	cfg   rigor.Config
+	clock rigor.Clock
+	s     *rigor.Sampler
+	rng   *rand.Rand
+	// obs, when set, is told which benchmark and round is running (the
+	// system observer).
+	obs          marker
+	observe      bool // start an observer for each set's rounds
+	observations []model.Observation
+	ctx          context.Context
+	pkg          string
+
+	// sink, when set, receives results as they are measured (-rigor.out);
+	// pass is the pass's run so far, group the group's name, earlier the
+	// passes done before this one.
+	sink    *sink
+	pass    *model.Run
+	group   string
+	earlier []*model.Run
+}
+
+// A marker attributes what the system does to benchmarks and rounds (see
+// observe.Observer).
+type marker interface {
+	Mark(benchmark, side string, round int)
+	Pause()
+}
+
+// newRunner returns a runner of s's samples: it measures the clock
+// afresh, so each pass has its own loop-overhead measurements.
+func newRunner(s *rigor.Sampler, seed uint64) *runner {
+	clock := rigor.MeasureClock()
+	s.Reset(clock)
+	return &runner{
+		cfg:     s.Config(),
+		clock:   clock,
+		s:       s,
+		rng:     experiment.NewRand(seed),
+		observe: true,
+	}
+}
+
+// A result is one sample of one variant, with the harness's overhead
+// subtracted.
+type result struct {
+	rigor.Sample
+	net     float64 // Timed less the harness's overhead, at least 0
+	clamped bool    // net would have been negative
+	// cpuNet is CPU less the loop overhead, at least 0; NaN when CPU is.
+	cpuNet  float64
+	ovPerOp float64 // loop overhead subtracted, seconds per iteration
+}
+
+// A cell is one variant of a set, as the sampler numbers it.
+type cell struct {
+	index      int // the sampler's cell
+	variant    string
+	goroutines int // > 0 for a parallel variant
+}
+
+// sample runs one sample of c with n iterations (per goroutine), with the
+// loop overhead first measured for its shape subtracted.
+func (r *runner) sample(c cell, n int, counting bool) (result, error) {
+	x, err := r.s.Sample(c.index, n, counting)
+	res := result{Sample: x}
+	if err != nil {
+		return res, err
+	}
+	ov := 0.0
+	if x.Loop > 0 {
+		ov = r.s.FirstLoopOverhead(x.Loop)
+	}
+	r.subtract(&res, ov)
+	return res, nil
+}
+
+// subtract sets res.net: the timed time less the loop overhead, perOp
+// seconds per iteration, and one clock reading per timed window. A
+// parallel sample's goroutines loop side by side, so their wall time holds
+// one goroutine's loop overhead, not the sum.
+func (r *runner) subtract(res *result, perOp float64) {
+	res.net, res.clamped, res.ovPerOp, res.cpuNet = res.Timed, false, 0, res.CPU
+	if r.cfg.KeepLoopOverhead || res.Custom {
+		return
+	}
+	res.ovPerOp = perOp
+	res.net -= perOp*float64(res.Iters) + float64(res.Windows)*r.clock.Window.Seconds()
+	if res.net < 0 {
+		res.net, res.clamped = 0, true
+	}
+	// The empty loop burns CPU as it takes time; the clock readings
+	// are outside the CPU readings.
+	res.cpuNet = max(res.CPU-perOp*float64(res.Iters)*float64(res.Goroutines), 0)
+}
+
+// A set is one benchmark of a group (one set of parameters): its
+// variants, measured together.
+type set struct {
+	name  string // model name: group, or group/params
+	cells []cell
+}
+
+// sets returns group name's sets, one per set of parameters in the order
+// first added, each with its variants' cells in the order of the sides.
+func sets(name string, s *rigor.Sampler) []*set {
+	var out []*set
+	byParams := map[string]*set{}
+	for i := range s.Cells() {
+		_, params, _ := s.Cell(i)
+		if byParams[params] != nil {
+			continue
+		}
+		st := &set{name: name}
+		if params != "" {
+			st.name += "/" + params
+		}
+		byParams[params] = st
+		out = append(out, st)
+	}
+	for _, side := range s.Sides() {
+		for i := range s.Cells() {
+			v, params, goroutines := s.Cell(i)
+			if v == side.Label {
+				st := byParams[params]
+				st.cells = append(st.cells, cell{index: i, variant: v, goroutines: goroutines})
+			}
+		}
+	}
+	return out
+}
+
+// measurePass measures every set of group name, sampled by s, once and
+// returns the pass's run. Interrupted (ctx done), it returns the run so
+// far, holding the benchmarks with at least one complete round, with
+// ctx's error. The results go to k, when not nil, as they are measured;
+// earlier are the passes done before this one.
+func measurePass(ctx context.Context, name string, s *rigor.Sampler, seed uint64, env *model.Env, k *sink, earlier []*model.Run) (*model.Run, float64, error) {
+	r := newRunner(s, seed)
+	r.pkg = modulePkg()
+	r.ctx = ctx
+	run := &model.Run{
+		SchemaVersion: model.SchemaVersion,
+		Kind:          model.KindHarness,
+		Paired:        true,
+		Start:         time.Now(),
+		Command:       os.Args,
+		Env:           env,
+		Sides:         s.Sides(),
+	}
+	r.sink, r.pass, r.group, r.earlier = k, run, name, earlier
+	var stopErr error
+	for _, st := range sets(name, s) {
+		res, err := r.measureSet(ctx, st)
+		if res != nil && res.rounds > 0 {
+			run.Benchmarks = append(run.Benchmarks, res.benchmark(r))
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				return nil, 0, fmt.Errorf("group %q, benchmark %q: %w", name, st.name, err)
+			}
+			stopErr = err
+			break
+		}
+	}
+	run.End = time.Now()
+	run.Notes = append(run.Notes, r.clockNote())
+	if stopErr != nil {
+		run.Notes = append(run.Notes, interruptedNote)
+	}
+	run.Observations = r.observations
+	return run, r.clock.Resolution.Seconds(), stopErr
+}
+
+// interruptedNote ends the notes of a run cut short.
+const interruptedNote = "The run was interrupted: these are partial results (the rounds completed before the interrupt)."
+
+func (r *runner) clockNote() string {
+	c := r.clock
+	return fmt.Sprintf("timer resolution %v (smallest step %v, %v per reading): every sample was planned to last at least %v",
+		c.Resolution, c.Tick, c.ReadCost, 1000*c.Resolution)
+}
+
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
