@@ -25,7 +25,7 @@ const (
 func (s *setResult) benchmark(r *runner) model.Benchmark {
 	b := s.header(r)
 	b.Metrics = s.allMetrics()
-	b.Notes = s.notes(r)
+	b.Notes = s.notes(r, b.Key())
 	return b
 }
 

@@ -26,7 +26,7 @@ func combine(passes []*model.Run, policy rigor.Policy, processes bool) *model.Ru
 	for _, p := range passes {
 		out.Observations = append(out.Observations, p.Observations...)
 		for _, n := range p.Notes {
-			if !slices.Contains(out.Notes, n) && !strings.HasPrefix(n, "measured in process") {
+			if !containsText(out.Notes, n.Text) && !(n.Kind == model.NoteProcess && n.Topic == "process") {
 				out.Notes = append(out.Notes, n)
 			}
 		}
@@ -93,7 +93,7 @@ func combineBenchmark(reps []*model.Benchmark, sides []model.Side, policy rigor.
 			}
 			offset += top
 		}
-		out.Notes = append(out.Notes, fmt.Sprintf("mean of %d %s: their rounds are pooled; %s", len(reps), what, spread))
+		out.Notes = append(out.Notes, model.Note{Kind: model.NoteProcess, Topic: "combined", Source: source, Text: fmt.Sprintf("mean of %d %s: their rounds are pooled; %s", len(reps), what, spread)})
 		return out
 	}
 	order := make([]int, len(reps))
@@ -106,7 +106,7 @@ func combineBenchmark(reps []*model.Benchmark, sides []model.Side, policy rigor.
 		pick, word = order[(len(order)-1)/2], "median"
 	}
 	out := *reps[pick]
-	out.Notes = append(slices.Clone(out.Notes), fmt.Sprintf("%s of %d %s: kept number %d; %s", word, len(reps), what, pick+1, spread))
+	out.Notes = append(slices.Clone(out.Notes), model.Note{Kind: model.NoteProcess, Topic: "combined", Source: source, Text: fmt.Sprintf("%s of %d %s: kept number %d; %s", word, len(reps), what, pick+1, spread)})
 	return out
 }
 
@@ -120,11 +120,16 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-func appendNew(dst []string, src ...string) []string {
-	for _, s := range src {
-		if !slices.Contains(dst, s) {
-			dst = append(dst, s)
+func appendNew(dst []model.Note, src ...model.Note) []model.Note {
+	for _, n := range src {
+		if !containsText(dst, n.Text) {
+			dst = append(dst, n)
 		}
 	}
 	return dst
+}
+
+// containsText reports whether notes has a note with the words text.
+func containsText(notes []model.Note, text string) bool {
+	return slices.ContainsFunc(notes, func(n model.Note) bool { return n.Text == text })
 }

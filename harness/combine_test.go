@@ -21,7 +21,7 @@ func pass(a, b []float64) *model.Run {
 		Kind: model.KindHarness, Paired: true,
 		Sides:      []model.Side{{Label: "a"}, {Label: "b"}},
 		Benchmarks: []model.Benchmark{{Name: "g", Group: "g", Metrics: []model.Metric{m}}},
-		Notes:      []string{"timer"},
+		Notes:      []model.Note{{Kind: model.NoteProcess, Text: "timer"}},
 	}
 }
 
@@ -47,7 +47,7 @@ func TestCombine(t *testing.T) {
 				break
 			}
 		}
-		if !hasPrefix(bm.Notes, tt.note) {
+		if !hasPrefix(model.Texts(bm.Notes), tt.note) {
 			t.Errorf("%s: notes %q, want one starting %q", tt.policy, bm.Notes, tt.note)
 		}
 		if len(run.Notes) != 1 {
@@ -75,7 +75,7 @@ func TestCombine(t *testing.T) {
 			t.Errorf("mean: round %d pairs a=%v with b=%v, want b = 2a", k, r["a"], r["b"])
 		}
 	}
-	if !hasPrefix(run.Benchmarks[0].Notes, "mean of 3 processes") {
+	if !hasPrefix(model.Texts(run.Benchmarks[0].Notes), "mean of 3 processes") {
 		t.Errorf("mean: notes %q", run.Benchmarks[0].Notes)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -139,8 +138,8 @@ func measure(ctx context.Context, g *rigor.Group, cfg rigor.Config, args []strin
 	}
 	run.Env = env
 	run.Command = os.Args
-	if stopErr != nil && !slices.Contains(run.Notes, interruptedNote) {
-		run.Notes = append(run.Notes, interruptedNote)
+	if stopErr != nil && !containsText(run.Notes, interruptedNote) {
+		run.Notes = append(run.Notes, model.Note{Kind: model.NoteInterrupted, Source: source, Text: interruptedNote})
 	}
 	// What the observer saw, in words: GC-heavy, lock-bound, a busy
 	// machine.

@@ -176,7 +176,7 @@ func TestPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasPrefix(run.Benchmarks[0].Notes, "median of 3 passes") {
+	if !hasPrefix(model.Texts(run.Benchmarks[0].Notes), "median of 3 passes") {
 		t.Errorf("notes %q do not say which pass was kept", run.Benchmarks[0].Notes)
 	}
 }
@@ -217,14 +217,14 @@ func TestProcesses(t *testing.T) {
 	if n := len(f.Benchmarks[0].Metric(unitTime).Values("a")); n != 4 {
 		t.Errorf("a.txt holds %d rounds, want the 2 of each process", n)
 	}
-	if js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), ""); err != nil || !hasPrefix(js.Benchmarks[0].Notes, "best of 2 processes") {
+	if js, err := model.ReadFile(filepath.Join(dir, experiment.RunFile), ""); err != nil || !hasPrefix(model.Texts(js.Benchmarks[0].Notes), "best of 2 processes") {
 		t.Errorf("run.json after the processes: %v, want the best of the two", err)
 	}
 	run := m.run
 	if len(m.passes) != 2 {
 		t.Errorf("%d passes, want one from each process", len(m.passes))
 	}
-	if !hasPrefix(run.Benchmarks[0].Notes, "best of 2 processes") {
+	if !hasPrefix(model.Texts(run.Benchmarks[0].Notes), "best of 2 processes") {
 		t.Errorf("notes %q do not say which process was kept", run.Benchmarks[0].Notes)
 	}
 	if len(run.Benchmarks[0].Metric(unitTime).Values("a")) != 2 {

@@ -6,8 +6,12 @@ import (
 	"strconv"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
+
+// source is the Source of this package's notes.
+const source = "harness"
 
 // Thresholds of the harness's footnotes.
 const (
@@ -19,15 +23,23 @@ const (
 	bimodalMinShare = 0.15 // each mode holds at least 15% of the samples
 )
 
-// notes returns the harness's footnotes for a measured set, in plain words.
-func (s *setResult) notes(r *runner) []string {
-	var notes []string
+// notes returns the harness's footnotes for a measured set, about the
+// benchmark key.
+func (s *setResult) notes(r *runner, key string) []model.Note {
+	var notes []model.Note
 	res := r.clock.Resolution.Seconds()
 	label := func(i int) string {
 		if len(s.set.cells) == 1 {
 			return ""
 		}
 		return s.set.cells[i].variant + ": "
+	}
+	note := func(kind model.NoteKind, topic string, i int, ev map[string]float64, text string) {
+		side := ""
+		if i >= 0 {
+			side = s.set.cells[i].variant
+		}
+		notes = append(notes, model.Note{Kind: kind, Topic: topic, Source: source, Benchmark: key, Side: side, Evidence: ev, Text: text})
 	}
 	for i, c := range s.set.cells {
 		xs := s.samples[i]
@@ -53,36 +65,36 @@ func (s *setResult) notes(r *runner) []string {
 		}
 		med := stats.Median(perOp)
 		if ov := stats.Median(ovs); ov > 0 && !r.cfg.KeepLoopOverhead && !custom && med < overheadRatio*ov {
-			notes = append(notes, fmt.Sprintf("%swithin %dx of the loop overhead subtracted (%s/op): on an out-of-order CPU the costs do not add exactly, so read small differences with care",
+			note(model.NoteStatistics, "overhead", i, map[string]float64{"overhead_sec_per_op": ov}, fmt.Sprintf("%swithin %dx of the loop overhead subtracted (%s/op): on an out-of-order CPU the costs do not add exactly, so read small differences with care",
 				label(i), overheadRatio, fmtSeconds(ov)))
 		}
 		if clamped > 0 {
-			notes = append(notes, fmt.Sprintf("%s%d of %d samples measured at or below the loop overhead and count as 0: the work may have been optimized away, or costs less than a call",
+			note(model.NoteStatistics, "clamped", i, map[string]float64{"clamped": float64(clamped)}, fmt.Sprintf("%s%d of %d samples measured at or below the loop overhead and count as 0: the work may have been optimized away, or costs less than a call",
 				label(i), clamped, len(xs)))
 		}
 		if w := raw / float64(windows); windows > len(xs) && w < shortWindow*res {
-			notes = append(notes, fmt.Sprintf("%stimed batches average %s, under %dx the timer resolution (%s): reading the clock weighs on every batch; use larger batches",
+			note(model.NoteStatistics, "resolution", i, nil, fmt.Sprintf("%stimed batches average %s, under %dx the timer resolution (%s): reading the clock weighs on every batch; use larger batches",
 				label(i), fmtSeconds(w), shortWindow, fmtSeconds(res)))
 		}
 		if wall > 0 && gcCPU/wall > gcHeavy {
-			notes = append(notes, fmt.Sprintf("%sgarbage collection used about %.0f%% of the CPU time the variant ran for: its times include GC work",
+			note(model.NoteBottleneck, "gc", i, map[string]float64{"gc_cpu_share": gcCPU / wall}, fmt.Sprintf("%sgarbage collection used about %.0f%% of the CPU time the variant ran for: its times include GC work",
 				label(i), 100*gcCPU/wall))
 		}
 		if c.goroutines > 0 {
-			notes = append(notes, fmt.Sprintf("%s%d goroutines per sample, started together: sec/op is the time per operation on one goroutine; throughput counts all %d",
+			note(model.NoteProcess, "parallel", i, nil, fmt.Sprintf("%s%d goroutines per sample, started together: sec/op is the time per operation on one goroutine; throughput counts all %d",
 				label(i), c.goroutines, c.goroutines))
 		}
 		if bimodal(perOp) {
-			notes = append(notes, fmt.Sprintf("%sthe times are bimodal (two clusters): the code or the machine switches between two states; the median hides one of them", label(i)))
+			note(model.NoteStatistics, "bimodal", i, nil, fmt.Sprintf("%sthe times are bimodal (two clusters): the code or the machine switches between two states; the median hides one of them", label(i)))
 		}
 		if i > 0 {
 			if d, ok := tinyRealEffect(s.samples[0], xs, s.set.cells[0].variant, c.variant, r.cfg.Confidence); ok {
-				notes = append(notes, d)
+				note(model.NoteStatistics, "tiny-effect", i, nil, d)
 			}
 		}
 	}
 	if s.stop == stopInterrupted {
-		notes = append(notes, fmt.Sprintf("interrupted after %d complete rounds: the results rest on them alone", s.rounds))
+		note(model.NoteInterrupted, "", -1, nil, fmt.Sprintf("interrupted after %d complete rounds: the results rest on them alone", s.rounds))
 	}
 	if s.stop == stopBudget || s.stop == stopMaxRounds {
 		if s.unresolved {
@@ -90,7 +102,7 @@ func (s *setResult) notes(r *runner) []string {
 			if s.stop == stopMaxRounds {
 				what = fmt.Sprintf("the limit of %d rounds", r.cfg.MaxRounds)
 			}
-			notes = append(notes, fmt.Sprintf("stopped at %s after %d rounds with a comparison or a precision target still unresolved: a larger budget may resolve it", what, s.rounds))
+			note(model.NoteRounds, "", -1, nil, fmt.Sprintf("stopped at %s after %d rounds with a comparison or a precision target still unresolved: a larger budget may resolve it", what, s.rounds))
 		}
 	}
 	return notes

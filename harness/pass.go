@@ -180,9 +180,9 @@ func measurePass(ctx context.Context, name string, s *rigor.Sampler, seed uint64
 		}
 	}
 	run.End = time.Now()
-	run.Notes = append(run.Notes, r.clockNote())
+	run.Notes = append(run.Notes, model.Note{Kind: model.NoteProcess, Topic: "timer", Source: source, Text: r.clockNote()})
 	if stopErr != nil {
-		run.Notes = append(run.Notes, interruptedNote)
+		run.Notes = append(run.Notes, model.Note{Kind: model.NoteInterrupted, Source: source, Text: interruptedNote})
 	}
 	run.Observations = r.observations
 	return run, r.clock.Resolution.Seconds(), stopErr

@@ -64,7 +64,7 @@ func spawn(ctx context.Context, group string, args []string, index int) ([]*mode
 		return nil, fmt.Errorf("process %d of group %q: reading its results: %v", index+1, group, err)
 	}
 	for _, r := range runs {
-		r.Notes = append(r.Notes, fmt.Sprintf("measured in process %d", index+1))
+		r.Notes = append(r.Notes, model.Note{Kind: model.NoteProcess, Topic: "process", Source: source, Text: fmt.Sprintf("measured in process %d", index+1)})
 	}
 	return runs, nil
 }

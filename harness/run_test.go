@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"github.com/rigorbench/rigor/model"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func TestRunKeepsConfig(t *testing.T) {
 	if g.Config != want {
 		t.Errorf("Run changed the group's Config:\n got %+v\nwant %+v", g.Config, want)
 	}
-	if notes := out.Run.Benchmarks[0].Notes; !hasPrefix(notes, "best of 2 passes") {
+	if notes := out.Run.Benchmarks[0].Notes; !hasPrefix(model.Texts(notes), "best of 2 passes") {
 		t.Errorf("notes %q: the options' two passes were not applied", notes)
 	}
 }

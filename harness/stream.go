@@ -204,7 +204,7 @@ func (k *sink) json(run *model.Run) error {
 		return nil
 	}
 	cp := *run
-	cp.Notes = append(slices.Clone(run.Notes), partialNote)
+	cp.Notes = append(slices.Clone(run.Notes), model.Note{Kind: model.NoteInterrupted, Topic: "partial", Source: source, Text: partialNote})
 	return experiment.WriteRun(k.dir, experiment.RunFile, &cp)
 }
 
@@ -219,7 +219,7 @@ func (r *runner) emit(s *setResult, k int, allocs bool) error {
 		// A full disk must not cost the measurements: stop streaming,
 		// say so, and keep measuring; the report still comes at the end.
 		r.sink = nil
-		r.pass.Notes = append(r.pass.Notes, fmt.Sprintf("writing results as they arrived failed, so streaming stopped (the measurements go on): %v", err))
+		r.pass.Notes = append(r.pass.Notes, model.Note{Kind: model.NoteOutput, Source: source, Text: fmt.Sprintf("writing results as they arrived failed, so streaming stopped (the measurements go on): %v", err)})
 	}
 	return nil
 }

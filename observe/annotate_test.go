@@ -130,7 +130,7 @@ func TestInterference(t *testing.T) {
 				t.Fatalf("got %q, want %d notes", got, len(tt.want))
 			}
 			for i, w := range tt.want {
-				if !strings.Contains(got[i], w) {
+				if !strings.Contains(got[i].Text, w) {
 					t.Errorf("note %q lacks %q", got[i], w)
 				}
 			}
@@ -226,17 +226,17 @@ func TestAnnotate(t *testing.T) {
 	}
 	Annotate(run)
 	Annotate(run) // idempotent
-	if len(run.Notes) != 2 || !strings.HasPrefix(run.Notes[0], "old: bottleneck: CPU in user code") ||
-		!strings.HasPrefix(run.Notes[1], "new: bottleneck: the kernel") {
+	if len(run.Notes) != 2 || !strings.HasPrefix(run.Notes[0].Text, "old: bottleneck: CPU in user code") ||
+		!strings.HasPrefix(run.Notes[1].Text, "new: bottleneck: the kernel") {
 		t.Errorf("run notes %q: want one bottleneck per side, no run-wide interference (others used 13%% overall)", run.Notes)
 	}
 	cp := run.Benchmarks[0].Notes
-	if len(cp) != 3 || !strings.HasPrefix(cp[0], "bottleneck: CPU in user code") ||
-		!strings.HasPrefix(cp[1], "the machine was busy: other processes used 40%") ||
-		!strings.Contains(cp[2], "side new reported 41 GB/s") {
+	if len(cp) != 3 || !strings.HasPrefix(cp[0].Text, "bottleneck: CPU in user code") ||
+		!strings.HasPrefix(cp[1].Text, "the machine was busy: other processes used 40%") ||
+		!strings.Contains(cp[2].Text, "side new reported 41 GB/s") {
 		t.Errorf("Copy notes %q", cp)
 	}
-	if nop := run.Benchmarks[1].Notes; len(nop) != 1 || !strings.HasPrefix(nop[0], elisionPrefix) {
+	if nop := run.Benchmarks[1].Notes; len(nop) != 1 || !strings.HasPrefix(nop[0].Text, elisionPrefix) {
 		t.Errorf("Nop notes %q", nop)
 	}
 	Annotate(nil) // no panic
@@ -253,7 +253,7 @@ func TestAnnotateInterferenceOnce(t *testing.T) {
 		Benchmarks: []model.Benchmark{{Name: "X"}},
 	}
 	Annotate(run)
-	if len(run.Notes) != 1 || !strings.HasPrefix(run.Notes[0], "the machine was busy") {
+	if len(run.Notes) != 1 || !strings.HasPrefix(run.Notes[0].Text, "the machine was busy") {
 		t.Errorf("run notes %q", run.Notes)
 	}
 	if slices.ContainsFunc(model.Texts(run.Benchmarks[0].Notes), func(n string) bool { return strings.HasPrefix(n, "the machine was busy") }) {
@@ -311,12 +311,12 @@ func TestRecordedFixtures(t *testing.T) {
 	t.Run("CPU hog beside", func(t *testing.T) {
 		run := readRun(t, "cpuhog.json")
 		notes := Interference(run.Observations)
-		if len(notes) == 0 || !strings.HasPrefix(notes[0], "the machine was busy: other processes used") ||
-			!strings.HasSuffix(notes[0], "the numbers may reflect the machine, not the code") {
+		if len(notes) == 0 || !strings.HasPrefix(notes[0].Text, "the machine was busy: other processes used") ||
+			!strings.HasSuffix(notes[0].Text, "the numbers may reflect the machine, not the code") {
 			t.Fatalf("notes %q", notes)
 		}
 		Annotate(run)
-		if !slices.Contains(model.Texts(run.Notes), notes[0]) {
+		if !slices.Contains(model.Texts(run.Notes), notes[0].Text) {
 			t.Errorf("Annotate's run notes %q lack %q", run.Notes, notes[0])
 		}
 	})

@@ -166,7 +166,7 @@ func TestConfirmElisionSeed003(t *testing.T) {
 	}
 	const pkg = "github.com/rigorbench/rigor/examples/benchlab"
 	ctx := context.Background()
-	elided := &model.Benchmark{Name: "Elided", Pkg: pkg, Notes: []string{elisionPrefix + "0.3 ns/op", "other"}}
+	elided := &model.Benchmark{Name: "Elided", Pkg: pkg, Notes: []model.Note{{Kind: model.NoteElision, Text: "likely optimized away: 0.3 ns/op"}, {Kind: model.NoteOther, Text: "other"}}}
 	note, err := ConfirmElision(ctx, bin, elided)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestConfirmElisionSeed003(t *testing.T) {
 	if !strings.HasPrefix(note, "confirmed from the disassembly") {
 		t.Errorf("Elided: %q", note)
 	}
-	if len(elided.Notes) != 2 || elided.Notes[0] != "other" || elided.Notes[1] != note {
+	if len(elided.Notes) != 2 || elided.Notes[0].Text != "other" || elided.Notes[1].Text != note || elided.Notes[1].Kind != model.NoteDisassembly {
 		t.Errorf("Elided notes %q: want the suspicion replaced by the verdict", elided.Notes)
 	}
 	kept := &model.Benchmark{Name: "Kept", Pkg: pkg}

@@ -193,7 +193,7 @@ func TestPageCacheNoteEdges(t *testing.T) {
 		Annotate(run)
 		n := 0
 		for _, s := range run.Benchmarks[0].Notes {
-			if strings.HasPrefix(s, "likely measuring the page cache: ") {
+			if strings.HasPrefix(s.Text, "likely measuring the page cache: ") {
 				n++
 			}
 		}

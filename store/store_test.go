@@ -18,7 +18,7 @@ func sampleRun(label string, values ...float64) *model.Run {
 		Kind:          model.KindRun,
 		Start:         time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC),
 		Sides:         []model.Side{{Label: label, Source: ".", Rev: "0123456789abcdef0123456789abcdef01234567"}},
-		Notes:         []string{"Stopped after 3 rounds."},
+		Notes:         []model.Note{{Kind: model.NoteRounds, Text: "Stopped after 3 rounds."}},
 		Benchmarks: []model.Benchmark{{
 			Name: "Build", Procs: 2, Pkg: "example.com/lab",
 			Metrics: []model.Metric{{Unit: "sec/op", Better: model.LowerIsBetter}},
@@ -197,7 +197,7 @@ func TestAgainst(t *testing.T) {
 	// The baseline's own failure is the baseline's, not the current side's.
 	base.Benchmarks[0].MarkMissing("current", model.MissingFailed, "panicked (exit status 2) in round 4")
 	cur := sampleRun("current", 20e-6, 21e-6, 22e-6)
-	cur.Notes = []string{"Stopped after 3 rounds."}
+	cur.Notes = []model.Note{{Kind: model.NoteRounds, Text: "Stopped after 3 rounds."}}
 	cur.Paired = true // even a paired run's comparison with a baseline is not
 	got, err := Against(base, "main", cur)
 	if err != nil {
@@ -213,8 +213,8 @@ func TestAgainst(t *testing.T) {
 	if !slices.Equal(m.Values("main"), []float64{10e-6, 11e-6, 12e-6}) || !slices.Equal(m.Values("current"), []float64{20e-6, 21e-6, 22e-6}) {
 		t.Errorf("samples %+v", m.Samples)
 	}
-	if len(got.Notes) != 2 || !strings.Contains(got.Notes[0], "baseline main measured 2026-01-02 15:04 at 0123456789ab") ||
-		!strings.Contains(got.Notes[0], "unpaired") || got.Notes[1] != "Stopped after 3 rounds." {
+	if len(got.Notes) != 2 || !strings.Contains(got.Notes[0].Text, "baseline main measured 2026-01-02 15:04 at 0123456789ab") ||
+		!strings.Contains(got.Notes[0].Text, "unpaired") || got.Notes[1].Text != "Stopped after 3 rounds." || got.Notes[0].Kind != model.NoteBaseline {
 		t.Errorf("notes %q", got.Notes)
 	}
 	if ms := got.Benchmarks[0].Missing; len(ms) != 1 || ms["main"].Kind != model.MissingFailed {

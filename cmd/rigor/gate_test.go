@@ -165,7 +165,7 @@ func TestCompareCountsDerivedOnce(t *testing.T) {
 	}
 	var doc struct {
 		Comparisons int
-		Notes       []string
+		Notes       []model.Note
 		Benchmarks  []struct {
 			Metrics []struct {
 				Unit        string

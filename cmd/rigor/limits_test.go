@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/rigorbench/rigor/model"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -127,7 +126,7 @@ func TestRampStalledRequestFailsMaxSLO(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
 	s := run.Ramp.Steps[0]
-	if s.Latency.Max < 2*time.Second || s.InFlight < 1 || !strings.Contains(strings.Join(model.Texts(s.Notes), "\n"), "still in flight") {
+	if s.Latency.Max < 2*time.Second || s.InFlight < 1 || !strings.Contains(strings.Join(s.Notes, "\n"), "still in flight") {
 		t.Errorf("max %v, in flight %d, notes %q: want the 2 s stall counted and said", s.Latency.Max, s.InFlight, s.Notes)
 	}
 }
