@@ -65,10 +65,12 @@ const (
 	cpuBoundShare = 0.9
 	// A benchmark that keeps a thread busy may still block some of its
 	// goroutines (a lock handed from one to the next keeps one thread
-	// busy). Either every thread GOMAXPROCS allows is busy (no one can
-	// be waiting), or a CPU profile of at least profileSamples samples
-	// must show at most maxWaiting of them in mutex slow paths or file
-	// I/O. Counting voluntary context switches does not tell: a CPU-bound
+	// busy), and a contended sync.Mutex spins, so even every thread busy
+	// proves nothing (examples/lockbound at 4 goroutines kept 2.0 CPUs
+	// busy on 2 Ps). So: GOMAXPROCS 1, where one busy P is all the
+	// benchmark can use and a goroutine waiting on a lock leaves the P to
+	// another, or a CPU profile of at least profileSamples samples with
+	// at most maxWaiting of them in mutex slow paths or file I/O. Counting voluntary context switches does not tell: a CPU-bound
 	// Go process switches thousands of times a second (sysmon's short
 	// sleeps; measured on experiments/busy's benchmark, about 2900 a
 	// second at GOMAXPROCS=1).
@@ -151,14 +153,13 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples)", 100*c.Contended)
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
-	allBusy := c.Procs > 0 && c.CPUPerWall >= cpuBoundShare*float64(c.Procs)
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
 		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %.0f%% of wall time): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, 100*c.CPUPerWall)
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
-	case math.IsNaN(c.Waiting) && !allBusy:
-		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits (it kept %.1f of its %s busy), so the verdict stays on wall time", busy, c.CPUPerWall, procsWords(c.Procs))
+	case math.IsNaN(c.Waiting) && c.Procs != 1:
+		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (it kept %.1f busy), so the verdict stays on wall time", busy, procsWords(c.Procs), c.CPUPerWall)
 	case !(cpuSpread < wallSpread):
 		// CPU time is worth taking only when it is the steadier clock:
 		// short samples leave it at the mercy of the start-up estimate.
@@ -182,7 +183,7 @@ func procsWords(procs int) string {
 
 func evidenceWords(c *Clock) string {
 	if math.IsNaN(c.Waiting) {
-		return "every thread it may use busy"
+		return "its one thread busy, GOMAXPROCS 1"
 	}
 	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
 }

@@ -70,13 +70,16 @@ func TestChooseClock(t *testing.T) {
 		// Every round busy: the least disturbed quarter judges CPU-boundness.
 		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 1, -1), CPUUnit, "CPU time is used"},
 		// No -N suffix: go test ran it at GOMAXPROCS 1.
-		{"busy, no procs suffix: CPU", clockRun(1.03, 1.03, 1, evenRounds, 0, -1), CPUUnit, "every thread it may use busy"},
+		{"busy, no procs suffix: CPU", clockRun(1.03, 1.03, 1, evenRounds, 0, -1), CPUUnit, "its one thread busy, GOMAXPROCS 1"},
 		// A sleeping benchmark: 5% of its wall time on the CPU.
 		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 1, -1), WallUnit, "not CPU-bound"},
 		// One of two threads busy, no profile: a lock handed on could
 		// keep one busy while goroutines wait.
 		{"busy, one of two threads, no profile: wall", clockRun(1.03, 1.03, 1, evenRounds, 2, -1), WallUnit, "without a CPU profile"},
 		{"busy, one of two threads, lock-free profile: CPU", clockRun(1.03, 1.03, 1, evenRounds, 2, 0.01), CPUUnit, "1% of its CPU profile"},
+		// Both threads busy without a profile: a contended mutex spins
+		// (examples/lockbound kept 2.0 CPUs busy on 2 Ps): wall.
+		{"busy, both threads busy, no profile: wall", clockRun(1.03, 1.03, 2, evenRounds, 2, -1), WallUnit, "may spin or sleep on a lock"},
 		// 40% of the profile in mutex slow paths.
 		{"busy, lock-bound: wall", clockRun(1.03, 1.03, 1, evenRounds, 2, 0.4), WallUnit, "locks or file I/O"},
 	} {
