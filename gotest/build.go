@@ -3,12 +3,14 @@ package gotest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Settings are one side's build and run settings.
@@ -118,6 +120,15 @@ func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, e
 	if output, err := goCmd(ctx, pkg.Dir, s, args...); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		// Ctrl-C reaches the go command with rigor, often before rigor's
+		// context hears of it: a build stopped by a signal was
+		// interrupted, not broken.
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return nil, fmt.Errorf("building %s: the go command was stopped by %v: %w", pkg.ImportPath, ws.Signal(), context.Canceled)
+			}
 		}
 		return nil, &BuildError{Pkg: pkg.ImportPath, Output: string(output)}
 	}

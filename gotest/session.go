@@ -436,6 +436,21 @@ func (s *session) mayHaveBenchmarks(pkgs []map[string]Package, path string) bool
 	return false
 }
 
+// nestedModule returns the first of patterns (relative to dir) that names
+// a directory with a go.mod of its own below dir's module, or "".
+func nestedModule(dir string, patterns []string) string {
+	for _, p := range patterns {
+		rel := strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+		if rel == "" || rel == "." || !strings.HasPrefix(p, ".") {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, rel, "go.mod")); err == nil && !fi.IsDir() {
+			return rel
+		}
+	}
+	return ""
+}
+
 // lostPackage records that side lacks every benchmark the baseline's
 // test binary of pkg has (and -bench selects): its package does not build
 // there.
@@ -481,6 +496,9 @@ func (s *session) build(ctx context.Context) error {
 		}
 	}
 	if len(order) == 0 {
+		if sub := nestedModule(s.cfg.Dir, s.cfg.Packages); sub != "" {
+			return fmt.Errorf("%s is a separate module (it has its own go.mod), which go list does not enter from here: run rigor in it (cd %s && rigor ... ./...)", sub, sub)
+		}
 		return fmt.Errorf("no packages with tests match %s", strings.Join(s.cfg.Packages, " "))
 	}
 	var skipped []string
