@@ -73,7 +73,8 @@ func (s *session) roundsNote(out experiment.Outcome) {
 			}
 		}
 		if len(left) > 0 {
-			msg += fmt.Sprintf("; %d %s still unresolved: %s", len(left), plural(len(left), "benchmark", "benchmarks"), joinMax(left, 5))
+			msg += fmt.Sprintf("; %d %s had not met the early-stopping bar (an interval inside the ±%g%% band, or p < %g): %s; the verdicts use every round",
+				len(left), plural(len(left), "benchmark", "benchmarks"), 100*s.cfg.Analysis.Noise, experiment.InterimAlpha, joinMax(left, 5))
 		}
 	}
 	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg+"."))
