@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -151,7 +153,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("the machine was busy, but CPU time was measured for only %d of %d samples (the others were too short to tell from the process's start-up), so the verdict stays on wall time", len(all), len(wall.Samples))
 		return c
 	}
-	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples)", 100*c.Contended)
+	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples%s)", 100*c.Contended, roundsWords(contended))
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
@@ -186,6 +188,37 @@ func evidenceWords(c *Clock) string {
 		return "its one thread busy, GOMAXPROCS 1"
 	}
 	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
+}
+
+// roundsWords names the rounds in which some sample was contended, as
+// ranges (": rounds 3-7, 12"), or "" when every round was.
+func roundsWords(contended map[[2]any]bool) string {
+	busy, all := map[int]bool{}, map[int]bool{}
+	for k, v := range contended {
+		r := k[1].(int)
+		all[r] = true
+		if v {
+			busy[r] = true
+		}
+	}
+	if len(busy) == 0 || len(busy) == len(all) {
+		return ""
+	}
+	rounds := slices.Sorted(maps.Keys(busy))
+	var parts []string
+	for i := 0; i < len(rounds); {
+		j := i
+		for j+1 < len(rounds) && rounds[j+1] == rounds[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", rounds[i], rounds[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(rounds[i]))
+		}
+		i = j + 1
+	}
+	return ": rounds " + strings.Join(parts, ", ")
 }
 
 // pairedSpread is the robust spread (1.4826 MAD) of the per-round log
