@@ -16,6 +16,22 @@ var csvHeader = []string{
 	"base_center", "base_lo", "base_hi", "base_n",
 	"center", "lo", "hi", "n", "mean", "stddev", "mad", "cv", "min", "max",
 	"change", "change_lo", "change_hi", "p", "p_adjusted", "test", "effect_size", "verdict", "reason",
+	"change_of",
+}
+
+// changeOf says what a change was computed from, for the change_of
+// column: "paired" for the center of the per-round ratios (Hodges-Lehmann),
+// which can point the other way from the medians beside it;
+// "medians" for the ratio of medians; "exact" for values that never
+// vary within a side.
+func changeOf(c *analysis.Change) string {
+	switch {
+	case c.Test == "exact":
+		return "exact"
+	case c.Paired:
+		return "paired"
+	}
+	return "medians"
 }
 
 // renderCSV writes one row per benchmark, metric and side, with every
@@ -38,10 +54,10 @@ func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
 					c = m.Changes[i-1]
 				}
 				if c == nil {
-					row = append(row, "", "", "", "", "", "", "", "", "")
+					row = append(row, "", "", "", "", "", "", "", "", "", "")
 				} else {
 					row = append(row, csvNum(c.Estimate), csvNum(c.Lo), csvNum(c.Hi), csvNum(c.P), csvNum(c.PAdjusted),
-						c.Test, csvNum(c.Effect), string(c.Verdict), csvSafe(c.Reason))
+						c.Test, csvNum(c.Effect), string(c.Verdict), csvSafe(c.Reason), changeOf(c))
 				}
 				if err := cw.Write(row); err != nil {
 					return err

@@ -39,6 +39,10 @@ type htmlPage struct {
 	All     *htmlAll
 	Ramp    *htmlRamp
 	Options string
+	// Change heads the change column; Legend says what it holds and
+	// why a change is marked.
+	Change string
+	Legend []string
 }
 
 // htmlAll is the table of every benchmark of a large report.
@@ -125,6 +129,14 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 	p.Options = fmt.Sprintf("%s confidence intervals; noise band ±%s; α = %g; %s correction over %d comparisons; %d bootstrap resamples (seed %d).",
 		pct(rep.Options.Confidence), pct(rep.Options.Noise), rep.Options.Alpha, rep.Options.Correction, rep.Comparisons, rep.Options.Resamples, rep.Options.Seed)
 	p.Counts = counts(rep)
+	p.Change = "change [CI]"
+	if rep.Paired && len(rep.Sides) > 1 {
+		p.Change = "paired Δ [CI]"
+		p.Legend = append(p.Legend, pairedLegend(rep))
+		if anyDisagrees(rep) {
+			p.Legend = append(p.Legend, disagreeLegend)
+		}
+	}
 	for i, s := range rep.Sides {
 		hs := htmlSide{Label: s, Color: sideColor(i), Base: i == 0 && len(rep.Sides) > 1}
 		if run != nil && i < len(run.Sides) {
@@ -166,6 +178,21 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 	return htmlTemplate.Execute(w, p)
 }
 
+// anyDisagrees reports whether some change of rep points the other way
+// from its medians (analysis.Metric.DisagreesWithMedians).
+func anyDisagrees(rep *analysis.Report) bool {
+	for _, b := range rep.Benchmarks {
+		for _, m := range b.Metrics {
+			for i := range m.Changes {
+				if m.DisagreesWithMedians(i) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func subtitle(rep *analysis.Report) string {
 	var parts []string
 	if rep.Kind != "" {
@@ -182,7 +209,8 @@ func subtitle(rep *analysis.Report) string {
 			parts = append(parts, "took "+run.End.Sub(run.Start).Round(time.Second).String())
 		}
 		if len(run.Command) > 0 {
-			parts = append(parts, strings.Join(run.Command, " "))
+			// Quoted as a shell reads it, so that it can be pasted back.
+			parts = append(parts, shellQuote(run.Command))
 		}
 	}
 	parts = append(parts, fmt.Sprintf("%d %s", len(rep.Benchmarks), plural(len(rep.Benchmarks), "benchmark", "benchmarks")))
@@ -476,8 +504,12 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 	all.Intro += "every benchmark is in this table, with its primary metric; its other metrics are named when their verdict is not unchanged. " +
 		"To see others in full, report on fewer benchmarks."
 	all.Head = append(all.Head, rep.Sides...)
+	change := "change"
+	if rep.Paired {
+		change = "paired Δ"
+	}
 	for _, s := range rep.Sides[min(1, len(rep.Sides)):] {
-		all.Head = append(all.Head, "change ("+s+")", "verdict")
+		all.Head = append(all.Head, change+" ("+s+")", "verdict")
 	}
 	all.Head = append(all.Head, "other metrics")
 	for i := range rep.Benchmarks {
@@ -490,8 +522,11 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 			for _, s := range pm.Sides {
 				row.Cells = append(row.Cells, htmlCell{Text: centerCell(pm.Unit, s)})
 			}
-			for _, c := range pm.Changes {
+			for k, c := range pm.Changes {
 				est, ci := changeCells(c, pm.Unit)
+				if pm.DisagreesWithMedians(k) {
+					est += disagreeMark
+				}
 				cell := htmlCell{Text: strings.TrimSpace(est + " " + ci)}
 				v := htmlCell{}
 				if c != nil {
@@ -553,6 +588,9 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 	if len(pm.Changes) > 0 && pm.Changes[0] != nil {
 		hb.Verdict = string(pm.Changes[0].Verdict)
 		hb.Change, _ = changeCells(pm.Changes[0], pm.Unit)
+		if pm.DisagreesWithMedians(0) {
+			hb.Change += disagreeMark
+		}
 		if len(pm.Changes) > 1 {
 			hb.Verdict, hb.Change = "", ""
 		}
@@ -578,6 +616,9 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 			if si > 0 {
 				if c := m.Changes[si-1]; c != nil {
 					est, ci := changeCells(c, m.Unit)
+					if m.DisagreesWithMedians(si - 1) {
+						est += disagreeMark
+					}
 					hm.Change = est + " " + ci
 					hm.P = pValue(c)
 					hm.Test = c.Test

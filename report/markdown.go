@@ -30,6 +30,22 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 		sides[i] = mdEscape(s)
 	}
 	fmt.Fprintf(ew, "### rigor: %s\n\n", strings.Join(sides, " vs "))
+	if run := rep.Run; run != nil && len(run.Command) > 0 {
+		// Quoted as a shell reads it, so that it can be pasted back.
+		fmt.Fprintf(ew, "%s\n\n", mdCode(TerminalSafe(shellQuote(run.Command))))
+	}
+	if rows := sideRows(rep); rows != nil {
+		for _, r := range rows {
+			line := "- " + mdEscape(TerminalSafe(r[0])) + ":"
+			for _, c := range r[1:] {
+				if c != "" {
+					line += " " + mdCode(TerminalSafe(c))
+				}
+			}
+			fmt.Fprintln(ew, line)
+		}
+		fmt.Fprintln(ew)
+	}
 	if len(rep.Sides) > 1 {
 		fmt.Fprintf(ew, "**%d regressed**, %d improved, %d unchanged, %d inconclusive", counts[analysis.Regressed],
 			counts[analysis.Improved], counts[analysis.Unchanged], counts[analysis.Inconclusive])
@@ -38,19 +54,24 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 		}
 		fmt.Fprint(ew, "\n\n")
 	}
+	legend := true
 	for _, pkg := range packages(rep) {
 		if pkg != "" {
 			fmt.Fprintf(ew, "%s\n\n", mdCode(pkg))
 		}
 		for _, unit := range units(rep, pkg) {
-			sc := scaler(rep, pkg, unit)
 			head := []string{mdEscape(unit)}
 			for _, s := range rep.Sides {
 				head = append(head, mdEscape(s))
 			}
-			for _, s := range rep.Sides[1:] {
-				head = append(head, "change ("+mdEscape(s)+")", pct(rep.Options.Confidence)+" CI", "p", "verdict")
+			change := "change"
+			if rep.Paired {
+				change = "paired Δ"
 			}
+			for _, s := range rep.Sides[1:] {
+				head = append(head, change+" ("+mdEscape(s)+")", pct(rep.Options.Confidence)+" CI", "p", "verdict")
+			}
+			marked := false
 			fmt.Fprintf(ew, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
 			for _, b := range rep.Benchmarks {
 				if b.Pkg != pkg {
@@ -60,11 +81,12 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 					if m.Unit != unit {
 						continue
 					}
+					sc := rowScaler(m)
 					row := []string{mdEscape(b.FullName)}
 					for _, s := range m.Sides {
 						row = append(row, center(s, sc))
 					}
-					for _, c := range m.Changes {
+					for i, c := range m.Changes {
 						if c == nil {
 							row = append(row, "-", "", "", "")
 							continue
@@ -73,12 +95,24 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 						if c.Verdict.Significant() {
 							v = "**" + v + "**"
 						}
-						row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c), v)
+						est := estimate(c, m.Unit, percent)
+						if m.DisagreesWithMedians(i) {
+							est += disagreeMark
+							marked = true
+						}
+						row = append(row, est, changeCI(c), pValue(c), v)
 					}
 					fmt.Fprintf(ew, "| %s |\n", strings.Join(row, " | "))
 				}
 			}
 			fmt.Fprintln(ew)
+			if rep.Paired && len(rep.Sides) > 1 && legend {
+				legend = false
+				fmt.Fprintf(ew, "%s\n\n", mdEscape(pairedLegend(rep)))
+			}
+			if marked {
+				fmt.Fprintf(ew, "%s\n\n", mdEscape(disagreeLegend))
+			}
 		}
 	}
 	if notes := footnotes(rep); len(notes) > 0 {

@@ -13,11 +13,14 @@ import (
 // benchmark (or variant) with its full name and a column for the
 // smallest sample, then the footnotes.
 func renderTable(w io.Writer, rep *analysis.Report, opts Options) error {
-	return renderSections(w, rep, opts, writeTable)
+	return renderSections(w, rep, opts, func(w io.Writer, s section, opts Options, legend []string) {
+		writeLegend(w, shownLegend(legend, writeTable(w, s, opts)), opts)
+	})
 }
 
-// writeTable draws one section as a bordered table.
-func writeTable(w io.Writer, s section, opts Options) {
+// writeTable draws s and reports whether its change column (the
+// section's third) was shown.
+func writeTable(w io.Writer, s section, opts Options) (changeShown bool) {
 	// Columns: the subgroup when variants have one, the name, the unit
 	// when rows differ in it, the section's value columns with "min"
 	// after the first, and a notes column when a row has a footnote.
@@ -150,6 +153,16 @@ func writeTable(w io.Writer, s section, opts Options) {
 		widths[i] = -1 // dropped
 	}
 	widths[nameCol] = max(min(widths[nameCol], opts.Width-rest()), min(widths[nameCol], 12))
+	// Names shortened to fit never read the same.
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.cells[nameCol]
+	}
+	names, widths[nameCol] = fitNames(names, nil, widths[nameCol])
+	widths[nameCol] = max(widths[nameCol], width(head[nameCol]))
+	for i := range rows {
+		rows[i].cells[nameCol] = names[i]
+	}
 
 	rule := func(l, m, r string) string {
 		var b strings.Builder
@@ -179,7 +192,7 @@ func writeTable(w io.Writer, s section, opts Options) {
 			var cell string
 			switch k := kind[i]; {
 			case k == "name":
-				cell = pad(truncate(c, wd), wd, false)
+				cell = pad(c, wd, false)
 			case header || k != "num":
 				cell = pad(c, wd, false)
 				if !header && opts.Color && k == "verdict" {
@@ -202,4 +215,6 @@ func writeTable(w io.Writer, s section, opts Options) {
 	for _, f := range footer {
 		fmt.Fprintln(w, f)
 	}
+	c, ok := colOf[2]
+	return s.changes && ok && widths[c] >= 0
 }

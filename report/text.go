@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,16 +42,18 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 		return fmt.Errorf("unknown style %q (want benchstat, tree or table)", opts.Style)
 	}
 	ew := &errWriter{w: w}
-	if opts.Width <= 0 {
-		opts.Width = 100
-	}
+	opts.Width = lineWidth(opts)
 	if rep.Paired {
-		fmt.Fprintf(ew, "paired: %d sides measured in interleaved rounds; each change is the Hodges-Lehmann center of the per-round ratios\n", len(rep.Sides))
+		fmt.Fprintf(ew, "paired: %d sides measured in interleaved rounds\n", len(rep.Sides))
 	}
+	for _, l := range sideLines(rep) {
+		fmt.Fprintln(ew, l)
+	}
+	legend := rep.Paired && len(rep.Sides) > 1
 	for _, pkg := range packages(rep) {
 		printConfig(ew, rep, pkg)
 		for _, unit := range units(rep, pkg) {
-			textTable(ew, rep, pkg, unit, opts)
+			textTable(ew, rep, pkg, unit, opts, &legend)
 			fmt.Fprintln(ew)
 		}
 	}
@@ -118,19 +121,22 @@ func printConfig(w io.Writer, rep *analysis.Report, pkg string) {
 	}
 }
 
-func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options) {
+// textTable writes one package's table of unit, as benchstat does: a
+// row per benchmark with each side's median ± CI (scaled per row) and
+// the change against the baseline. Under the first paired table (while
+// *legend is true) a line says what the change column holds; under any
+// table with a change marked disagreeMark, why.
+func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options, legend *bool) {
 	header := append([]string{unit}, rep.Sides...)
 	for _, s := range rep.Sides[1:] {
-		vs := "vs base"
-		if len(rep.Sides) > 2 {
-			vs = s + " vs base"
-		}
-		header = append(header, vs, pct(rep.Options.Confidence)+" CI", "p", "verdict")
+		header = append(header, changeHeader(rep, s), pct(rep.Options.Confidence)+" CI", "p", "verdict")
 	}
-	sc := scaler(rep, pkg, unit)
 	rows := [][]string{header}
 	var verdicts [][]analysis.Verdict
 	verdicts = append(verdicts, nil)
+	nsides := len(rep.Sides)
+	marked := make([]bool, nsides-1) // by change column: some row disagrees
+	var marks [][]bool
 	for _, b := range rep.Benchmarks {
 		if b.Pkg != pkg {
 			continue
@@ -139,43 +145,79 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 			if m.Unit != unit {
 				continue
 			}
+			sc := rowScaler(m)
 			row := []string{b.FullName}
 			for _, s := range m.Sides {
 				row = append(row, center(s, sc))
 			}
 			var vs []analysis.Verdict
-			for _, c := range m.Changes {
+			mk := make([]bool, nsides-1)
+			for i, c := range m.Changes {
 				if c == nil {
 					row = append(row, "-", "", "", "")
 					vs = append(vs, "")
 					continue
 				}
+				mk[i] = m.DisagreesWithMedians(i)
+				marked[i] = marked[i] || mk[i]
 				row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c)+" n="+fmt.Sprint(c.N), string(c.Verdict))
 				vs = append(vs, c.Verdict)
 			}
 			rows = append(rows, row)
 			verdicts = append(verdicts, vs)
+			marks = append(marks, mk)
+		}
+	}
+	// A marked change keeps its digits aligned with the others.
+	for ri, mk := range marks {
+		for i, on := range mk {
+			if col := 1 + nsides + 4*i; marked[i] && col < len(rows[ri+1]) && rows[ri+1][col] != "-" {
+				if on {
+					rows[ri+1][col] += disagreeMark
+				} else {
+					rows[ri+1][col] += " "
+				}
+			}
 		}
 	}
 	for _, g := range rep.Geomeans {
 		if g.Unit != unit || len(packages(rep)) > 1 {
 			continue
 		}
+		sc := geomeanScaler(g)
 		row := []string{"geomean"}
 		for _, c := range g.Centers {
 			row = append(row, scaled(c, sc))
 		}
-		for _, c := range g.Changes {
-			row = append(row, percent(c), "", "", "")
+		for i, c := range g.Changes {
+			cell := percent(c)
+			if i < len(marked) && marked[i] {
+				cell += " "
+			}
+			row = append(row, cell, "", "", "")
 		}
 		rows = append(rows, row)
 		verdicts = append(verdicts, nil)
 	}
-	writeGrid(w, rows, verdicts, opts, len(rep.Sides))
+	writeGrid(w, rows, verdicts, opts, nsides)
+	if rep.Paired && nsides > 1 && *legend {
+		*legend = false
+		for _, l := range wrap(pairedLegend(rep), opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+	if slices.Contains(marked, true) {
+		for _, l := range wrap(disagreeLegend, opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
 }
 
-// writeGrid aligns rows into columns: the name column left-aligned and
-// truncated to fit the width, numbers right-aligned, verdicts coloured.
+// writeGrid aligns rows into columns: the name column left-aligned,
+// numbers right-aligned, verdicts coloured. Names that do not fit the
+// width are grouped under their shared prefix and shortened, never so
+// far that two read the same (see groupNames); the geomean row stays
+// as it is.
 func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts Options, nsides int) {
 	ncol := 0
 	for _, r := range rows {
@@ -184,17 +226,33 @@ func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts
 	widths := make([]int, ncol)
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], width(c))
+			if i > 0 {
+				widths[i] = max(widths[i], width(c))
+			}
 		}
 	}
 	rest := 0
 	for _, wd := range widths[1:] {
 		rest += wd + 2
 	}
-	if nameMax := opts.Width - rest; widths[0] > nameMax {
-		widths[0] = max(nameMax, 12)
+	var names []string
+	for ri, r := range rows {
+		if ri > 0 && !(ri == len(rows)-1 && r[0] == "geomean" && verdicts[ri] == nil) {
+			names = append(names, r[0])
+		}
+	}
+	heads, shown := groupNames(names, max(lineWidth(opts)-rest, 12))
+	widths[0] = width(rows[0][0])
+	for ri := range rows {
+		if ri > 0 && ri <= len(shown) {
+			rows[ri][0] = shown[ri-1]
+		}
+		widths[0] = max(widths[0], width(rows[ri][0]))
 	}
 	for ri, r := range rows {
+		if ri > 0 && ri <= len(heads) && heads[ri-1] != "" {
+			fmt.Fprintln(w, heads[ri-1])
+		}
 		var line strings.Builder
 		for i, c := range r {
 			if i > 0 {
@@ -202,12 +260,13 @@ func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts
 			}
 			switch {
 			case i == 0:
-				line.WriteString(pad(truncate(c, widths[0]), widths[0], false))
+				line.WriteString(pad(c, widths[0], false))
 			case ri == 0 || (i > nsides && (i-nsides)%4 == 0):
 				// Headers and verdicts are words: left-aligned.
 				cell := pad(c, widths[i], false)
-				if ri > 0 && opts.Color {
-					cell = colorize(cell, verdicts[ri][(i-nsides)/4-1])
+				// The geomean row has no verdicts.
+				if k := (i-nsides)/4 - 1; ri > 0 && opts.Color && k < len(verdicts[ri]) {
+					cell = colorize(cell, verdicts[ri][k])
 				}
 				line.WriteString(cell)
 			default:

@@ -29,29 +29,60 @@ func renderTree(w io.Writer, rep *analysis.Report, opts Options) error {
 	if opts.Style == "table" {
 		return renderTable(w, rep, opts)
 	}
-	return renderSections(w, rep, opts, func(w io.Writer, s section, opts Options) {
-		writeTreeSection(w, s, opts)
+	return renderSections(w, rep, opts, func(w io.Writer, s section, opts Options, legend []string) {
+		writeLegend(w, shownLegend(legend, writeTreeSection(w, s, opts)), opts)
 		writeBars(w, s, opts)
 	})
 }
 
-// renderSections writes the headline, each section with write, and the
-// footnotes: the frame the tree and table layouts share.
-func renderSections(w io.Writer, rep *analysis.Report, opts Options, write func(io.Writer, section, Options)) error {
-	if opts.Width <= 0 {
-		opts.Width = 100
-	}
+// renderSections writes the headline, the sides, each section with
+// write, and the footnotes: the frame the tree and table layouts share.
+// write gets the legend to print under the section's table.
+func renderSections(w io.Writer, rep *analysis.Report, opts Options, write func(io.Writer, section, Options, []string)) error {
+	opts.Width = lineWidth(opts)
 	ew := &errWriter{w: w}
 	secs, notes := sections(rep)
 	if h := headline(rep); h != "" {
 		fmt.Fprintln(ew, h)
 	}
+	for _, l := range sideLines(rep) {
+		fmt.Fprintln(ew, l)
+	}
+	legend := rep.Paired && len(rep.Sides) > 1
 	for _, s := range secs {
 		fmt.Fprintln(ew)
-		write(ew, s, opts)
+		// What the change column holds, under the first section that
+		// has one; why a change is marked, under each that has one.
+		var lines []string
+		if legend && s.changes {
+			legend = false
+			lines = append(lines, pairedLegend(rep))
+		}
+		if s.marked {
+			lines = append(lines, disagreeLegend)
+		}
+		write(ew, s, opts, lines)
 	}
 	writeNotes(ew, notes, rep, opts)
 	return ew.err
+}
+
+// shownLegend drops the line about disagreeMark from legend when the
+// change column, which holds the marks, was left out.
+func shownLegend(legend []string, changeShown bool) []string {
+	if changeShown {
+		return legend
+	}
+	return slices.DeleteFunc(slices.Clone(legend), func(l string) bool { return l == disagreeLegend })
+}
+
+// writeLegend writes lines wrapped to the width.
+func writeLegend(w io.Writer, lines []string, opts Options) {
+	for _, l := range lines {
+		for _, wl := range wrap(l, opts.Width, "  ") {
+			fmt.Fprintln(w, wl)
+		}
+	}
 }
 
 // headline says what was compared and how.
@@ -79,6 +110,9 @@ type section struct {
 	rows []row
 	// charts are bar charts, each ranking comparable entries.
 	charts [][]bar
+	// changes is true when the section has a change column; marked
+	// when a change in it has disagreeMark.
+	changes, marked bool
 }
 
 // A row is one line of a section.
@@ -343,8 +377,9 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 	}
 	s := section{
 		title:      title,
-		cols:       []string{"median ±CI", pct(rep.Options.Confidence) + " CI", "vs base", ""},
+		cols:       []string{"median ±CI", pct(rep.Options.Confidence) + " CI", changeHeader(rep, ""), ""},
 		verdictCol: 3,
+		changes:    len(rep.Sides) > 1,
 	}
 	s.drop = []int{2}
 	if t >= 0 {
@@ -393,6 +428,10 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 			if c != nil {
 				r.cells[3], r.verdict = string(c.Verdict), c.Verdict
 			}
+			if pm.DisagreesWithMedians(i - 1) {
+				r.cells[2] += disagreeMark
+				s.marked = true
+			}
 		}
 		if t >= 0 {
 			tm := b.Metrics[t]
@@ -406,7 +445,9 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 		}
 		s.rows = append(s.rows, r)
 		for _, k := range show {
-			s.rows = append(s.rows, subRow(b.Metrics[k], i, cont+"  ", len(s.cols)))
+			sr := subRow(b.Metrics[k], i, cont+"  ", len(s.cols))
+			s.marked = s.marked || strings.HasSuffix(sr.cells[2], disagreeMark)
+			s.rows = append(s.rows, sr)
 		}
 	}
 	for ni, n := range nodes {
@@ -425,6 +466,7 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 		s.rows = append(s.rows, row{name: "identical on every side: " + strings.Join(identical, ", "), sub: true})
 	}
 	s.charts = append(s.charts, bars)
+	alignMarks(&s, 2)
 	return s
 }
 
@@ -440,6 +482,9 @@ func subRow(m analysis.Metric, i int, prefix string, ncols int) row {
 		r.cells[2], r.cells[1] = changeCells(c, m.Unit)
 		if c != nil {
 			r.cells[3], r.verdict = string(c.Verdict), c.Verdict
+		}
+		if m.DisagreesWithMedians(i - 1) {
+			r.cells[2] += disagreeMark
 		}
 	}
 	return r
@@ -515,9 +560,12 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 		s.title = "benchmarks"
 	}
 	if two {
-		s.cols = []string{rep.Sides[0], rep.Sides[1], "vs base", pct(rep.Options.Confidence) + " CI", ""}
+		s.cols = []string{rep.Sides[0], rep.Sides[1], changeHeader(rep, rep.Sides[1]), pct(rep.Options.Confidence) + " CI", ""}
 		s.verdictCol = 4
-		s.drop = []int{2, 0}
+		s.changes = true
+		// The baseline's median goes first, then the change: never the
+		// change beside both medians without the room to show it.
+		s.drop = []int{0, 2}
 	} else {
 		s.cols = []string{"median ±CI", pct(rep.Options.Confidence) + " CI"}
 		s.drop = []int{1}
@@ -585,6 +633,10 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 			if c := m.Changes[0]; c != nil {
 				r.cells[2], r.cells[3] = changeCells(c, m.Unit)
 				r.cells[4], r.verdict = string(c.Verdict), c.Verdict
+			}
+			if m.DisagreesWithMedians(0) {
+				r.cells[2] += disagreeMark
+				s.marked = true
 			}
 		} else {
 			r.cells = []string{centerCell(m.Unit, m.Sides[0]), interval(m.Unit, m.Sides[0])}
@@ -685,7 +737,22 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 		}
 		s.charts = append(s.charts, bars)
 	}
+	alignMarks(&s, 2)
 	return s
+}
+
+// alignMarks pads the change cells (column col) of a section with a
+// marked change, so that their digits stay aligned with the marked one's.
+func alignMarks(s *section, col int) {
+	if !s.marked {
+		return
+	}
+	for i := range s.rows {
+		c := s.rows[i].cells
+		if col < len(c) && c[col] != "" && c[col] != "-" && !strings.HasSuffix(c[col], disagreeMark) {
+			c[col] += " "
+		}
+	}
 }
 
 func plural(n int, one, many string) string {
@@ -695,7 +762,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func writeTreeSection(w io.Writer, s section, opts Options) {
+// writeTreeSection writes s as a tree and reports whether its change
+// column (the third) was shown.
+func writeTreeSection(w io.Writer, s section, opts Options) (changeShown bool) {
 	fmt.Fprintln(w, s.title)
 	ncols := len(s.cols)
 	for _, r := range s.rows {
@@ -760,18 +829,70 @@ func writeTreeSection(w io.Writer, s section, opts Options) {
 		}
 		return strings.TrimRight(b.String(), " ")
 	}
+	names := treeNames(s.rows, nameW)
+	for i, r := range s.rows {
+		if len(r.cells) > 0 || !r.sub {
+			nameW = max(nameW, width(names[i]))
+		}
+	}
 	fmt.Fprintln(w, line("", s.cols, ""))
-	for _, r := range s.rows {
+	for i, r := range s.rows {
 		if len(r.cells) == 0 && r.sub {
 			fmt.Fprintln(w, r.prefix+r.name)
 			continue
 		}
-		name := r.prefix + truncate(r.name, max(nameW-width(r.prefix)-noteWidth(r.note), 5))
-		if r.note != "" {
-			name += " " + r.note
-		}
-		fmt.Fprintln(w, line(name, r.cells, r.verdict))
+		fmt.Fprintln(w, line(names[i], r.cells, r.verdict))
 	}
+	return s.changes && len(widths) > 2 && widths[2] > 0
+}
+
+// treeNames returns each row's name column: its tree drawing, its name
+// shortened to fit nameW (five columns at least) and its footnote
+// marker. A shortened name never reads the same as a sibling's (rows
+// under the same parent): the names of those that would are given the
+// room they need.
+func treeNames(rows []row, nameW int) []string {
+	out := make([]string, len(rows))
+	room := func(r row, w int) int { return max(w-width(r.prefix)-noteWidth(r.note), 5) }
+	// Siblings share their parent's path; rows without a path (a metric
+	// under its benchmark) are not names.
+	parent := func(r row) string { return strings.TrimSuffix(r.path, r.name) }
+	lay := func(w int) bool {
+		seen := map[[2]string]string{}
+		ok := true
+		for i, r := range rows {
+			name := truncate(r.name, room(r, w))
+			if r.path != "" && !r.sub {
+				k := [2]string{parent(r), name}
+				if prev, dup := seen[k]; dup && prev != r.name {
+					ok = false
+				}
+				seen[k] = r.name
+			}
+			out[i] = r.prefix + name
+			if r.note != "" {
+				out[i] += " " + r.note
+			}
+		}
+		return ok
+	}
+	if lay(nameW) {
+		return out
+	}
+	longest := nameW
+	for _, r := range rows {
+		longest = max(longest, width(r.prefix)+width(r.name)+noteWidth(r.note))
+	}
+	lo, hi := nameW, longest // lay(lo) fails, lay(hi) succeeds
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; lay(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	lay(hi)
+	return out
 }
 
 // noteWidth is the room a footnote marker takes after a name.
@@ -813,14 +934,18 @@ func writeChart(w io.Writer, bars []bar, opts Options) {
 		labelW = max(labelW, width(b.label))
 		textW = max(textW, width(b.text))
 	}
-	labelW = min(labelW, max(opts.Width/3, 12))
+	labels := make([]string, len(bars))
+	for i, b := range bars {
+		labels[i] = b.label
+	}
+	labels, labelW = fitNames(labels, nil, min(labelW, max(opts.Width/3, 12)))
 	barW := min(opts.Width-labelW-textW-4, 50)
 	if barW < 5 {
 		barW = 5
 	}
 	fmt.Fprintln(w)
 	best := bars[0].value
-	for _, b := range bars {
+	for i, b := range bars {
 		// Throughput bars are value/best; time bars best/value (both
 		// negated, so the ratio is the same expression inverted).
 		frac := b.value / best
@@ -837,7 +962,7 @@ func writeChart(w io.Writer, bars []bar, opts Options) {
 		if bs == "" {
 			bs = "▏"
 		}
-		fmt.Fprintf(w, "%s  %s  %s\n", pad(truncate(b.label, labelW), labelW, false), pad(bs, barW, false), b.text)
+		fmt.Fprintf(w, "%s  %s  %s\n", pad(labels[i], labelW, false), pad(bs, barW, false), b.text)
 	}
 }
 

@@ -132,3 +132,33 @@ func fxXXHash(t testing.TB) *analysis.Report {
 	}
 	return fxAnalyze(t, run)
 }
+
+// TestGoldenXXHash keeps the text forms of the xxhash fixture: every
+// text style off a terminal (no width: names whole, every column) and on
+// terminals of 100 and 72 columns (names grouped under their shared
+// prefix), and Markdown.
+func TestGoldenXXHash(t *testing.T) {
+	rep := fxXXHash(t)
+	cases := []struct {
+		name string
+		opts Options
+	}{
+		{"xxhash.text.golden", Options{Format: "text"}},
+		{"xxhash.text-100.golden", Options{Format: "text", Width: 100}},
+		{"xxhash.text-72.golden", Options{Format: "text", Width: 72}},
+		{"xxhash.tree.golden", Options{Format: "text", Style: "tree"}},
+		{"xxhash.tree-100.golden", Options{Format: "text", Style: "tree", Width: 100}},
+		{"xxhash.table.golden", Options{Format: "text", Style: "table"}},
+		{"xxhash.table-100.golden", Options{Format: "text", Style: "table", Width: 100}},
+		{"xxhash.md.golden", Options{Format: "md"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Render(&b, rep, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, b.Bytes())
+		})
+	}
+}
