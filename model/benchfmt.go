@@ -131,6 +131,7 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			// ("0 ns/op" stays ns/op); tidy it like any other.
 			_, v.Unit = benchunit.Tidy(0, v.Unit)
 		}
+		tidyTime(v)
 		// A value that cannot be a measurement skips its line, as a
 		// malformed line does. It is judged as tidied, and a nonzero
 		// value that tidies to zero (5e-324 ns/op is 0 sec/op) is as
@@ -208,6 +209,32 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		})
 	}
 	b.results++
+}
+
+// timeDivisors are the time units benchmarks print per operation (or per
+// anything) and how many of them make a second. benchunit.Tidy turns ns into
+// sec and leaves the others as they are, so that 1.4 us/op and 1400
+// ns/op would be two metrics that never compare.
+var timeDivisors = map[string]float64{"ns": 1e9, "us": 1e6, "µs": 1e6, "μs": 1e6, "ms": 1e3, "s": 1}
+
+// tidyTime rewrites a value in a time unit ("us/op", "µs/op", "ms/op",
+// "s/op", "ms") in seconds ("sec/op", "sec"), as benchunit.Tidy does for
+// ns, keeping what was written in OrigValue and OrigUnit. Other units
+// are left as they are.
+func tidyTime(v *benchfmt.Value) {
+	num, rest, per := strings.Cut(v.Unit, "/")
+	d, ok := timeDivisors[num]
+	if !ok {
+		return
+	}
+	if v.OrigUnit == "" {
+		v.OrigValue, v.OrigUnit = v.Value, v.Unit
+	}
+	v.Value /= d // 1.4 us is 1.4e-06 s, not 1.3999999999999998e-06
+	v.Unit = "sec"
+	if per {
+		v.Unit += "/" + rest
+	}
 }
 
 // repeatedUnit returns a unit that appears more than once in vs.

@@ -17,16 +17,19 @@ func isTerminal(f *os.File) bool {
 	return term.IsTerminal(int(f.Fd()))
 }
 
-// terminalWidth is w's width in columns when it is a terminal, else
-// $COLUMNS, else 0 (the renderer's default).
+// terminalWidth is w's width in columns when it is a terminal ($COLUMNS,
+// else 100, when the terminal does not say), or 0 when it is not: a file
+// or a pipe, where the renderers never shorten a name.
 func terminalWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-			return cols
-		}
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+		return cols
 	}
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	return 0
+	return 100
 }
