@@ -63,6 +63,31 @@ func CheckName(name string) error {
 	return nil
 }
 
+// create makes dir, inside the store, with the store itself. A store
+// made here gets a .gitignore of "*", so that rigor's files do not show
+// up as untracked in the user's repository; one that exists is left as
+// it is (the user may have edited it to commit baselines).
+func (s *Store) create(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(s.Dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(gitignore)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// gitignore is what the store's .gitignore holds: ignore everything in it.
+const gitignore = "*\n"
+
 // BaselinePath is the file of the baseline name.
 func (s *Store) BaselinePath(name string) string {
 	return filepath.Join(s.Dir, "baselines", name+".json")
@@ -78,7 +103,7 @@ func (s *Store) Save(name string, run *model.Run) error {
 		return err
 	}
 	path := s.BaselinePath(name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := s.create(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("saving baseline %s: %w", name, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+name+"-*.json")
@@ -158,7 +183,7 @@ func (s *Store) Baselines() ([]string, error) {
 // its ID and path.
 func (s *Store) NewRunDir(t time.Time) (id, dir string, err error) {
 	runs := filepath.Join(s.Dir, "runs")
-	if err := os.MkdirAll(runs, 0o755); err != nil {
+	if err := s.create(runs); err != nil {
 		return "", "", fmt.Errorf("creating results directory: %w", err)
 	}
 	base := t.Format("20060102-150405")
