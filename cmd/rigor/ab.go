@@ -325,10 +325,12 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 	}
 	run, err := gotest.Run(ctx, cfg)
 	bar.done()
+	// A run that measured nothing leaves no directory of its own behind
+	// (one that --out names is the user's).
+	if madeOut && (run == nil || !measured(run) && !lostAny(run)) {
+		os.RemoveAll(cfg.Out)
+	}
 	if run == nil {
-		if madeOut {
-			os.Remove(cfg.Out) // still empty
-		}
 		if ctx.Err() != nil {
 			return nil, &exitError{code: exitUsage, err: errors.New("interrupted")}
 		}
@@ -337,13 +339,13 @@ func measure(cmd *cobra.Command, cfg gotest.Config) (*model.Run, error) {
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
 	if !measured(run) && !lostAny(run) {
 		if err != nil {
 			return nil, &exitError{code: exitUsage, err: errors.New("interrupted before any benchmark was measured")}
 		}
 		return nil, usageErrorf("no benchmark was measured")
 	}
+	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
 	return run, err
 }
 
