@@ -269,8 +269,10 @@ func (c *chart) ticks(a axis) []float64 {
 
 func (c *chart) xTicks() {
 	if c.x.categories != nil {
-		for i, cat := range c.x.categories {
-			c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, c.x.band(i), c.y.bottom()+16, esc(truncate(cat, 18)))
+		// Shortened, but never so far that two read the same.
+		cats, _ := fitNames(c.x.categories, nil, 18)
+		for i, cat := range cats {
+			c.f(`<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, c.x.band(i), c.y.bottom()+16, esc(cat))
 		}
 		return
 	}
@@ -283,8 +285,9 @@ func (c *chart) xTicks() {
 
 func (c *chart) yTicks() {
 	if c.y.categories != nil {
-		for i, cat := range c.y.categories {
-			c.f(`<text class="tick" x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, c.x.plo-6, c.y.band(i), esc(truncate(cat, 28)))
+		cats, _ := fitNames(c.y.categories, nil, 28)
+		for i, cat := range cats {
+			c.f(`<text class="tick" x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, c.x.plo-6, c.y.band(i), esc(cat))
 		}
 		return
 	}

@@ -260,3 +260,26 @@ func TestPairedChangeLabelled(t *testing.T) {
 		t.Errorf("unpaired csv lacks change_of medians")
 	}
 }
+
+// The HTML forest plot's labels stay distinct: four of the fixture's
+// read "Hashes/xxhash,…0B-2 · sec/op".
+func TestHTMLChartLabelsDistinct(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, fxXXHash(t), Options{Format: "html"}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, part := range strings.Split(b.String(), `dominant-baseline="middle">`)[1:] {
+		label, _, _ := strings.Cut(part, "<")
+		if !strings.HasPrefix(label, "Hashes/") && !strings.HasPrefix(label, "Sum64/") {
+			continue
+		}
+		if seen[label] {
+			t.Errorf("two chart labels read %q", label)
+		}
+		seen[label] = true
+	}
+	if len(seen) != 10 {
+		t.Errorf("%d distinct benchmark labels, want 10", len(seen))
+	}
+}
