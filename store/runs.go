@@ -107,6 +107,10 @@ type Pruning struct {
 	Now       time.Time
 	// DryRun lists what would be removed and removes nothing.
 	DryRun bool
+	// LockFile, when set, names the file a run keeps in its directory
+	// while it runs (gotest.LockFile): a directory that holds it is
+	// left, as busy.
+	LockFile string
 }
 
 // InUse is how recently a run's files must have been written for Prune
@@ -114,8 +118,8 @@ type Pruning struct {
 const InUse = time.Minute
 
 // Prune removes the runs p selects, newest first, and returns those it
-// removed (or would remove) and those it left because they were written
-// to less than InUse ago. A run it fails to remove ends it with the
+// removed (or would remove) and those it left as busy: written to less
+// than InUse ago, or holding p.LockFile. A run it fails to remove ends it with the
 // error; the runs removed before are returned.
 func (s *Store) Prune(p Pruning) (removed, busy []RunDir, err error) {
 	if p.Keep < 0 {
@@ -129,7 +133,7 @@ func (s *Store) Prune(p Pruning) (removed, busy []RunDir, err error) {
 		if p.OlderThan > 0 && p.Now.Sub(r.Time) <= p.OlderThan {
 			continue
 		}
-		if p.Now.Sub(r.Modified) < InUse {
+		if p.Now.Sub(r.Modified) < InUse || p.LockFile != "" && exists(filepath.Join(r.Path, p.LockFile)) {
 			busy = append(busy, r)
 			continue
 		}
@@ -141,4 +145,9 @@ func (s *Store) Prune(p Pruning) (removed, busy []RunDir, err error) {
 		removed = append(removed, r)
 	}
 	return removed, busy, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -125,6 +125,24 @@ func TestRunsAndPrune(t *testing.T) {
 	if err != nil || !slices.Equal(ids(busy), want[1:2]) || !slices.Equal(ids(removed), want[:1]) {
 		t.Errorf("keep 0: removed %q, busy %q, %v", ids(removed), ids(busy), err)
 	}
+	// A run holding the lock file is left too.
+	// (runs[1], the one left, written to an hour ago this time.)
+	if err := os.WriteFile(filepath.Join(runs[1].Path, ".lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := now.Add(-time.Hour)
+	for _, p := range []string{filepath.Join(runs[1].Path, ".lock"), recent, runs[1].Path} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, busy, err = s.Prune(Pruning{Keep: 0, Now: now, LockFile: ".lock", DryRun: true})
+	if err != nil || len(removed) != 0 || len(busy) != 1 {
+		t.Errorf("locked run: removed %q, busy %q, %v", ids(removed), ids(busy), err)
+	}
+	if removed, _, _ := s.Prune(Pruning{Keep: 0, Now: now, DryRun: true}); len(removed) != 1 {
+		t.Errorf("without a lock file to look for, the run is not removed: %q", ids(removed))
+	}
 	if _, _, err := s.Prune(Pruning{Keep: -1}); err == nil {
 		t.Error("keep -1 accepted")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/store"
 )
 
@@ -30,8 +31,9 @@ in the module root, and prints each one it removed with its size.
 It keeps the --keep newest runs (default 20). With --older-than it removes
 only runs that also started longer ago than that (a duration: 720h, 30d,
 2w), so "--keep 0 --older-than 30d" removes every run older than 30 days.
-A run whose files were written to in the last minute may still be going on:
-gc leaves it and says so. Baselines (.rigor/baselines) and anything under
+A run that holds its lock file (.rigor.lock) or whose files were written to
+in the last minute may still be going on: gc leaves it and says so (a run
+killed with SIGKILL leaves its lock; remove the file when no rigor runs). Baselines (.rigor/baselines) and anything under
 .rigor/runs that rigor did not name are never touched. --dry-run prints what
 would be removed and removes nothing.
 
@@ -56,7 +58,7 @@ Exit status: 0, or 2 for bad flags or when a run cannot be removed.`,
 				return usageErrorf("%v", err)
 			}
 			st := store.Open(root)
-			removed, busy, err := st.Prune(store.Pruning{Keep: keep, OlderThan: age, Now: time.Now(), DryRun: dryRun})
+			removed, busy, err := st.Prune(store.Pruning{Keep: keep, OlderThan: age, Now: time.Now(), DryRun: dryRun, LockFile: gotest.LockFile})
 			out := cmd.OutOrStdout()
 			verb := "removed"
 			if dryRun {
@@ -68,7 +70,8 @@ Exit status: 0, or 2 for bad flags or when a run cannot be removed.`,
 				fmt.Fprintf(out, "%s %s (%s, started %s)\n", verb, relPath(root, r.Path), size(r.Size), r.Time.Format("2006-01-02 15:04"))
 			}
 			for _, r := range busy {
-				fmt.Fprintf(out, "kept %s: written to less than %s ago, so it may still be running\n", relPath(root, r.Path), store.InUse)
+				fmt.Fprintf(out, "kept %s: it holds %s or was written to less than %s ago, so a run may still be writing there\n",
+					relPath(root, r.Path), gotest.LockFile, store.InUse)
 			}
 			if err != nil {
 				return usageErrorf("%v", err)
