@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -281,5 +283,58 @@ func TestHTMLChartLabelsDistinct(t *testing.T) {
 	}
 	if len(seen) != 10 {
 		t.Errorf("%d distinct benchmark labels, want 10", len(seen))
+	}
+}
+
+// Every median of the xxhash fixture reads as benchstat prints it
+// (scaled per row, four significant digits: 1.509m, not 1506112.000n),
+// sec/op and B/s: benchstat itself, on the fixture in Go benchmark
+// format, is the oracle.
+func TestBenchstatStyleNumbersMatchBenchstat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchstat with go run; skipped with -short")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	rep := fxXXHash(t)
+	var bf, text bytes.Buffer
+	if err := Render(&bf, rep, Options{Format: "benchfmt"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(&text, rep, Options{Format: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "xxhash.txt")
+	if err := os.WriteFile(path, bf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Command(gobin, "run", "golang.org/x/perf/cmd/benchstat", "-col", "side", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, res)
+	}
+	// rows returns, per table (sec/op then B/s), each benchmark's two
+	// medians: the 2nd and 5th fields of its line in both outputs.
+	rows := func(out string) map[string][]string {
+		m := map[string][]string{}
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Fields(line)
+			if len(f) < 5 || f[2] != "±" {
+				continue
+			}
+			m[f[0]] = append(m[f[0]], f[1]+" "+f[4])
+		}
+		return m
+	}
+	want, got := rows(string(res)), rows(text.String())
+	if len(want) != 10 {
+		t.Fatalf("benchstat's rows: %q\n%s", want, res)
+	}
+	for name, w := range want {
+		g := got[name]
+		if len(g) < 2 || g[0] != w[0] || g[1] != w[1] {
+			t.Errorf("%s: rigor %q, benchstat %q", name, g, w)
+		}
 	}
 }
