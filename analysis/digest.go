@@ -24,7 +24,8 @@ type NoteLine struct {
 // own notes follow. Why a comparison is inconclusive is a line of kind
 // model.NoteVerdict. Unless verbose, routine notes are left out (values
 // compared exactly, outliers kept in the analysis, each benchmark's profile
-// files), and hidden says how many lines were.
+// files, and a derived unit's, which repeat its source's), and hidden says
+// how many lines were.
 func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	type entry struct {
 		kind    model.NoteKind
@@ -48,15 +49,20 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	}
 	for _, b := range r.Benchmarks {
 		for _, n := range b.Notes {
-			if !verbose && routine(n, true) {
+			if !verbose && Routine(n, true) {
 				hidden++
 				continue
 			}
 			add(n.Kind, b.FullName, "", n.Text)
 		}
 		for _, m := range b.Metrics {
+			if !verbose && m.DerivedFrom != "" {
+				// A derived unit repeats its source's notes and verdict.
+				hidden += len(m.Notes)
+				continue
+			}
 			for _, n := range m.Notes {
-				if !verbose && routine(n, true) {
+				if !verbose && Routine(n, true) {
 					hidden++
 					continue
 				}
@@ -93,7 +99,7 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	}
 	lines = append(lines, shared...)
 	for _, n := range r.Notes {
-		if !verbose && routine(n, false) {
+		if !verbose && Routine(n, false) {
 			hidden++
 			continue
 		}
@@ -102,9 +108,11 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	return lines, hidden
 }
 
-// routine reports whether n is a note a reader rarely needs: shown with
-// -v only. Nothing that bears on a verdict is routine.
-func routine(n model.Note, perBenchmark bool) bool {
+// Routine reports whether n is a note a reader rarely needs, shown with
+// -v only: values compared exactly, outliers kept in the analysis, and,
+// for a benchmark's own notes (perBenchmark), where its profiles are.
+// Nothing that bears on a verdict is routine.
+func Routine(n model.Note, perBenchmark bool) bool {
 	switch {
 	case n.Kind == model.NoteExact:
 		return true
@@ -122,4 +130,24 @@ func (l NoteLine) String() string {
 		return l.Text
 	}
 	return l.Subject + ": " + l.Text
+}
+
+// AllZero reports whether m is compared exactly and is 0 on every side
+// that has it: a row text reports leave out unless verbose (allocs/op of
+// a benchmark that never allocates); JSON keeps it.
+func (m *Metric) AllZero() bool {
+	if !m.Exact {
+		return false
+	}
+	seen := false
+	for _, s := range m.Sides {
+		if s.N == 0 {
+			continue
+		}
+		if s.Center != 0 || s.Min != 0 || s.Max != 0 {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }

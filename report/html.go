@@ -571,7 +571,7 @@ func cmpFloat(a, b float64) int {
 // benchView is one benchmark's metrics table, charts and notes.
 func benchView(rep *analysis.Report, i int, id string) htmlBench {
 	b := &rep.Benchmarks[i]
-	hb := htmlBench{ID: id, Name: b.FullName, Notes: benchNotes(b)}
+	hb := htmlBench{ID: id, Name: b.FullName, Notes: benchNotes(b, true)}
 	var cfg []string
 	for k, v := range b.Config {
 		if k == "goos" || k == "goarch" || k == "cpu" || strings.Contains(k, ":") {

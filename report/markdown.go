@@ -13,7 +13,7 @@ func init() { register("md", renderMarkdown) }
 // renderMarkdown writes GitHub-flavoured Markdown, fit for a pull-request
 // comment or $GITHUB_STEP_SUMMARY: a headline of verdict counts, a table
 // per unit, then the notes.
-func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
+func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 	ew := &errWriter{w: w}
 	counts := map[analysis.Verdict]int{}
 	for _, b := range rep.Benchmarks {
@@ -60,6 +60,9 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 			fmt.Fprintf(ew, "%s\n\n", mdCode(pkg))
 		}
 		for _, unit := range units(rep, pkg) {
+			if !opts.Verbose && allZero(rep, pkg, unit) {
+				continue
+			}
 			head := []string{mdEscape(unit)}
 			for _, s := range rep.Sides {
 				head = append(head, mdEscape(s))
@@ -78,7 +81,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 					continue
 				}
 				for _, m := range b.Metrics {
-					if m.Unit != unit {
+					if m.Unit != unit || !opts.Verbose && m.AllZero() {
 						continue
 					}
 					sc := rowScaler(m)
@@ -115,7 +118,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, _ Options) error {
 			}
 		}
 	}
-	if notes := footnotes(rep); len(notes) > 0 {
+	if notes := footnotes(rep, opts.Verbose); len(notes) > 0 {
 		fmt.Fprintln(ew, "<details><summary>Notes</summary>")
 		fmt.Fprintln(ew)
 		for _, n := range notes {

@@ -23,6 +23,11 @@ type Options struct {
 	// Style selects the layout of the text format: "benchstat" (the
 	// default when empty), "tree" or "table"; see Styles.
 	Style string
+	// Verbose shows every note and every row in text and md: without it,
+	// notes several benchmarks share are said once, routine notes are
+	// counted rather than shown, and rows of exact metrics that are 0 on
+	// every side are left out. JSON, CSV and llm always hold everything.
+	Verbose bool
 }
 
 // A renderer writes one format.

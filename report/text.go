@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
-	"github.com/rigorbench/rigor/model"
 )
 
 func init() { register("text", renderText) }
@@ -53,11 +52,14 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 	for _, pkg := range packages(rep) {
 		printConfig(ew, rep, pkg)
 		for _, unit := range units(rep, pkg) {
+			if !opts.Verbose && allZero(rep, pkg, unit) {
+				continue
+			}
 			textTable(ew, rep, pkg, unit, opts, &legend)
 			fmt.Fprintln(ew)
 		}
 	}
-	notes := footnotes(rep)
+	notes := footnotes(rep, opts.Verbose)
 	if len(notes) > 0 {
 		fmt.Fprintln(ew, "Notes:")
 		for _, n := range notes {
@@ -65,6 +67,23 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 		}
 	}
 	return ew.err
+}
+
+// allZero reports whether every row of unit in pkg is an exact 0 on
+// every side (allocs/op of benchmarks that never allocate): text and md
+// leave such a table out unless verbose.
+func allZero(rep *analysis.Report, pkg, unit string) bool {
+	for _, b := range rep.Benchmarks {
+		if b.Pkg != pkg {
+			continue
+		}
+		for _, m := range b.Metrics {
+			if m.Unit == unit && !m.AllZero() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // packages returns the packages of rep's benchmarks in order of first
@@ -142,7 +161,7 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 			continue
 		}
 		for _, m := range b.Metrics {
-			if m.Unit != unit {
+			if m.Unit != unit || !opts.Verbose && m.AllZero() {
 				continue
 			}
 			sc := rowScaler(m)
@@ -287,26 +306,19 @@ func colorize(s string, v analysis.Verdict) string {
 	return s
 }
 
-// footnotes gathers every note in plain words: per benchmark and metric,
-// then the run's.
-func footnotes(rep *analysis.Report) []string {
-	var out []string
-	for _, b := range rep.Benchmarks {
-		for _, n := range b.Notes {
-			out = append(out, b.FullName+": "+n.Text)
-		}
-		for _, m := range b.Metrics {
-			for _, n := range m.Notes {
-				out = append(out, fmt.Sprintf("%s %s: %s", b.FullName, m.Unit, n.Text))
-			}
-			for _, c := range m.Changes {
-				if c != nil && c.Verdict == analysis.Inconclusive {
-					out = append(out, fmt.Sprintf("%s %s: inconclusive: %s", b.FullName, m.Unit, c.Reason))
-				}
-			}
-		}
+// footnotes lists the notes as the analysis digests them (see
+// analysis.Report.Digest), with a last line counting what verbose would
+// add.
+func footnotes(rep *analysis.Report, verbose bool) []string {
+	lines, hidden := rep.Digest(verbose)
+	out := make([]string, 0, len(lines)+1)
+	for _, l := range lines {
+		out = append(out, l.String())
 	}
-	return append(out, model.Texts(rep.Notes)...)
+	if hidden > 0 {
+		out = append(out, fmt.Sprintf("(%d routine %s not shown: exact comparisons, outliers kept, profile files, derived units; -v shows them)", hidden, plural(hidden, "note", "notes")))
+	}
+	return out
 }
 
 // errWriter remembers the first write error so renderers can write freely

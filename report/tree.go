@@ -41,7 +41,7 @@ func renderTree(w io.Writer, rep *analysis.Report, opts Options) error {
 func renderSections(w io.Writer, rep *analysis.Report, opts Options, write func(io.Writer, section, Options, []string)) error {
 	opts.Width = lineWidth(opts)
 	ew := &errWriter{w: w}
-	secs, notes := sections(rep)
+	secs, notes := sections(rep, opts.Verbose)
 	if h := headline(rep); h != "" {
 		fmt.Fprintln(ew, h)
 	}
@@ -152,11 +152,12 @@ func variantsAsRows(rep *analysis.Report) bool {
 	return len(rep.Sides) > 2 || (rep.Kind == model.KindHarness && len(rep.Sides) > 1)
 }
 
-// sections lays out rep as tree sections and numbers the footnotes.
-func sections(rep *analysis.Report) ([]section, []footnote) {
+// sections lays out rep as tree sections and numbers the footnotes;
+// unless verbose, routine notes are left out (see analysis.Routine).
+func sections(rep *analysis.Report, verbose bool) ([]section, []footnote) {
 	var notes []footnote
 	mark := func(b *analysis.Benchmark, title string) string {
-		lines := benchNotes(b)
+		lines := benchNotes(b, verbose)
 		if len(lines) == 0 {
 			return ""
 		}
@@ -177,12 +178,20 @@ func sections(rep *analysis.Report) ([]section, []footnote) {
 }
 
 // benchNotes gathers a benchmark's notes in plain words: its own, each
-// metric's, and why a comparison is inconclusive.
-func benchNotes(b *analysis.Benchmark) []string {
-	out := model.Texts(b.Notes)
+// metric's, and why a comparison is inconclusive; routine ones only when
+// verbose.
+func benchNotes(b *analysis.Benchmark, verbose bool) []string {
+	var out []string
+	for _, n := range b.Notes {
+		if verbose || !analysis.Routine(n, true) {
+			out = append(out, n.Text)
+		}
+	}
 	for _, m := range b.Metrics {
 		for _, n := range m.Notes {
-			out = append(out, m.Unit+": "+n.Text)
+			if verbose || !analysis.Routine(n, true) {
+				out = append(out, m.Unit+": "+n.Text)
+			}
 		}
 		for _, c := range m.Changes {
 			if c != nil && c.Verdict == analysis.Inconclusive {
@@ -980,6 +989,8 @@ func writeNotes(w io.Writer, notes []footnote, rep *analysis.Report, opts Option
 		}
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "- %s\n", n.Text)
+		if opts.Verbose || !analysis.Routine(n, false) {
+			fmt.Fprintf(w, "- %s\n", n.Text)
+		}
 	}
 }

@@ -223,3 +223,17 @@ func TestCompareNeutralisesEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareVerbose: routine notes are counted by default and shown with
+// -v (issue 13 item 3).
+func TestCompareVerbose(t *testing.T) {
+	const exact = "values never vary within a side: compared exactly"
+	stdout, _, code := rigorIn(t, "", "compare", seedBase, seedOpt)
+	if code != exitOK || strings.Contains(stdout, exact) || !strings.Contains(stdout, "routine note") {
+		t.Errorf("default: exit %d, want the exact note counted, not shown:\n%s", code, stdout)
+	}
+	stdout, _, code = rigorIn(t, "", "compare", "-v", seedBase, seedOpt)
+	if code != exitOK || !strings.Contains(stdout, exact) || strings.Contains(stdout, "routine note") {
+		t.Errorf("-v: exit %d, want the exact note shown:\n%s", code, stdout)
+	}
+}

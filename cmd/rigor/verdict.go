@@ -21,7 +21,8 @@ import (
 // verdictFlags are the analysis, output and gate flags shared by every
 // command that ends in a verdict: compare, ab, run.
 type verdictFlags struct {
-	format string
+	verbose bool
+	format  string
 	// style is the text layout; a command may preset it before register
 	// to choose its default.
 	style         string
@@ -42,6 +43,7 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&f.style, "style", cmp.Or(f.style, "benchstat"), "layout of --format text: "+strings.Join(report.Styles(), ", "))
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to this file instead of standard output")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "text and md: every note and every row (by default a note several benchmarks share is said once, routine notes are counted, and exact rows that are 0 on every side are left out)")
 	fs.Float64Var(&f.maxRegression, "max-regression", -1, "exit 1 when a benchmark regressed by more than this `percent` (e.g. 5); off when negative")
 	fs.BoolVar(&f.allowMissing, "allow-missing", false, "with --max-regression, pass a benchmark that the baseline has but that failed, did not build or is missing on another side (by default it fails the gate)")
 	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")
@@ -99,7 +101,7 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 		if file, ok := w.(*os.File); ok {
 			color = isTerminal(file)
 		}
-		return report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w)})
+		return report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w), Verbose: f.verbose})
 	})
 	if err != nil {
 		return err
