@@ -1,6 +1,13 @@
 package analysis
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rigorbench/rigor/model"
+)
 
 // A GateFailure is a regression worse than the gate allows.
 type GateFailure struct {
@@ -23,6 +30,39 @@ type GateFailure struct {
 	// the baseline has it (see Missing.Lost). Unit is then empty and the
 	// numbers NaN.
 	Missing *Missing
+	// Limit is the gate's maxRegression (a fraction) and Base the
+	// baseline's label: what String needs to say the failure on its own.
+	Limit float64
+	Base  string
+}
+
+// String says in one line, the same for every front end (rigor's
+// commands and package harness), why f fails the gate. It names no flag:
+// a front end that lets the user accept a lost benchmark adds how.
+func (f GateFailure) String() string {
+	if m := f.Missing; m != nil {
+		what := "is missing"
+		switch m.Kind {
+		case model.MissingFailed:
+			what = "failed"
+		case model.MissingBuild:
+			what = "did not build"
+		}
+		reason, _, _ := strings.Cut(m.Reason, "\n")
+		if reason = strings.TrimSpace(reason); reason != "" {
+			reason = ": " + reason
+		}
+		return fmt.Sprintf("%s %s on %s where %s has it%s", m.Benchmark, what, m.Side, f.Base, reason)
+	}
+	if math.IsInf(f.Change, 1) && f.Old == 0 {
+		return fmt.Sprintf("%s %s regressed on %s: %s from 0, beyond any percentage limit",
+			f.Benchmark, f.Unit, f.Side, signedQuantity(f.Delta, f.Unit))
+	}
+	// Six significant digits: the limit as the user wrote it (5, 2.5),
+	// without the rounding error of a percentage divided by 100 and
+	// multiplied back (7.000000000000001).
+	return fmt.Sprintf("%s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %s%% limit",
+		f.Benchmark, f.Unit, f.Side, f.Estimate*100, f.Change*100, strconv.FormatFloat(f.Limit*100, 'g', 6, 64))
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point
@@ -38,11 +78,16 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 	if maxRegression < 0 {
 		return nil
 	}
+	var base string
+	if len(r.Sides) > 0 {
+		base = r.Sides[0]
+	}
 	var fails []GateFailure
 	for i := range r.Missing {
 		if m := &r.Missing[i]; m.Lost {
 			fails = append(fails, GateFailure{Benchmark: m.Benchmark, Side: m.Side, Missing: m,
-				Change: math.NaN(), Estimate: math.NaN(), Old: math.NaN(), New: math.NaN(), Delta: math.NaN()})
+				Change: math.NaN(), Estimate: math.NaN(), Old: math.NaN(), New: math.NaN(), Delta: math.NaN(),
+				Limit: maxRegression, Base: base})
 		}
 	}
 	for _, b := range r.Benchmarks {
@@ -62,7 +107,8 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 					continue
 				}
 				fails = append(fails, GateFailure{Benchmark: b.key(), Unit: m.Unit, Side: c.Side, Change: bad, Estimate: c.Estimate,
-					Old: m.Sides[0].Center, New: m.side(c.Side).Center, Delta: c.Delta})
+					Old: m.Sides[0].Center, New: m.side(c.Side).Center, Delta: c.Delta,
+					Limit: maxRegression, Base: base})
 			}
 		}
 	}

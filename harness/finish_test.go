@@ -95,7 +95,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	if f := res.Failures[0].Change; f < 0.45 || f > 0.55 {
 		t.Errorf("g/a regressed by %.1f%%, want about 50%%", 100*f)
 	}
-	if !strings.Contains(gateWords(res.Failures[0], 5), "beyond the 5% allowed") {
-		t.Errorf("gate message %q", gateWords(res.Failures[0], 5))
+	if got := res.Failures[0].String(); !strings.HasSuffix(got, "worse, beyond the 5% limit") || !strings.Contains(got, "regressed on current") {
+		t.Errorf("gate message %q", got)
 	}
 }

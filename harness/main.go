@@ -55,7 +55,7 @@ func runGroups(ctx context.Context, o *options, stdout, stderr io.Writer, groups
 		out, err := mainGroup(ctx, o, stdout, g)
 		if out != nil {
 			for _, f := range out.Failures {
-				fmt.Fprintf(stderr, "rigor: %s\n", gateWords(f, o.maxRegression))
+				fmt.Fprintf(stderr, "rigor: gate: %s\n", f)
 				code = 1
 			}
 		}

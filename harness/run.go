@@ -2,7 +2,6 @@ package harness
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -12,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/rigorbench/rigor"
-	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -73,7 +71,7 @@ func runBench(b *testing.B, g *rigor.Group, o *options, w io.Writer) *Outcome {
 	}
 	reportSubBenchmarks(b, m.passes)
 	for _, f := range out.Failures {
-		b.Errorf("rigor: %s", gateWords(f, o.maxRegression))
+		b.Errorf("rigor: gate: %s", f)
 	}
 	return out
 }
@@ -153,9 +151,4 @@ func medians(bm *model.Benchmark, side string) []reported {
 		ms = append(ms, reported{x, unit})
 	}
 	return ms
-}
-
-func gateWords(f analysis.GateFailure, limit float64) string {
-	return fmt.Sprintf("%s: %s is %.2f%% worse in %s, beyond the %.4g%% allowed (-rigor.max-regression)",
-		f.Benchmark, f.Side, 100*f.Change, f.Unit, limit)
 }
