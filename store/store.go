@@ -1,6 +1,7 @@
 // Package store keeps rigor's files in the module root: named baselines
 // under .rigor/baselines/NAME.json and result directories under
-// .rigor/runs/ID/.
+// .rigor/runs/ID/. A Plan says what one run does with baselines, and its
+// Lifecycle carries them from loading to saving (lifecycle.go).
 package store
 
 import (
