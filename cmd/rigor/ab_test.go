@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,24 +12,16 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-// rigorIn runs the rigor binary in dir and returns stdout, stderr and the
-// exit code.
+// rigorIn runs rigor in process, in dir ("" for the test's directory),
+// on buffers, and returns stdout, stderr and the exit code: what a user
+// of the binary sees, from the same execute that main calls.
 func rigorIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(rigorBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatal(err)
+	if dir != "" {
+		t.Chdir(dir)
 	}
+	var out, errb bytes.Buffer
+	code = execute(t.Context(), args, stdio{in: strings.NewReader(""), out: &out, err: &errb})
 	return out.String(), errb.String(), code
 }
 

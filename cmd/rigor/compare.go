@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"strings"
 
@@ -10,8 +11,14 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-func init() {
-	var flags verdictFlags
+// compareOptions are rigor compare's flags and arguments.
+type compareOptions struct {
+	verdict verdictFlags
+	inputs  []string // path or label=path, the baseline first
+}
+
+func newCompareCmd(s stdio) *cobra.Command {
+	var o compareOptions
 	cmd := &cobra.Command{
 		Use:   "compare [flags] OLD NEW [MORE...]",
 		Short: "Compare files of benchmark results, as benchstat does, with verdicts and a gate",
@@ -32,29 +39,35 @@ more than it, or 2 for unreadable input, no benchmarks, or nothing in common.`,
   rigor compare --format json old.txt new.txt | jq '.benchmarks[].metrics[].verdict'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := flags.options()
-			if err != nil {
-				return err
-			}
-			if err := outputNotInput(flags.output, args); err != nil {
-				return err
-			}
-			run, err := readInputs(args)
-			if err != nil {
-				return err
-			}
-			rep, err := analysis.Analyze(run, opts)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			if len(run.Sides) > 1 && !rep.Comparable() {
-				return usageErrorf("no benchmark in common between %s", strings.Join(rep.Sides, " and "))
-			}
-			return flags.emit(cmd, rep)
+			o.inputs = args
+			return runCompare(cmd.Context(), &o, s)
 		},
 	}
-	flags.register(cmd.Flags())
-	rootCmd.AddCommand(cmd)
+	o.verdict.register(cmd.Flags())
+	return cmd
+}
+
+// runCompare compares o's input files and prints the verdicts.
+func runCompare(_ context.Context, o *compareOptions, s stdio) error {
+	opts, err := o.verdict.options()
+	if err != nil {
+		return err
+	}
+	if err := outputNotInput(o.verdict.output, o.inputs); err != nil {
+		return err
+	}
+	run, err := readInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	rep, err := analysis.Analyze(run, opts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if len(run.Sides) > 1 && !rep.Comparable() {
+		return usageErrorf("no benchmark in common between %s", strings.Join(rep.Sides, " and "))
+	}
+	return o.verdict.emit(s, rep)
 }
 
 // readInputs reads each argument (path or label=path) and merges them

@@ -3,34 +3,14 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// rigorBin is the rigor binary built once for the CLI tests, so that exit
-// codes and output are those a user sees.
-var rigorBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "rigor-cli-test")
-	if err != nil {
-		panic(err)
-	}
-	rigorBin = filepath.Join(dir, "rigor")
-	if out, err := exec.Command("go", "build", "-o", rigorBin, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// rigor runs the binary in the test's directory and returns stdout,
-// stderr and the exit code.
+// rigor runs rigor in process in the test's directory and returns
+// stdout, stderr and the exit code.
 func rigor(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	return rigorIn(t, "", args...)

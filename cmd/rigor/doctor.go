@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,14 +9,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
 )
 
-func init() {
-	var (
-		format string
-		strict bool
-	)
+// doctorOptions are rigor doctor's flags and what it checks with.
+type doctorOptions struct {
+	format string
+	strict bool
+	// check examines the machine: observe.Check, which samples the load
+	// for a second; tests give findings of their own.
+	check func(context.Context, *model.Env) ([]observe.Finding, error)
+}
+
+func newDoctorCmd(s stdio) *cobra.Command {
+	o := doctorOptions{check: observe.Check}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the machine for what would distort benchmark results",
@@ -31,33 +39,38 @@ a busy or throttled machine.`,
   rigor doctor --strict && rigor ab --old main ./...`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "text" && format != "json" {
-				return usageErrorf("unknown --format %q (want text or json)", format)
-			}
-			env := observe.CaptureEnv(cmd.Context())
-			findings, err := observe.Check(cmd.Context(), &env)
-			if err != nil {
-				return fmt.Errorf("checking the machine: %w", err)
-			}
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(findings); err != nil {
-					return err
-				}
-			} else if err := writeFindings(out, findings); err != nil {
-				return err
-			}
-			if strict && observe.Strict(findings) {
-				return &exitError{code: exitGateFail}
-			}
-			return nil
+			return runDoctor(cmd.Context(), &o, s)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a finding would distort results")
-	rootCmd.AddCommand(cmd)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1 when a finding would distort results")
+	return cmd
+}
+
+// runDoctor checks the machine and prints the findings; with o.strict a
+// finding that would distort results exits 1.
+func runDoctor(ctx context.Context, o *doctorOptions, s stdio) error {
+	if o.format != "text" && o.format != "json" {
+		return usageErrorf("unknown --format %q (want text or json)", o.format)
+	}
+	env := observe.CaptureEnv(ctx)
+	findings, err := o.check(ctx, &env)
+	if err != nil {
+		return fmt.Errorf("checking the machine: %w", err)
+	}
+	if o.format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(findings); err != nil {
+			return err
+		}
+	} else if err := writeFindings(s.out, findings); err != nil {
+		return err
+	}
+	if o.strict && observe.Strict(findings) {
+		return &exitError{code: exitGateFail}
+	}
+	return nil
 }
 
 // writeFindings prints a summary line, then one line per finding (worst

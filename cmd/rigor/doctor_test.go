@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -41,12 +43,45 @@ func TestDoctorCommand(t *testing.T) {
 			t.Errorf("malformed finding %+v", f)
 		}
 	}
-	// --strict exits 1 exactly when a finding warns. The machine may change
-	// between two runs (load comes and goes), so judge the run's own output.
-	out, _, code = rigor(t, "doctor", "--strict")
-	warned := strings.Contains(out, "\nwarn ")
-	if (code == 1) != warned || (code != 0 && code != 1) {
-		t.Errorf("--strict exit %d with warnings %v:\n%s", code, warned, out)
+}
+
+// TestDoctorStrict runs doctor on findings of its own, so that whether the
+// machine warns is known: --strict exits 1 exactly when a finding warns,
+// and the text lists the findings worst first, each fix under its finding
+// (in the third column: "warn  " and "governor  " are 16 columns).
+func TestDoctorStrict(t *testing.T) {
+	ok := observe.Finding{Check: "governor", Severity: observe.SeverityOK, Message: "performance"}
+	info := observe.Finding{Check: "vm", Severity: observe.SeverityInfo, Message: "none detected"}
+	warn := observe.Finding{Check: "load", Severity: observe.SeverityWarn, Message: "load 3.1 on 2 cores", Fix: "stop the other work"}
+	for _, tt := range []struct {
+		name     string
+		findings []observe.Finding
+		strict   bool
+		code     int
+		want     string
+	}{
+		{"warn, strict", []observe.Finding{ok, warn, info}, true, exitGateFail,
+			"rigor doctor: 1 finding would distort results\nwarn  load      load 3.1 on 2 cores\n                fix: stop the other work\ninfo  vm        none detected\nok    governor  performance\n"},
+		{"warn, not strict", []observe.Finding{warn}, false, exitOK, "rigor doctor: 1 finding would distort results\n"},
+		{"no warn, strict", []observe.Finding{ok, info}, true, exitOK, "rigor doctor: nothing found that would distort results\n"},
+		{"two warns", []observe.Finding{warn, warn}, true, exitGateFail, "rigor doctor: 2 findings would distort results\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb strings.Builder
+			o := &doctorOptions{format: "text", strict: tt.strict,
+				check: func(context.Context, *model.Env) ([]observe.Finding, error) { return tt.findings, nil }}
+			err := runDoctor(t.Context(), o, stdio{out: &out, err: &errb})
+			code := exitOK
+			var ee *exitError
+			if errors.As(err, &ee) {
+				code = ee.code
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.code || !strings.HasPrefix(out.String(), tt.want) || errb.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout starting %q", code, out.String(), errb.String(), tt.code, tt.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,8 +14,13 @@ import (
 	"github.com/rigorbench/rigor/observe"
 )
 
-func init() {
-	var format string
+// envOptions are rigor env's flags.
+type envOptions struct {
+	format string
+}
+
+func newEnvCmd(s stdio) *cobra.Command {
+	var o envOptions
 	cmd := &cobra.Command{
 		Use:   "env",
 		Short: "Print the machine and toolchain every run records",
@@ -24,21 +30,25 @@ and the physical limits sanity checks use (memory bandwidth, measured once by
 a copy probe and cached; NIC speed).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "text" && format != "json" {
-				return usageErrorf("unknown --format %q (want text or json)", format)
-			}
-			env := observe.CaptureEnv(cmd.Context())
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(env)
-			}
-			return writeEnv(out, &env)
+			return runEnv(cmd.Context(), &o, s)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	rootCmd.AddCommand(cmd)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// runEnv prints what every run records about the machine.
+func runEnv(ctx context.Context, o *envOptions, s stdio) error {
+	if o.format != "text" && o.format != "json" {
+		return usageErrorf("unknown --format %q (want text or json)", o.format)
+	}
+	env := observe.CaptureEnv(ctx)
+	if o.format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(env)
+	}
+	return writeEnv(s.out, &env)
 }
 
 // writeEnv prints env as aligned "name  value" lines; what could not be

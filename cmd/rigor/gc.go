@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -16,12 +17,15 @@ import (
 // defaultKeep is how many runs rigor gc keeps by default.
 const defaultKeep = 20
 
-func init() {
-	var (
-		keep      int
-		olderThan string
-		dryRun    bool
-	)
+// gcOptions are rigor gc's flags.
+type gcOptions struct {
+	keep      int
+	olderThan string // a duration, or days (30d) or weeks (2w); "" for any age
+	dryRun    bool
+}
+
+func newGCCmd(s stdio) *cobra.Command {
+	var o gcOptions
 	cmd := &cobra.Command{
 		Use:   "gc [flags]",
 		Short: "Remove old result directories under .rigor/runs",
@@ -43,55 +47,61 @@ Exit status: 0, or 2 for bad flags or when a run cannot be removed.`,
   rigor gc --keep 0 --older-than 30d --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if keep < 0 {
-				return usageErrorf("--keep must be 0 or more, got %d", keep)
-			}
-			var age time.Duration
-			if olderThan != "" {
-				var err error
-				if age, err = parseAge(olderThan); err != nil {
-					return usageErrorf("--older-than: %v", err)
-				}
-			}
-			root, err := store.ModuleRoot(".")
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			st := store.Open(root)
-			removed, busy, err := st.Prune(store.Pruning{Keep: keep, OlderThan: age, Now: time.Now(), DryRun: dryRun, LockFile: gotest.LockFile})
-			out := cmd.OutOrStdout()
-			verb := "removed"
-			if dryRun {
-				verb = "would remove"
-			}
-			var total int64
-			for _, r := range removed {
-				total += r.Size
-				fmt.Fprintf(out, "%s %s (%s, started %s)\n", verb, relPath(root, r.Path), size(r.Size), r.Time.Format("2006-01-02 15:04"))
-			}
-			for _, r := range busy {
-				fmt.Fprintf(out, "kept %s: it holds %s or was written to less than %s ago, so a run may still be writing there\n",
-					relPath(root, r.Path), gotest.LockFile, store.InUse)
-			}
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			left, lerr := st.Runs()
-			if lerr != nil {
-				return usageErrorf("%v", lerr)
-			}
-			if dryRun {
-				fmt.Fprintf(out, "%s %d %s (%s); %d would be left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left)-len(removed))
-			} else {
-				fmt.Fprintf(out, "%s %d %s (%s); %d left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left))
-			}
-			return nil
+			return runGC(cmd.Context(), &o, s)
 		},
 	}
-	cmd.Flags().IntVar(&keep, "keep", defaultKeep, "keep this many of the newest runs")
-	cmd.Flags().StringVar(&olderThan, "older-than", "", "remove only runs that started longer ago than this `duration` (720h, 30d, 2w)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be removed and remove nothing")
-	rootCmd.AddCommand(cmd)
+	cmd.Flags().IntVar(&o.keep, "keep", defaultKeep, "keep this many of the newest runs")
+	cmd.Flags().StringVar(&o.olderThan, "older-than", "", "remove only runs that started longer ago than this `duration` (720h, 30d, 2w)")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would be removed and remove nothing")
+	return cmd
+}
+
+// runGC removes old result directories from the store of the module that
+// holds the working directory, and prints what it removed.
+func runGC(_ context.Context, o *gcOptions, s stdio) error {
+	if o.keep < 0 {
+		return usageErrorf("--keep must be 0 or more, got %d", o.keep)
+	}
+	var age time.Duration
+	if o.olderThan != "" {
+		var err error
+		if age, err = parseAge(o.olderThan); err != nil {
+			return usageErrorf("--older-than: %v", err)
+		}
+	}
+	root, err := store.ModuleRoot(".")
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	st := store.Open(root)
+	removed, busy, err := st.Prune(store.Pruning{Keep: o.keep, OlderThan: age, Now: time.Now(), DryRun: o.dryRun, LockFile: gotest.LockFile})
+	out := s.out
+	verb := "removed"
+	if o.dryRun {
+		verb = "would remove"
+	}
+	var total int64
+	for _, r := range removed {
+		total += r.Size
+		fmt.Fprintf(out, "%s %s (%s, started %s)\n", verb, relPath(root, r.Path), size(r.Size), r.Time.Format("2006-01-02 15:04"))
+	}
+	for _, r := range busy {
+		fmt.Fprintf(out, "kept %s: it holds %s or was written to less than %s ago, so a run may still be writing there\n",
+			relPath(root, r.Path), gotest.LockFile, store.InUse)
+	}
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	left, lerr := st.Runs()
+	if lerr != nil {
+		return usageErrorf("%v", lerr)
+	}
+	if o.dryRun {
+		fmt.Fprintf(out, "%s %d %s (%s); %d would be left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left)-len(removed))
+	} else {
+		fmt.Fprintf(out, "%s %d %s (%s); %d left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left))
+	}
+	return nil
 }
 
 // parseAge reads a duration as time.ParseDuration does, and also whole
@@ -132,4 +142,11 @@ func size(n int64) string {
 		return strconv.FormatInt(n, 10) + "B"
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64) + units[i]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

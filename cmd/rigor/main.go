@@ -1,8 +1,26 @@
 // Command rigor measures Go code and says, with confidence intervals and a
 // verdict, whether a change made it faster.
 //
-// Each subcommand lives in its own file and registers itself with the root
-// command in an init function.
+// main builds the command tree with newRootCmd and runs it. Each
+// subcommand lives in its own file, in three parts:
+//
+//   - an options struct (xOptions) holding everything the command needs,
+//   - a run function, runX(ctx, opts, stdio) error, that does the work
+//     and reads and writes only the streams it is given,
+//   - a constructor, newXCmd(stdio) *cobra.Command, whose flags parse
+//     into the options struct and whose RunE only calls runX.
+//
+// A new command is that file plus one line in newRootCmd's list. Errors
+// carry the exit code (exitError, usageErrorf); execute prints them as one
+// line, "rigor: ...". Tests run commands in process through execute, or
+// call runX directly.
+//
+// Files: main.go (the root, exit codes, execute), verdict.go (the
+// analysis, output and gate flags of compare, ab, run and report),
+// measure.go (the measurement flags and the measuring shared by ab and
+// run), progress.go (the terminal progress bar), term.go (colour and
+// width), and one file per command: ab, compare, doctor, env, gc, ramp,
+// report, run, version.
 package main
 
 import (
@@ -46,22 +64,30 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
-var rootCmd = &cobra.Command{
-	Use:   "rigor",
-	Short: "Benchmark Go code and get a verdict you can trust",
-	Long: `rigor runs and compares Go benchmarks the way measurement should be done:
-interleaved and paired rounds, confidence intervals on every change, a verdict
-(improved, regressed, unchanged or inconclusive) and an exit code CI can gate on.`,
-	SilenceUsage:  true,
-	SilenceErrors: true,
+// stdio is the standard streams a command reads and writes, injected so
+// that tests run commands in process on buffers.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+	err io.Writer
+}
+
+// cmdStdio returns the streams cobra holds for cmd (those newRootCmd
+// set). For a command still built the old way, in init (see rootCmd).
+func cmdStdio(cmd *cobra.Command) stdio {
+	return stdio{in: cmd.InOrStdin(), out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := execute(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	stop()
+	os.Exit(code)
 }
 
-// run executes the CLI with args and returns the process exit code.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+// execute runs the command line args (without the program name) on s and
+// returns the process exit code. ctx ends the command early (Ctrl-C).
+func execute(ctx context.Context, args []string, s stdio) (code int) {
 	// A panic is a bug in rigor; the user still gets one line, not a stack
 	// trace (RIGOR_DEBUG=1 re-panics for the trace).
 	defer func() {
@@ -69,48 +95,94 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			if os.Getenv("RIGOR_DEBUG") != "" {
 				panic(r)
 			}
-			fmt.Fprintf(stderr, "rigor: internal error: %v (run with RIGOR_DEBUG=1 for details, and please report it)\n", r)
+			fmt.Fprintf(s.err, "rigor: internal error: %v (run with RIGOR_DEBUG=1 for details, and please report it)\n", r)
 			code = exitUsage
 		}
 	}()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rootCmd.SetArgs(args)
-	rootCmd.SetOut(stdout)
-	rootCmd.SetErr(stderr)
-	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: exitUsage, err: err}
-	})
-	strictHelp()
-	err := rootCmd.ExecuteContext(ctx)
+	// Whatever a command started on ctx ends with it.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "rigor:", ee.err)
+			fmt.Fprintln(s.err, "rigor:", ee.err)
 		}
 		return ee.code
 	}
 	// Cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintln(stderr, "rigor:", err)
+	fmt.Fprintln(s.err, "rigor:", err)
 	return exitUsage
 }
+
+// newRootCmd builds rigor's command tree, every command reading and
+// writing s. To add a command, add its constructor to the list.
+func newRootCmd(s stdio) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rigor",
+		Short: "Benchmark Go code and get a verdict you can trust",
+		Long: `rigor runs and compares Go benchmarks the way measurement should be done:
+interleaved and paired rounds, confidence intervals on every change, a verdict
+(improved, regressed, unchanged or inconclusive) and an exit code CI can gate on.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, err: err}
+	})
+	for _, newCmd := range []func(stdio) *cobra.Command{
+		newABCmd,
+		newCompareCmd,
+		newDoctorCmd,
+		newEnvCmd,
+		newGCCmd,
+		newRampCmd,
+		newReportCmd,
+		newRunCmd,
+		newVersionCmd,
+	} {
+		root.AddCommand(newCmd(s))
+	}
+	root.AddCommand(rootCmd.cmds...)
+	strictHelp(root)
+	return root
+}
+
+// rootCmd keeps the old way of adding a command, rootCmd.AddCommand in
+// an init function, working while files written that way are converted:
+// such commands are added to every tree newRootCmd builds. They are built
+// once per process, so their flag values outlive one execution; write
+// newXCmd(stdio) instead and list it in newRootCmd.
+//
+// Deprecated: list a constructor in newRootCmd.
+var rootCmd legacyCommands
+
+type legacyCommands struct{ cmds []*cobra.Command }
+
+// AddCommand adds cmds to every root built after it.
+func (l *legacyCommands) AddCommand(cmds ...*cobra.Command) { l.cmds = append(l.cmds, cmds...) }
 
 // strictHelp makes cobra's help and completion commands treat an unknown
 // topic or shell as the usage error it is (exit 2), where cobra prints
 // help and exits 0.
-func strictHelp() {
-	rootCmd.InitDefaultHelpCmd()
-	rootCmd.InitDefaultCompletionCmd()
-	for _, c := range rootCmd.Commands() {
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "help":
 			if show := c.Run; show != nil {
 				c.Run = nil
 				c.RunE = func(c *cobra.Command, args []string) error {
-					if cmd, _, err := rootCmd.Find(args); err != nil || cmd == nil {
+					if cmd, _, err := root.Find(args); err != nil || cmd == nil {
 						return usageErrorf("unknown help topic %q", strings.Join(args, " "))
 					}
 					show(c, args)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -20,28 +19,34 @@ import (
 	"github.com/rigorbench/rigor/report"
 )
 
-func init() {
-	var (
-		method      string
-		headers     []string
-		data        string
-		timeout     time.Duration
-		noKeepAlive bool
-		http2       bool
-		concurrency string
-		rampSteps   string
-		rates       string
-		warmup      time.Duration
-		duration    time.Duration
-		knee        float64
-		slos        []string
-		keepGoing   bool
-		pid         int
-		maxWorkers  int
-		successes   string
-		format      string
-		quiet       bool
-	)
+// rampOptions are rigor ramp's flags and argument.
+type rampOptions struct {
+	url         string
+	method      string
+	headers     []string
+	data        string
+	timeout     time.Duration
+	noKeepAlive bool
+	http2       bool
+	concurrency string
+	rampSteps   string
+	rates       string
+	warmup      time.Duration
+	duration    time.Duration
+	knee        float64
+	slos        []string
+	keepGoing   bool
+	pid         int
+	maxWorkers  int
+	successes   string
+	format      string
+	quiet       bool
+	// command is the command line the JSON records (os.Args).
+	command []string
+}
+
+func newRampCmd(s stdio) *cobra.Command {
+	var o rampOptions
 	cmd := &cobra.Command{
 		Use:   "ramp [flags] URL",
 		Short: "Ramp load on an HTTP endpoint and find where it stops scaling",
@@ -90,206 +95,213 @@ or URL, or an interrupted ramp (the steps that completed are printed).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg := load.Config{
-				Warmup:     warmup,
-				Duration:   duration,
-				Knee:       knee,
-				KeepGoing:  keepGoing,
-				PID:        pid,
-				MaxWorkers: maxWorkers,
-			}
-			if warmup == 0 {
-				cfg.Warmup = -1 // --warmup 0 means none
-			}
-			if duration <= 0 {
-				return usageErrorf("--duration must be positive")
-			}
-			if !(knee >= 0 && knee < 1) {
-				return usageErrorf("--knee must be between 0 and 1 (0.05 is 5%%), got %v", knee)
-			}
-			switch {
-			case warmup < 0:
-				return usageErrorf("--warmup must not be negative (0 for none), got %v", warmup)
-			case timeout < 0:
-				return usageErrorf("--timeout must not be negative (0 for none), got %v", timeout)
-			case pid < 0:
-				return usageErrorf("--pid must be a process ID, got %d", pid)
-			case maxWorkers < 1:
-				return usageErrorf("--max-workers must be at least 1, got %d", maxWorkers)
-			}
-			switch format {
-			case "text", "md", "csv", "json":
-			default:
-				return usageErrorf("unknown --format %q: want text, json, csv or md", format)
-			}
-			var err error
-			n := 0
-			for _, s := range []string{concurrency, rampSteps, rates} {
-				if s != "" {
-					n++
-				}
-			}
-			switch {
-			case n > 1:
-				return usageErrorf("give one of --concurrency, --ramp and --rate")
-			case rates != "":
-				if cfg.Rates, err = load.ParseRates(rates); err != nil {
-					return usageErrorf("--rate: %v", err)
-				}
-			case rampSteps != "":
-				if cfg.Concurrency, err = load.ParseConcurrency(rampSteps); err != nil {
-					return usageErrorf("--ramp: %v", err)
-				}
-			case concurrency != "":
-				if cfg.Concurrency, err = load.ParseConcurrency(concurrency); err != nil {
-					return usageErrorf("--concurrency: %v", err)
-				}
-			default:
-				cfg.Concurrency, _ = load.ParseConcurrency("1..64x2")
-			}
-			for _, s := range slos {
-				if cfg.SLO, err = load.ParseSLO(s, cfg.SLO); err != nil {
-					return usageErrorf("--slo: %v", err)
-				}
-			}
-			h := load.HTTP{
-				Method:           method,
-				URL:              args[0],
-				Header:           http.Header{},
-				Timeout:          timeout,
-				DisableKeepAlive: noKeepAlive,
-				HTTP2:            http2,
-			}
-			for _, kv := range headers {
-				k, v, ok := strings.Cut(kv, ":")
-				if !ok || strings.TrimSpace(k) == "" {
-					return usageErrorf("-H %q: want 'Name: value'", kv)
-				}
-				h.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
-			}
-			if h.SuccessCodes, err = load.ParseStatusCodes(successes); err != nil {
-				return usageErrorf("--success-codes: %v", err)
-			}
-			if data != "" {
-				if path, ok := strings.CutPrefix(data, "@"); ok {
-					if h.Body, err = readBody(path); err != nil {
-						return usageErrorf("-d %s: %v", data, err)
-					}
-				} else {
-					h.Body = []byte(data)
-				}
-				if method == "" {
-					h.Method = http.MethodPost // as curl does
-				}
-			}
-			target, err := load.NewHTTP(h)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			if err := reachable(cmd.Context(), args[0], timeout); err != nil {
-				return usageErrorf("%v", err)
-			}
-			stderr := cmd.ErrOrStderr()
-			if !quiet {
-				cfg.Progress = func(s model.RampStep) {
-					lvl := fmt.Sprintf("concurrency %d", s.Concurrency)
-					if s.Rate > 0 {
-						lvl = fmt.Sprintf("rate %g/s", s.Rate)
-					}
-					valid := ""
-					if !s.Valid {
-						valid = "  INVALID"
-					}
-					fmt.Fprintf(stderr, "rigor ramp: step %d, %s: %.0f ok/s, p99 %v, errors %.2f%%%s\n",
-						s.Index+1, lvl, s.Throughput, s.Latency.P99.Round(time.Microsecond), 100*s.ErrorRate, valid)
-				}
-			}
-			var env *model.Env
-			if format == "json" {
-				e := observe.CaptureEnv(cmd.Context())
-				env = &e
-			}
-			start := time.Now()
-			r, err := load.Ramp(cmd.Context(), target, cfg)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			// Ctrl-C: print what completed, and exit 2 as any
-			// interrupted run does.
-			interrupted := cmd.Context().Err() != nil
-			stopped := cmp.Or(r.Stopped, "interrupted")
-			if interrupted && len(r.Steps) == 0 {
-				return usageErrorf("%s, before any step completed: nothing to report", stopped)
-			}
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				run := &model.Run{
-					Kind:    model.KindRamp,
-					Start:   start,
-					End:     time.Now(),
-					Command: append([]string{"rigor"}, os.Args[1:]...),
-					Env:     env,
-					Sides:   []model.Side{},
-					Ramp:    r,
-				}
-				if err := run.WriteJSON(out); err != nil {
-					return err
-				}
-			} else if err := report.RenderRamp(out, r, format); err != nil {
-				return err
-			}
-			if interrupted {
-				return usageErrorf("%s: the result above is partial", stopped)
-			}
-			if cfg.SLO != nil && (r.Headline == nil || r.Headline.Basis != "slo") {
-				return &exitError{code: exitGateFail}
-			}
-			return nil
+			o.url = args[0]
+			o.command = os.Args
+			return runRamp(cmd.Context(), &o, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&method, "method", "X", "", "HTTP method (default GET, or POST with -d)")
-	f.StringArrayVarP(&headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
-	f.StringVarP(&data, "data", "d", "", fmt.Sprintf("request body, or @file to read it from a file (at most %d MiB)", maxBody>>20))
-	f.StringVar(&successes, "success-codes", "200-299", "HTTP statuses that count as successes, e.g. 200-299,304 or 2xx,3xx; any other status is a failure (redirects are not followed)")
-	f.DurationVar(&timeout, "timeout", 10*time.Second, "per-request timeout, connection included (0 for none)")
-	f.BoolVar(&noKeepAlive, "no-keepalive", false, "open a new connection for every request")
-	f.BoolVar(&http2, "http2", false, "speak HTTP/2 (ALPN over https, prior-knowledge h2c over http)")
-	f.StringVar(&concurrency, "concurrency", "", "closed-loop steps: workers per step, e.g. 1,2,4,8")
-	f.StringVar(&rampSteps, "ramp", "", "closed-loop steps as a range, e.g. 1..64x2 or 8..64+8 (default 1..64x2)")
-	f.StringVar(&rates, "rate", "", "open-loop steps in requests/s, e.g. 1000,2000 or 500..4000x2")
-	f.DurationVar(&warmup, "warmup", load.DefaultWarmup, "unmeasured warm-up before each step (0 for none)")
-	f.DurationVar(&duration, "duration", load.DefaultDuration, "measured window of each step")
-	f.Float64Var(&knee, "knee", 0.05, "stop after two steps in a row each gain less than this fraction of throughput (0 never stops)")
-	f.StringArrayVar(&slos, "slo", nil, "objective per step: p50|p90|p99|p99.9|max=DURATION and/or errors=PERCENT, e.g. p99=50ms,errors=1%")
-	f.BoolVar(&keepGoing, "keep-going", false, "run every step even after one breaks the SLO")
-	f.IntVar(&pid, "pid", 0, "target process ID: record its CPU time and context switches (Linux)")
-	f.IntVar(&maxWorkers, "max-workers", load.DefaultMaxWorkers, "open loop: most workers (connections) to keep the schedule")
-	f.StringVar(&format, "format", "text", "output format: text, json, csv or md")
-	f.BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
-	rootCmd.AddCommand(cmd)
+	f.StringVarP(&o.method, "method", "X", "", "HTTP method (default GET, or POST with -d)")
+	f.StringArrayVarP(&o.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	f.StringVarP(&o.data, "data", "d", "", fmt.Sprintf("request body, or @file to read it from a file (at most %d MiB)", load.MaxBody>>20))
+	f.StringVar(&o.successes, "success-codes", "200-299", "HTTP statuses that count as successes, e.g. 200-299,304 or 2xx,3xx; any other status is a failure (redirects are not followed)")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout, connection included (0 for none)")
+	f.BoolVar(&o.noKeepAlive, "no-keepalive", false, "open a new connection for every request")
+	f.BoolVar(&o.http2, "http2", false, "speak HTTP/2 (ALPN over https, prior-knowledge h2c over http)")
+	f.StringVar(&o.concurrency, "concurrency", "", "closed-loop steps: workers per step, e.g. 1,2,4,8")
+	f.StringVar(&o.rampSteps, "ramp", "", "closed-loop steps as a range, e.g. 1..64x2 or 8..64+8 (default 1..64x2)")
+	f.StringVar(&o.rates, "rate", "", "open-loop steps in requests/s, e.g. 1000,2000 or 500..4000x2")
+	f.DurationVar(&o.warmup, "warmup", load.DefaultWarmup, "unmeasured warm-up before each step (0 for none)")
+	f.DurationVar(&o.duration, "duration", load.DefaultDuration, "measured window of each step")
+	f.Float64Var(&o.knee, "knee", 0.05, "stop after two steps in a row each gain less than this fraction of throughput (0 never stops)")
+	f.StringArrayVar(&o.slos, "slo", nil, "objective per step: p50|p90|p99|p99.9|max=DURATION and/or errors=PERCENT, e.g. p99=50ms,errors=1%")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "run every step even after one breaks the SLO")
+	f.IntVar(&o.pid, "pid", 0, "target process ID: record its CPU time and context switches (Linux)")
+	f.IntVar(&o.maxWorkers, "max-workers", load.DefaultMaxWorkers, "open loop: most workers (connections) to keep the schedule")
+	f.StringVar(&o.format, "format", "text", "output format: text, json, csv or md")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines on stderr")
+	return cmd
 }
 
-// maxBody bounds a request body read from a file: the whole body is held
-// in memory and sent with every request.
-const maxBody = 64 << 20
+// runRamp ramps load on o.url and prints the ramp; with an SLO that no
+// step met it exits 1.
+func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	target, err := o.target()
+	if err != nil {
+		return err
+	}
+	if err := reachable(ctx, o.url, o.timeout); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if !o.quiet {
+		cfg.Progress = func(st model.RampStep) {
+			lvl := fmt.Sprintf("concurrency %d", st.Concurrency)
+			if st.Rate > 0 {
+				lvl = fmt.Sprintf("rate %g/s", st.Rate)
+			}
+			valid := ""
+			if !st.Valid {
+				valid = "  INVALID"
+			}
+			fmt.Fprintf(s.err, "rigor ramp: step %d, %s: %.0f ok/s, p99 %v, errors %.2f%%%s\n",
+				st.Index+1, lvl, st.Throughput, st.Latency.P99.Round(time.Microsecond), 100*st.ErrorRate, valid)
+		}
+	}
+	var env *model.Env
+	if o.format == "json" {
+		e := observe.CaptureEnv(ctx)
+		env = &e
+	}
+	start := time.Now()
+	r, err := load.Ramp(ctx, target, cfg)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	// Ctrl-C: print what completed, and exit 2 as any interrupted run
+	// does.
+	interrupted := ctx.Err() != nil
+	stopped := cmp.Or(r.Stopped, "interrupted")
+	if interrupted && len(r.Steps) == 0 {
+		return usageErrorf("%s, before any step completed: nothing to report", stopped)
+	}
+	if o.format == "json" {
+		var args []string
+		if len(o.command) > 0 {
+			args = o.command[1:]
+		}
+		run := &model.Run{
+			Kind:    model.KindRamp,
+			Start:   start,
+			End:     time.Now(),
+			Command: append([]string{"rigor"}, args...),
+			Env:     env,
+			Sides:   []model.Side{},
+			Ramp:    r,
+		}
+		if err := run.WriteJSON(s.out); err != nil {
+			return err
+		}
+	} else if err := report.RenderRamp(s.out, r, o.format); err != nil {
+		return err
+	}
+	if interrupted {
+		return usageErrorf("%s: the result above is partial", stopped)
+	}
+	if cfg.SLO != nil && (r.Headline == nil || r.Headline.Basis != "slo") {
+		return &exitError{code: exitGateFail}
+	}
+	return nil
+}
 
-// readBody reads a request body from the file at path, refusing one
-// larger than maxBody (a device such as /dev/zero never ends).
-func readBody(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// config checks the ramp's flags and returns its configuration.
+func (o *rampOptions) config() (load.Config, error) {
+	cfg := load.Config{
+		Warmup:     o.warmup,
+		Duration:   o.duration,
+		Knee:       o.knee,
+		KeepGoing:  o.keepGoing,
+		PID:        o.pid,
+		MaxWorkers: o.maxWorkers,
+	}
+	if o.warmup == 0 {
+		cfg.Warmup = -1 // --warmup 0 means none
+	}
+	if o.duration <= 0 {
+		return cfg, usageErrorf("--duration must be positive")
+	}
+	if !(o.knee >= 0 && o.knee < 1) {
+		return cfg, usageErrorf("--knee must be between 0 and 1 (0.05 is 5%%), got %v", o.knee)
+	}
+	switch {
+	case o.warmup < 0:
+		return cfg, usageErrorf("--warmup must not be negative (0 for none), got %v", o.warmup)
+	case o.timeout < 0:
+		return cfg, usageErrorf("--timeout must not be negative (0 for none), got %v", o.timeout)
+	case o.pid < 0:
+		return cfg, usageErrorf("--pid must be a process ID, got %d", o.pid)
+	case o.maxWorkers < 1:
+		return cfg, usageErrorf("--max-workers must be at least 1, got %d", o.maxWorkers)
+	}
+	switch o.format {
+	case "text", "md", "csv", "json":
+	default:
+		return cfg, usageErrorf("unknown --format %q: want text, json, csv or md", o.format)
+	}
+	var err error
+	n := 0
+	for _, s := range []string{o.concurrency, o.rampSteps, o.rates} {
+		if s != "" {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return cfg, usageErrorf("give one of --concurrency, --ramp and --rate")
+	case o.rates != "":
+		if cfg.Rates, err = load.ParseRates(o.rates); err != nil {
+			return cfg, usageErrorf("--rate: %v", err)
+		}
+	case o.rampSteps != "":
+		if cfg.Concurrency, err = load.ParseConcurrency(o.rampSteps); err != nil {
+			return cfg, usageErrorf("--ramp: %v", err)
+		}
+	case o.concurrency != "":
+		if cfg.Concurrency, err = load.ParseConcurrency(o.concurrency); err != nil {
+			return cfg, usageErrorf("--concurrency: %v", err)
+		}
+	default:
+		cfg.Concurrency, _ = load.ParseConcurrency("1..64x2")
+	}
+	for _, s := range o.slos {
+		if cfg.SLO, err = load.ParseSLO(s, cfg.SLO); err != nil {
+			return cfg, usageErrorf("--slo: %v", err)
+		}
+	}
+	return cfg, nil
+}
+
+// target checks the request flags and returns the target they describe.
+func (o *rampOptions) target() (load.Target, error) {
+	h := load.HTTP{
+		Method:           o.method,
+		URL:              o.url,
+		Header:           http.Header{},
+		Timeout:          o.timeout,
+		DisableKeepAlive: o.noKeepAlive,
+		HTTP2:            o.http2,
+	}
+	for _, kv := range o.headers {
+		k, v, err := load.ParseHeader(kv)
+		if err != nil {
+			return nil, usageErrorf("-H %q: %v", kv, err)
+		}
+		h.Header.Add(k, v)
+	}
+	var err error
+	if h.SuccessCodes, err = load.ParseStatusCodes(o.successes); err != nil {
+		return nil, usageErrorf("--success-codes: %v", err)
+	}
+	if o.data != "" {
+		if path, ok := strings.CutPrefix(o.data, "@"); ok {
+			if h.Body, err = load.ReadBody(path); err != nil {
+				return nil, usageErrorf("-d %s: %v", o.data, err)
+			}
+		} else {
+			h.Body = []byte(o.data)
+		}
+		if o.method == "" {
+			h.Method = http.MethodPost // as curl does
+		}
+	}
+	target, err := load.NewHTTP(h)
 	if err != nil {
-		return nil, err
+		return nil, usageErrorf("%v", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxBody+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxBody {
-		return nil, fmt.Errorf("the body is larger than %d MiB, the most rigor sends", maxBody>>20)
-	}
-	return b, nil
+	return target, nil
 }
 
 // reachable dials rawURL's host once, so that a target that is down or

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"slices"
 	"strings"
@@ -12,8 +13,14 @@ import (
 	"github.com/rigorbench/rigor/report"
 )
 
-func init() {
-	var flags verdictFlags
+// reportOptions are rigor report's flags and argument.
+type reportOptions struct {
+	verdict verdictFlags
+	input   string // the results file
+}
+
+func newReportCmd(s stdio) *cobra.Command {
+	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report [flags] RESULTS",
 		Short: "Render saved results (rigor JSON, or any file compare reads) in any format, HTML included",
@@ -35,33 +42,40 @@ more than it, or 2 for unreadable input.`,
   rigor report results.json --format benchfmt > results.txt`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := flags.options()
-			if err != nil {
-				return err
-			}
-			run, err := model.ReadFile(args[0], "")
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			var rep *analysis.Report
-			if len(run.Sides) == 0 && run.Ramp != nil {
-				// A ramp has no sides to compare: only the ramp to show.
-				switch {
-				case flags.format == "json":
-					return flags.write(cmd, run.WriteJSON)
-				case slices.Contains(report.RampFormats, flags.format):
-					return flags.write(cmd, func(w io.Writer) error { return report.RenderRamp(w, run.Ramp, flags.format) })
-				case flags.format != "html":
-					return usageErrorf("%s holds a ramp, which --format %s cannot show (want %s, json or html)",
-						args[0], flags.format, strings.Join(report.RampFormats, ", "))
-				}
-				rep = &analysis.Report{Kind: run.Kind, Options: opts, Run: run, Notes: run.Notes}
-			} else if rep, err = analysis.Analyze(run, opts); err != nil {
-				return usageErrorf("%s: %v", args[0], err)
-			}
-			return flags.emit(cmd, rep)
+			o.input = args[0]
+			return runReport(cmd.Context(), &o, s)
 		},
 	}
-	flags.register(cmd.Flags())
-	rootCmd.AddCommand(cmd)
+	o.verdict.register(cmd.Flags())
+	return cmd
+}
+
+// runReport renders o's results file as o.verdict says, with its gate.
+func runReport(_ context.Context, o *reportOptions, s stdio) error {
+	f := &o.verdict
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	run, err := model.ReadFile(o.input, "")
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	var rep *analysis.Report
+	if len(run.Sides) == 0 && run.Ramp != nil {
+		// A ramp has no sides to compare: only the ramp to show.
+		switch {
+		case f.format == "json":
+			return f.write(s.out, run.WriteJSON)
+		case slices.Contains(report.RampFormats, f.format):
+			return f.write(s.out, func(w io.Writer) error { return report.RenderRamp(w, run.Ramp, f.format) })
+		case f.format != "html":
+			return usageErrorf("%s holds a ramp, which --format %s cannot show (want %s, json or html)",
+				o.input, f.format, strings.Join(report.RampFormats, ", "))
+		}
+		rep = &analysis.Report{Kind: run.Kind, Options: opts, Run: run, Notes: run.Notes}
+	} else if rep, err = analysis.Analyze(run, opts); err != nil {
+		return usageErrorf("%s: %v", o.input, err)
+	}
+	return f.emit(s, rep)
 }

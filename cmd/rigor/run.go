@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -16,15 +18,17 @@ import (
 // currentLabel labels the side rigor run measures.
 const currentLabel = "current"
 
-func init() {
-	var (
-		vf           verdictFlags
-		mf           measureFlags
-		side         sideFlags
-		saveBaseline string
-		baseline     string
-		updateOnPass bool
-	)
+// runOptions are rigor run's flags and arguments.
+type runOptions struct {
+	verdict   verdictFlags
+	measure   measureFlags
+	side      sideFlags
+	baselines store.Plan
+	packages  []string
+}
+
+func newRunCmd(s stdio) *cobra.Command {
+	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run [flags] [packages]",
 		Short: "Benchmark the working tree in interleaved rounds; keep or check a baseline",
@@ -49,113 +53,89 @@ run where nothing could be measured, or an interrupted run.`,
   rigor run --baseline main --max-regression 5 ./...
   rigor run --baseline main --update-on-pass --max-regression 5 ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := vf.options()
-			if err != nil {
-				return err
-			}
-			mf.minRoundsSet = cmd.Flags().Changed("min-rounds")
-			cfg, err := mf.config(args)
-			if err != nil {
-				return err
-			}
-			sd, err := side.side(currentLabel)
-			if err != nil {
-				return err
-			}
-			cfg.Sides = []gotest.Side{sd}
-			cfg.Analysis, cfg.Seed = opts, vf.seed
-			if updateOnPass && baseline == "" {
-				return usageErrorf("--update-on-pass needs --baseline")
-			}
-			var st *store.Store
-			if saveBaseline != "" || baseline != "" {
-				for _, n := range []string{saveBaseline, baseline} {
-					if n != "" {
-						if err := store.CheckName(n); err != nil {
-							return usageErrorf("%v", err)
-						}
-					}
-				}
-				root, err := store.ModuleRoot(".")
-				if err != nil {
-					return usageErrorf("%v", err)
-				}
-				st = store.Open(root)
-			}
-			var base *model.Run
-			if baseline != "" {
-				if base, err = st.Load(baseline); err != nil {
-					return usageErrorf("%v", err)
-				}
-				if baseline == currentLabel {
-					return usageErrorf("a baseline cannot be named %q, the label of the side being measured", currentLabel)
-				}
-				// Stop once every comparison with the baseline is
-				// resolved.
-				cfg.Unresolved = func(r *model.Run) ([]string, error) {
-					against, err := store.Against(base, baseline, r)
-					if err != nil {
-						return nil, err
-					}
-					return experiment.Unresolved(against, opts)
-				}
-			}
-			run, interrupted := measure(cmd, cfg)
-			if run == nil {
-				return interrupted
-			}
-			shown := run
-			if base != nil {
-				if shown, err = store.Against(base, baseline, run); err != nil {
-					return usageErrorf("%v", err)
-				}
-			}
-			rep, err := analysis.Analyze(shown, opts)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			if base != nil && !rep.Comparable() {
-				return usageErrorf("no benchmark in common with the baseline %s", baseline)
-			}
-			result := finish(cmd, &vf, rep, interrupted)
-			if interrupted != nil {
-				return result // a partial run is never stored
-			}
-			stderr := cmd.ErrOrStderr()
-			if saveBaseline != "" {
-				if err := st.Save(saveBaseline, run); err != nil {
-					return err
-				}
-				fmt.Fprintf(stderr, "rigor: saved baseline %s (%s)\n", saveBaseline, st.BaselinePath(saveBaseline))
-			}
-			if updateOnPass {
-				limit := vf.maxRegression
-				if limit < 0 {
-					limit = 0
-				}
-				if fails := vf.gate(rep, limit); len(fails) > 0 {
-					fmt.Fprintf(stderr, "rigor: baseline %s kept: %d %s regressed\n", baseline, len(fails), plural(len(fails), "comparison", "comparisons"))
-				} else if err := st.Save(baseline, run); err != nil {
-					return errors.Join(result, err)
-				} else {
-					fmt.Fprintf(stderr, "rigor: the run passed; baseline %s updated\n", baseline)
-				}
-			}
-			return result
+			o.packages = args
+			o.measure.command = os.Args
+			o.measure.minRoundsSet = cmd.Flags().Changed("min-rounds")
+			return runRun(cmd.Context(), &o, s)
 		},
 	}
-	side.registerBuild(cmd.Flags(), "")
-	cmd.Flags().StringVar(&saveBaseline, "save-baseline", "", "store the result as the baseline `NAME` (.rigor/baselines/NAME.json)")
-	cmd.Flags().StringVar(&baseline, "baseline", "", "compare the result with the stored baseline `NAME` (unpaired)")
-	cmd.Flags().BoolVar(&updateOnPass, "update-on-pass", false, "replace the --baseline with this result when no benchmark regressed beyond --max-regression")
-	mf.register(cmd.Flags())
-	vf.register(cmd.Flags())
-	rootCmd.AddCommand(cmd)
+	o.side.registerBuild(cmd.Flags(), "")
+	cmd.Flags().StringVar(&o.baselines.Save, "save-baseline", "", "store the result as the baseline `NAME` (.rigor/baselines/NAME.json)")
+	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare the result with the stored baseline `NAME` (unpaired)")
+	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "replace the --baseline with this result when no benchmark regressed beyond --max-regression")
+	o.measure.register(cmd.Flags())
+	o.verdict.register(cmd.Flags())
+	return cmd
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// runRun measures the working tree, prints the result or its comparison
+// with a baseline, and saves baselines as o says.
+func runRun(ctx context.Context, o *runOptions, s stdio) error {
+	opts, err := o.verdict.options()
+	if err != nil {
+		return err
 	}
-	return many
+	cfg, err := o.measure.config(o.packages)
+	if err != nil {
+		return err
+	}
+	sd, err := o.side.side(currentLabel)
+	if err != nil {
+		return err
+	}
+	cfg.Sides = []gotest.Side{sd}
+	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
+	if o.baselines.UpdateOnPass && o.baselines.Compare == "" {
+		return usageErrorf("--update-on-pass needs --baseline")
+	}
+	life, err := o.baselines.Open(".", currentLabel)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if life.Base != nil {
+		// Stop once every comparison with the baseline is resolved.
+		cfg.Unresolved = func(r *model.Run) ([]string, error) {
+			against, err := life.Against(r)
+			if err != nil {
+				return nil, err
+			}
+			return experiment.Unresolved(against, opts)
+		}
+	}
+	run, interrupted := measure(ctx, cfg, s)
+	if run == nil {
+		return interrupted
+	}
+	shown, err := life.Against(run)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	rep, err := analysis.Analyze(shown, opts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if life.Base != nil && !rep.Comparable() {
+		return usageErrorf("no benchmark in common with the baseline %s", life.Compare)
+	}
+	result := finish(s, &o.verdict, rep, interrupted)
+	if interrupted != nil {
+		return result // a partial run is never stored
+	}
+	// --update-on-pass without a gate replaces the baseline only when
+	// nothing regressed at all.
+	failed := 0
+	if o.baselines.UpdateOnPass {
+		failed = len(o.verdict.gate(rep, max(o.verdict.maxRegression, 0)))
+	}
+	done, err := life.Finish(run, failed)
+	for _, d := range done {
+		fmt.Fprintf(s.err, "rigor: %s\n", d)
+	}
+	if err != nil {
+		if o.baselines.Save != "" && len(done) == 0 {
+			return err // as before: a failed --save-baseline is the error
+		}
+		return errors.Join(result, err)
+	}
+	return result
 }

@@ -10,16 +10,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/rigorbench/rigor/analysis"
-	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
 )
 
 // verdictFlags are the analysis, output and gate flags shared by every
-// command that ends in a verdict: compare, ab, run.
+// command that ends in a verdict: compare, ab, run, report.
 type verdictFlags struct {
 	verbose bool
 	format  string
@@ -92,11 +90,12 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	return o, nil
 }
 
-// emit renders rep in the chosen format and applies the gate: exit 1 when
-// some benchmark regressed by more than --max-regression, or, unless
-// --allow-missing, failed or is missing where the baseline has it.
-func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
-	err := f.write(cmd, func(w io.Writer) error {
+// emit renders rep in the chosen format on s.out (or -o) and applies the
+// gate: exit 1 when some benchmark regressed by more than
+// --max-regression, or, unless --allow-missing, failed or is missing
+// where the baseline has it. Each failure is one line on s.err.
+func (f *verdictFlags) emit(s stdio, rep *analysis.Report) error {
+	err := f.write(s.out, func(w io.Writer) error {
 		color := false
 		if file, ok := w.(*os.File); ok {
 			color = isTerminal(file)
@@ -115,7 +114,7 @@ func (f *verdictFlags) emit(cmd *cobra.Command, rep *analysis.Report) error {
 	}
 	for _, g := range fails {
 		// Names and labels come from the input: escaped, never obeyed.
-		fmt.Fprintln(cmd.ErrOrStderr(), "rigor: gate: "+report.TerminalSafe(gateLine(g, f.maxRegression, rep.Sides[0])))
+		fmt.Fprintln(s.err, "rigor: gate: "+report.TerminalSafe(gateLine(g)))
 	}
 	return &exitError{code: exitGateFail}
 }
@@ -130,9 +129,9 @@ func (f *verdictFlags) gate(rep *analysis.Report, limit float64) []analysis.Gate
 	return fails
 }
 
-// write calls render with standard output, or with the file -o names.
-func (f *verdictFlags) write(cmd *cobra.Command, render func(io.Writer) error) error {
-	var w io.Writer = cmd.OutOrStdout()
+// write calls render with out, or with the file -o names.
+func (f *verdictFlags) write(out io.Writer, render func(io.Writer) error) error {
+	w := out
 	if f.output != "" {
 		file, err := os.Create(f.output)
 		if err != nil {
@@ -147,36 +146,11 @@ func (f *verdictFlags) write(cmd *cobra.Command, render func(io.Writer) error) e
 	return nil
 }
 
-// gateLine says in one line why g fails a gate of limit percent; base is
-// the baseline's label.
-func gateLine(g analysis.GateFailure, limit float64, base string) string {
-	if m := g.Missing; m != nil {
-		what := "is missing"
-		switch m.Kind {
-		case model.MissingFailed:
-			what = "failed"
-		case model.MissingBuild:
-			what = "did not build"
-		}
-		reason, _, _ := strings.Cut(m.Reason, "\n")
-		if reason = strings.TrimSpace(reason); reason != "" {
-			reason = ": " + reason
-		}
-		return fmt.Sprintf("%s %s on %s where %s has it%s (--allow-missing accepts this)", m.Benchmark, what, m.Side, base, reason)
+// gateLine is g's line (analysis.GateFailure.String, the wording every
+// front end shares), with how to accept a lost benchmark.
+func gateLine(g analysis.GateFailure) string {
+	if g.Missing != nil {
+		return g.String() + " (--allow-missing accepts this)"
 	}
-	if math.IsInf(g.Change, 1) && g.Old == 0 {
-		return fmt.Sprintf("%s %s regressed on %s: %s from 0, beyond any percentage limit",
-			g.Benchmark, g.Unit, g.Side, signedNumber(g.Delta)+" "+g.Unit)
-	}
-	return fmt.Sprintf("%s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %g%% limit",
-		g.Benchmark, g.Unit, g.Side, g.Estimate*100, g.Change*100, limit)
-}
-
-// signedNumber prints whole numbers whole (+8, not +8e+00) and others
-// with four significant digits.
-func signedNumber(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return fmt.Sprintf("%+.0f", v)
-	}
-	return fmt.Sprintf("%+.4g", v)
+	return g.String()
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestCommandsHoldNoState: each execution builds its own command tree, so
+// a flag given once does not outlive its command line. Before, the
+// commands were one package-level tree whose flags kept their values: in
+// one process, a compare with --max-regression 5 gated every later
+// compare (the second call below exited 1).
+func TestCommandsHoldNoState(t *testing.T) {
+	if _, _, code := rigor(t, "compare", "--max-regression", "5", seedOpt, seedBase); code != exitGateFail {
+		t.Fatalf("a regression with --max-regression 5: exit %d, want 1", code)
+	}
+	if _, stderr, code := rigor(t, "compare", seedOpt, seedBase); code != exitOK || stderr != "" {
+		t.Errorf("the same regression without a gate: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+}
+
+// TestRootLists: every command is in the tree, with help and completion.
+func TestRootLists(t *testing.T) {
+	var names []string
+	for _, c := range newRootCmd(stdio{}).Commands() {
+		names = append(names, c.Name())
+	}
+	want := []string{"ab", "compare", "completion", "doctor", "env", "gc", "help", "ramp", "report", "run", "version"}
+	if !slices.Equal(names, want) {
+		t.Errorf("commands %q, want %q", names, want)
+	}
+}
+
+// TestRunCompareDirect calls a command's run function with its options,
+// as a test of a command's logic may: the output goes to the streams
+// given, nothing else.
+func TestRunCompareDirect(t *testing.T) {
+	var out, errb strings.Builder
+	o := &compareOptions{inputs: []string{seedBase, seedOpt}}
+	o.verdict = verdictDefaults(t)
+	if err := runCompare(context.Background(), o, stdio{out: &out, err: &errb}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "-90.13%") || errb.Len() != 0 {
+		t.Errorf("stdout:\n%s\nstderr: %q", out.String(), errb.String())
+	}
+}
+
+// verdictDefaults returns verdictFlags holding the flags' defaults.
+func verdictDefaults(t *testing.T) verdictFlags {
+	t.Helper()
+	var f verdictFlags
+	cmd := &cobra.Command{}
+	f.register(cmd.Flags())
+	return f
+}
+
+// TestLegacyAddCommand: a command still added the old way, with
+// rootCmd.AddCommand in init, runs in every tree, on its streams.
+func TestLegacyAddCommand(t *testing.T) {
+	saved := rootCmd.cmds
+	t.Cleanup(func() { rootCmd.cmds = saved })
+	rootCmd.AddCommand(&cobra.Command{
+		Use: "legacy",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s := cmdStdio(cmd)
+			s.out.Write([]byte("legacy ran\n"))
+			return usageErrorf("and failed")
+		},
+	})
+	for range 2 {
+		stdout, stderr, code := rigor(t, "legacy")
+		if stdout != "legacy ran\n" || stderr != "rigor: and failed\n" || code != exitUsage {
+			t.Errorf("legacy: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+	}
+}
