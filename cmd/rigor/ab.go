@@ -108,17 +108,18 @@ func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	}
 	// --tags builds both sides with the same tags, unless a side's own
 	// --old-tags/--new-tags says otherwise.
-	if !o.old.tagsSet {
-		o.old.tags = o.tags
+	oldF, newF := o.old, o.new
+	if !oldF.tagsSet {
+		oldF.tags = o.tags
 	}
-	if !o.new.tagsSet {
-		o.new.tags = o.tags
+	if !newF.tagsSet {
+		newF.tags = o.tags
 	}
-	oldSide, err := o.old.side("old")
+	oldSide, err := oldF.side("old")
 	if err != nil {
 		return err
 	}
-	newSide, err := o.new.side("new")
+	newSide, err := newF.side("new")
 	if err != nil {
 		return err
 	}
