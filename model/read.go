@@ -90,8 +90,8 @@ func (r *lineReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Read reads one input of Go benchmark output, `go test -json` output, or
-// rigor JSON, detecting which from the content. name is used in errors and
+// Read reads one input of Go benchmark output, `go test -json` output,
+// rigor JSON or hyperfine's JSON export, detecting which from the content. name is used in errors and
 // notes. For Go benchmark and `go test -json` input, the Run has one side
 // labelled label (name if label is empty) with Source name. A rigor JSON
 // run keeps its own sides; if it has exactly one and label is not empty,
@@ -257,6 +257,9 @@ func readBytes(data []byte, name, label string) (*Run, error) {
 	case formatTestJSON:
 		return readTestJSON(data, name, side)
 	case formatJSON:
+		if isHyperfineJSON(data) {
+			return readHyperfine(data, name, side)
+		}
 		run, err := readJSON(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
