@@ -1,0 +1,329 @@
+package execbench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+)
+
+// A Command is one side of a run: a command line, run as is or through
+// the shell, with what runs before and after each of its timed runs.
+type Command struct {
+	// Line is the command line, with {name} where a parameter's value
+	// goes.
+	Line string
+	// Label names the side in reports (--name); "" is Line.
+	Label string
+	// Prepare runs before, and Conclude after, every run of Line, warm-up
+	// runs included, untimed (hyperfine's --prepare and --conclude).
+	Prepare, Conclude string
+}
+
+// Defaults for Config's zero fields.
+const (
+	DefaultMinRounds = 10
+	DefaultTime      = 60 * time.Second
+	DefaultWarmup    = 1
+	// ShellRuns is how many times the shell runs an empty command to
+	// measure its start-up.
+	ShellRuns = 30
+)
+
+// Where a command's output goes (Config.Output), as hyperfine's --output.
+const (
+	OutputNull    = "null"    // /dev/null (the default)
+	OutputPipe    = "pipe"    // a pipe rigor reads and discards
+	OutputInherit = "inherit" // rigor's own standard output and error
+)
+
+// InputNull is Config.Input's default: commands read /dev/null.
+const InputNull = "null"
+
+// Config describes a run: the commands, the parameters, how each run is
+// done, when to stop and where the samples go.
+type Config struct {
+	// Commands are the sides; the first is the reference every other is
+	// compared with.
+	Commands []Command
+	// Params are the parameter scans: one benchmark per combination of
+	// their values. None: one benchmark, DefaultName.
+	Params []Param
+	// Shell, when set, runs every command as Shell... -c LINE ("sh",
+	// "bash --norc" split into words), and the shell's own start-up,
+	// measured with an empty command, is subtracted from every sample.
+	// Empty runs each command directly, split into words as a shell
+	// would (SplitWords); shell syntax is then an error.
+	Shell []string
+	// AuxShell runs Setup, Cleanup, Prepare and Conclude, which are not
+	// timed: Shell when set, else "sh".
+	AuxShell []string
+	// Setup runs once per benchmark and command (its parameters
+	// substituted; the same line once) before the first run, and Cleanup
+	// likewise after the last, through AuxShell (hyperfine's --setup and
+	// --cleanup). With interleaved rounds, every setup runs before any
+	// command is measured.
+	Setup, Cleanup string
+	// Warmup is the number of untimed runs of every command per
+	// benchmark before the rounds; negative means DefaultWarmup.
+	Warmup int
+	// Input is InputNull or a file every run reads from the start;
+	// Output is OutputNull, OutputPipe, OutputInherit (to Stdout and
+	// Stderr) or a file every run writes afresh.
+	Input, Output  string
+	Stdout, Stderr io.Writer
+	// IgnoreFailure records the runs of a command that exits non-zero
+	// as any other; otherwise such a command is an error before
+	// measuring, or is dropped from later rounds when it fails after
+	// having succeeded.
+	IgnoreFailure bool
+	// Timeout stops (kills the process group of) a run that lasts
+	// longer; zero means the whole time budget.
+	Timeout time.Duration
+	// MinRounds rounds always run (time permitting); then the run stops
+	// when every comparison is resolved, after MaxRounds (0: no limit),
+	// or when Time is spent. At least two rounds run.
+	MinRounds, MaxRounds int
+	Time                 time.Duration
+	// Order is experiment.OrderThueMorse (default) or OrderABBA; more
+	// than two commands rotate.
+	Order string
+	// Seed makes the schedule (the benchmarks' order in a round)
+	// reproducible.
+	Seed uint64
+	// Out is the results directory, which must be empty or new: run.json
+	// is written there as the run goes.
+	Out string
+	// ID, Argv and Env are recorded in the Run.
+	ID   string
+	Argv []string
+	Env  *model.Env
+	// Analysis are the options of the stopping rule.
+	Analysis analysis.Options
+	// Observer, when set, is told which benchmark, side and round each
+	// timed run belongs to and gets its resource usage through
+	// ProcessStats; Run stops it and records what Stop returns (package
+	// observe's Observer and ProcessStats fit).
+	Observer     Observer
+	ProcessStats func(*os.ProcessState) *model.ProcessStats
+	// Annotate, when set, is called once measuring ends, to add notes to
+	// the run (package observe's Annotate).
+	Annotate func(*model.Run)
+	// Progress, when set, is told what the run is doing.
+	Progress func(Progress)
+	// Log receives failures as they happen.
+	Log io.Writer
+}
+
+// An Observer watches the system while a run measures (see package
+// observe).
+type Observer interface {
+	Mark(benchmark, side string, round int)
+	Pause()
+	AddProcess(*model.ProcessStats)
+	Stop() []model.Observation
+}
+
+// Phases of a run, as reported in Progress.
+const (
+	PhaseSetup   = "setting up"
+	PhaseWarmup  = "warming up"
+	PhaseShell   = "timing the shell"
+	PhaseMeasure = "measuring"
+	PhaseCleanup = "cleaning up"
+)
+
+// Progress says what a run is doing.
+type Progress struct {
+	Phase string
+	// Round is the current round, from 1, while measuring.
+	Round int
+	// Start is when the budget started; Budget is Config.Time.
+	Start  time.Time
+	Budget time.Duration
+	// Step of Steps is the position within the phase or round.
+	Step, Steps int
+	// Unresolved are the benchmarks still unresolved after the last
+	// look; nil before the first.
+	Unresolved []string
+	// Current is what runs now.
+	Current string
+}
+
+// A ConfigError is a Config that cannot run: an empty command, one that
+// is not found, shell syntax without a shell, a bad parameter. Nothing
+// was run.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErrorf(format string, args ...any) error {
+	return &ConfigError{fmt.Errorf(format, args...)}
+}
+
+// defaults checks c and fills its zero fields.
+func (c *Config) defaults() error {
+	if len(c.Commands) == 0 {
+		return configErrorf("no command to measure")
+	}
+	for i, cmd := range c.Commands {
+		if strings.TrimSpace(cmd.Line) == "" {
+			return configErrorf("command %d is empty", i+1)
+		}
+		if strings.ContainsRune(cmd.Line, 0) {
+			return configErrorf("command %d contains a NUL byte", i+1)
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Params {
+		switch {
+		case !validParamName(p.Name):
+			return configErrorf("parameter name %q is empty or has a character ({}=/, or a blank) that makes {%s} ambiguous", p.Name, p.Name)
+		case seen[p.Name]:
+			return configErrorf("parameter %s is given twice", p.Name)
+		case len(p.Values) == 0:
+			return configErrorf("parameter %s has no values", p.Name)
+		case !c.uses("{" + p.Name + "}"):
+			return configErrorf("parameter %s: {%s} appears in no command (nor --prepare, --conclude, --setup or --cleanup)", p.Name, p.Name)
+		}
+		seen[p.Name] = true
+	}
+	if c.Warmup < 0 {
+		c.Warmup = DefaultWarmup
+	}
+	if len(c.AuxShell) == 0 {
+		c.AuxShell = c.Shell
+		if len(c.AuxShell) == 0 {
+			c.AuxShell = []string{"sh"}
+		}
+	}
+	if c.MinRounds <= 0 {
+		c.MinRounds = DefaultMinRounds
+	}
+	c.MinRounds = max(c.MinRounds, 2)
+	switch {
+	case c.MaxRounds < 0:
+		return configErrorf("max rounds %d is negative", c.MaxRounds)
+	case c.MaxRounds == 1:
+		return configErrorf("max rounds 1: a paired comparison needs at least 2")
+	case c.MaxRounds > 0 && c.MaxRounds < c.MinRounds:
+		c.MinRounds = c.MaxRounds
+	}
+	if c.Time <= 0 {
+		c.Time = DefaultTime
+	}
+	if c.Timeout < 0 {
+		return configErrorf("timeout %v is negative", c.Timeout)
+	}
+	if c.Order == "" {
+		c.Order = experiment.OrderThueMorse
+	}
+	if err := experiment.ValidOrder(c.Order); err != nil {
+		return &ConfigError{err}
+	}
+	if c.Out == "" {
+		return configErrorf("no results directory")
+	}
+	if c.Analysis.Resamples == 0 {
+		c.Analysis = analysis.DefaultOptions()
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.Input == "" {
+		c.Input = InputNull
+	}
+	if c.Input != InputNull {
+		f, err := os.Open(c.Input)
+		if err != nil {
+			return configErrorf("--input: %v", err)
+		}
+		fi, err := f.Stat()
+		f.Close()
+		if err == nil && fi.IsDir() {
+			return configErrorf("--input %s is a directory", c.Input)
+		}
+	}
+	switch c.Output {
+	case "":
+		c.Output = OutputNull
+	case OutputNull, OutputPipe:
+	case OutputInherit:
+		if c.Stdout == nil {
+			c.Stdout = os.Stdout
+		}
+		if c.Stderr == nil {
+			c.Stderr = os.Stderr
+		}
+	default:
+		if fi, err := os.Stat(c.Output); err == nil && fi.IsDir() {
+			return configErrorf("--output %s is a directory", c.Output)
+		}
+	}
+	for _, sh := range [][]string{c.Shell, c.AuxShell} {
+		if len(sh) > 0 {
+			if _, err := exec.LookPath(sh[0]); err != nil {
+				return configErrorf("shell %s: %v", sh[0], unwrapExecError(err))
+			}
+		}
+	}
+	return nil
+}
+
+// uses reports whether s appears in a command or an auxiliary command.
+func (c *Config) uses(s string) bool {
+	if strings.Contains(c.Setup, s) || strings.Contains(c.Cleanup, s) {
+		return true
+	}
+	return slices.ContainsFunc(c.Commands, func(cmd Command) bool {
+		return strings.Contains(cmd.Line, s) || strings.Contains(cmd.Prepare, s) || strings.Contains(cmd.Conclude, s)
+	})
+}
+
+// argv returns the words that run line: through the shell, or split.
+func (c *Config) argv(line string) ([]string, error) {
+	if len(c.Shell) > 0 {
+		return append(slices.Clone(c.Shell), "-c", line), nil
+	}
+	words, err := SplitWords(line)
+	if errors.Is(err, errEmpty) {
+		return nil, fmt.Errorf("%q is empty once its parameters are substituted", line)
+	}
+	return words, err
+}
+
+// unwrapExecError drops exec's repetition of the name from a look-up
+// error: "executable file not found in $PATH".
+func unwrapExecError(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err
+	}
+	return err
+}
+
+// ParseShell turns a --shell value into the words that run a command:
+// "none" (and "") is no shell, "default" is sh, anything else is a shell
+// or a command line ("bash --norc") split into words.
+func ParseShell(s string) ([]string, error) {
+	switch strings.TrimSpace(s) {
+	case "", "none":
+		return nil, nil
+	case "default":
+		return []string{"sh"}, nil
+	}
+	words, err := SplitWords(s)
+	if err != nil {
+		return nil, fmt.Errorf("--shell %q: %v", s, err)
+	}
+	return words, nil
+}

@@ -1,0 +1,256 @@
+package execbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A measurement is what one run of a command took and how it ended.
+type measurement struct {
+	// wall is from just before the process was started to just after it
+	// was reaped; user and sys are its CPU time (and that of the
+	// children it waited for), from wait4's rusage, as is maxRSS, its
+	// peak resident set in bytes (0 where rusage has none). A peak no
+	// larger than rssFloor (this process's own resident set when the
+	// command started; see rssFloor) is this process's, not the
+	// command's.
+	wall, user, sys  time.Duration
+	maxRSS, rssFloor int64
+	// exit is the exit code, -1 when a signal ended the process.
+	exit   int
+	signal string
+	state  *os.ProcessState
+	// tail is the end of what the process wrote to its standard error,
+	// when it was captured.
+	tail string
+}
+
+// commandRSS returns the command's own peak RSS in bytes, or 0 when it
+// stayed within rssMargin of the floor, where wait4 reports this
+// process's instead.
+func (m *measurement) commandRSS() int64 {
+	if m.maxRSS <= m.rssFloor+rssMargin {
+		return 0
+	}
+	return m.maxRSS
+}
+
+// rssMargin is how far above the floor a peak must be to be the
+// command's: between reading the floor and the exec, this process may
+// touch a few more pages.
+const rssMargin = 512 << 10
+
+// failed reports whether the run ended with a non-zero exit code or a
+// signal.
+func (m *measurement) failed() bool { return m.exit != 0 }
+
+// status says how the run ended, in words: "exit status 3", "killed by
+// signal interrupt".
+func (m *measurement) status() string {
+	if m.exit == -1 {
+		if m.signal != "" {
+			return "killed by signal " + m.signal
+		}
+		return "killed by a signal"
+	}
+	return fmt.Sprintf("exit status %d", m.exit)
+}
+
+// A startError is a command that could not be started or did not end in
+// time: no such file, not executable, or a time-out.
+type startError struct {
+	reason string
+}
+
+func (e *startError) Error() string { return e.reason }
+
+// A runner runs commands with the run's standard input and output.
+type runner struct {
+	input, output  string
+	stdout, stderr io.Writer
+	null           *os.File
+	pipeW          *os.File
+	drained        chan struct{}
+}
+
+func newRunner(cfg *Config) (*runner, error) {
+	r := &runner{input: cfg.Input, output: cfg.Output, stdout: cfg.Stdout, stderr: cfg.Stderr}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", os.DevNull, err)
+	}
+	r.null = null
+	if cfg.Output == OutputPipe {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			null.Close()
+			return nil, fmt.Errorf("making the output pipe: %w", err)
+		}
+		r.pipeW, r.drained = pw, make(chan struct{})
+		go func() {
+			io.Copy(io.Discard, pr)
+			pr.Close()
+			close(r.drained)
+		}()
+	}
+	return r, nil
+}
+
+func (r *runner) close() {
+	r.null.Close()
+	if r.pipeW != nil {
+		r.pipeW.Close()
+		<-r.drained
+	}
+}
+
+// tailMax bounds the standard error kept from a probing run.
+const tailMax = 4 << 10
+
+// run runs argv once, untimed work (opening files) done before the clock
+// starts, and waits for it. A run longer than timeout (0: no limit) is
+// stopped with its whole process group, as is one still running when ctx
+// is cancelled (then run returns ctx's error). With capture, the
+// standard error is kept (its last 4 KiB) to explain a failure; a timed
+// run never captures, so that its output costs what --output says.
+//
+// A command that exits non-zero is not an error: the measurement says how
+// it ended. A command that cannot start or runs past its timeout is a
+// *startError.
+func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, capture bool) (*measurement, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapExecError(cmd.Err))}
+	}
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.Stdin = r.null
+	if r.input != InputNull {
+		f, err := os.Open(r.input)
+		if err != nil {
+			return nil, fmt.Errorf("--input: %w", err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	switch r.output {
+	case OutputNull:
+		cmd.Stdout, cmd.Stderr = r.null, r.null
+	case OutputPipe:
+		cmd.Stdout, cmd.Stderr = r.pipeW, r.pipeW
+	case OutputInherit:
+		cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+	default:
+		f, err := os.Create(r.output)
+		if err != nil {
+			return nil, fmt.Errorf("--output: %w", err)
+		}
+		defer f.Close()
+		cmd.Stdout, cmd.Stderr = f, f
+	}
+	var tail *tailBuffer
+	if capture {
+		tail = &tailBuffer{}
+		cmd.Stderr = tail
+	}
+	var (
+		mu       sync.Mutex
+		reaped   bool
+		timedOut bool
+	)
+	stop := func(why bool) func() {
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !reaped {
+				timedOut = timedOut || why
+				killGroup(cmd.Process)
+			}
+		}
+	}
+	floor := rssFloor()
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapStartError(err))}
+	}
+	var timer *time.Timer
+	if timeout > 0 {
+		timer = time.AfterFunc(timeout, stop(true))
+	}
+	unhook := context.AfterFunc(ctx, stop(false))
+	err := cmd.Wait()
+	wall := time.Since(t0)
+	mu.Lock()
+	reaped = true
+	mu.Unlock()
+	if timer != nil {
+		timer.Stop()
+	}
+	unhook()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if timedOut {
+		return nil, &startError{reason: fmt.Sprintf("ran longer than the timeout of %v and was stopped", timeout)}
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return nil, fmt.Errorf("running %s: %w", argv[0], err)
+	}
+	m := &measurement{wall: wall, state: cmd.ProcessState, exit: cmd.ProcessState.ExitCode(), rssFloor: floor}
+	m.user, m.sys, m.maxRSS = usage(cmd.ProcessState)
+	m.signal = signalName(cmd.ProcessState)
+	if tail != nil {
+		m.tail = tail.String()
+	}
+	return m, nil
+}
+
+// unwrapStartError drops the path os.StartProcess repeats: "permission
+// denied", "exec format error".
+func unwrapStartError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return unwrapExecError(err)
+}
+
+// A tailBuffer keeps the last tailMax bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// lastLine returns the last non-empty line of s, trimmed, at most 200
+// bytes: what a failing command said last.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	l := strings.TrimSpace(lines[len(lines)-1])
+	if len(l) > 200 {
+		l = l[:200] + "..."
+	}
+	return l
+}

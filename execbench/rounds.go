@@ -1,0 +1,371 @@
+package execbench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// Units of the metrics a run records, per run of a command.
+const (
+	WallUnit = analysis.WallUnit // wall time, from start to reaping
+	CPUUnit  = analysis.CPUUnit  // user plus system CPU time
+	RSSUnit  = model.MaxRSSUnit  // peak resident set size
+)
+
+// quickRound is the round duration below which the stopping rule looks
+// at the data only when the rounds have grown by a tenth: analysing after
+// every round of a 2 ms command would cost more than the round.
+const quickRound = 100 * time.Millisecond
+
+// checkpointEvery is how often run.json is rewritten during the rounds.
+// Rewriting it after every round of a quick command would make the run
+// quadratic in its length.
+const checkpointEvery = time.Second
+
+// measure runs the rounds until the design stops them.
+func (s *session) measure(ctx context.Context) error {
+	growth := 0.0
+	if s.budget.Spent("warm-up") > 0 && s.warmRuns > 0 {
+		perRound := s.budget.Spent("warm-up") / time.Duration(s.warmRuns) * time.Duration(len(s.units)*len(s.labels))
+		if perRound < quickRound {
+			growth = 0.1
+		}
+	} else {
+		growth = 0.1
+	}
+	out, err := experiment.Loop(ctx, experiment.Design{
+		MinRounds:  s.cfg.MinRounds,
+		MaxRounds:  s.cfg.MaxRounds,
+		Budget:     s.budget,
+		LookGrowth: growth,
+		Progress: func(round int, unresolved []string) {
+			s.progress(Progress{Phase: PhaseMeasure, Round: round, Unresolved: unresolved})
+		},
+	}, (*sampler)(s))
+	s.roundsNote(out)
+	return err
+}
+
+// A sampler is a session seen by the experiment's round loop.
+type sampler session
+
+func (p *sampler) Units() []string {
+	var keys []string
+	for _, u := range p.units {
+		if !u.failed {
+			keys = append(keys, u.key)
+		}
+	}
+	return keys
+}
+
+func (p *sampler) Round(ctx context.Context, k int, active []string) error {
+	return (*session)(p).round(ctx, k, active)
+}
+
+// Checkpoint rewrites run.json, at most once every checkpointEvery.
+func (p *sampler) Checkpoint() error {
+	s := (*session)(p)
+	if time.Since(s.lastWrite) < checkpointEvery {
+		return nil
+	}
+	return s.writeJSON()
+}
+
+// Unresolved applies the stopping rule, ignoring failed benchmarks.
+func (p *sampler) Unresolved() ([]string, error) {
+	s := (*session)(p)
+	keys, err := experiment.Unresolved(s.run, s.cfg.Analysis)
+	if err != nil {
+		return nil, fmt.Errorf("analysing round: %w", err)
+	}
+	return slices.DeleteFunc(keys, func(k string) bool {
+		return slices.ContainsFunc(s.units, func(u *unit) bool { return u.key == k && u.failed })
+	}), nil
+}
+
+// round runs every active benchmark once on every side: benchmarks
+// shuffled, the sides in the round's counterbalanced order (two sides
+// alternate as Order says, more rotate). A sample is one run, so there is
+// no iteration count to jitter.
+func (s *session) round(ctx context.Context, k int, active []string) error {
+	order := make([]*unit, 0, len(active))
+	for _, u := range s.units {
+		if !u.failed && slices.Contains(active, u.key) {
+			order = append(order, u)
+		}
+	}
+	s.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	sides := experiment.SideOrder(s.cfg.Order, k, len(s.labels))
+	steps, step := len(order)*len(sides), 0
+	for _, u := range order {
+		for _, si := range sides {
+			if u.failed {
+				break
+			}
+			step++
+			s.progress(Progress{Phase: PhaseMeasure, Round: k, Step: step, Steps: steps, Current: s.current(u, si)})
+			if err := s.sample(ctx, u, si, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sample times one run of side si of u in round k and records it.
+func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
+	if err := s.aux(ctx, "--prepare", u.prepare[si]); err != nil {
+		return err
+	}
+	label := s.labels[si]
+	obs := s.cfg.Observer
+	if obs != nil {
+		obs.Mark(u.key, label, k)
+	}
+	m, err := s.runner.run(ctx, u.argv[si], s.timeout, false)
+	s.timedRuns++
+	if obs != nil {
+		if m != nil && s.cfg.ProcessStats != nil {
+			if ps := s.cfg.ProcessStats(m.state); ps != nil {
+				obs.AddProcess(ps)
+			}
+		}
+		obs.Pause()
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	had := len(u.runs[si]) > 0
+	switch {
+	case err != nil && !had:
+		return &CommandError{s.what(u, si) + " " + s.explain(err)}
+	case err != nil:
+		s.drop(u, si, k, s.explain(err))
+		return nil
+	case m.failed() && !s.cfg.IgnoreFailure && !had:
+		return s.failure(u, si, m, "in its first timed run")
+	case m.failed() && !s.cfg.IgnoreFailure:
+		s.drop(u, si, k, "failed: "+m.status())
+		return nil
+	}
+	s.record(u, si, k, m)
+	return s.aux(ctx, "--conclude", u.conclude[si])
+}
+
+// drop records that side si of u failed in round k after it had
+// succeeded, and leaves u out of later rounds: its verdict rests on the
+// rounds before, and the gate sees the failure.
+func (s *session) drop(u *unit, si, k int, why string) {
+	u.failed = true
+	b := &s.run.Benchmarks[u.index]
+	msg := fmt.Sprintf("%s %s in round %d and was dropped from later rounds", s.what(u, si), why, k)
+	b.Notes = append(b.Notes, model.Note{Kind: model.NoteFailure, Source: source, Benchmark: u.key, Side: s.labels[si], Text: msg + "."})
+	b.MarkMissing(s.labels[si], model.MissingFailed, fmt.Sprintf("%s in round %d", why, k))
+	fmt.Fprintln(s.cfg.Log, "rigor:", msg)
+}
+
+// record adds a run's samples: wall time and CPU time less the shell's
+// start-up, and the peak RSS. A wall time no longer than the shell's
+// start-up is not a measurement of the command: the run is left out (the
+// run's note counts them). A CPU time that is not positive is left out
+// too.
+func (s *session) record(u *unit, si, k int, m *measurement) {
+	rec := runRecord{round: k, wall: math.NaN(), cpu: math.NaN(), rss: m.commandRSS(), exit: m.exit, rssFloor: m.rssFloor}
+	if w := m.wall - s.shellWall; w > 0 {
+		rec.wall = w.Seconds()
+	}
+	if c := m.user + m.sys - s.shellCPU; c > 0 {
+		rec.cpu = c.Seconds()
+	}
+	if math.IsNaN(rec.wall) {
+		rec.cpu, rec.rss = math.NaN(), 0 // the run is not recorded
+	}
+	u.runs[si] = append(u.runs[si], rec)
+	b := &s.run.Benchmarks[u.index]
+	add := func(unit string, v float64) {
+		if math.IsNaN(v) || v <= 0 {
+			return
+		}
+		mt := b.Metric(unit)
+		if mt == nil {
+			b.Metrics = append(b.Metrics, model.Metric{Unit: unit, Better: model.LowerIsBetter, Assume: model.AssumeNothing})
+			mt = &b.Metrics[len(b.Metrics)-1]
+		}
+		mt.Samples = append(mt.Samples, model.Sample{Side: s.labels[si], Round: k, Iters: 1, Value: v})
+	}
+	add(WallUnit, rec.wall)
+	add(CPUUnit, rec.cpu)
+	add(RSSUnit, float64(rec.rss))
+}
+
+// roundsNote says why the rounds stopped.
+func (s *session) roundsNote(out experiment.Outcome) {
+	var msg string
+	switch out.Stop {
+	case experiment.StopResolved:
+		msg = fmt.Sprintf("Stopped after %d rounds: every comparison resolved", out.Rounds)
+	case experiment.StopBudget:
+		msg = fmt.Sprintf("Stopped when the %v time budget was spent, after %d rounds", s.cfg.Time, out.Rounds)
+	case experiment.StopMaxRounds:
+		msg = fmt.Sprintf("Stopped at the maximum number of rounds, after %d rounds", out.Rounds)
+	case experiment.StopFailed:
+		msg = fmt.Sprintf("Stopped because every benchmark failed, after %d rounds", out.Rounds)
+	default:
+		return // interrupted or failed: finish says so
+	}
+	if out.Rounds < s.cfg.MinRounds && out.Stop != experiment.StopResolved {
+		msg += fmt.Sprintf(" (fewer than the minimum of %d)", s.cfg.MinRounds)
+	}
+	if out.Stop != experiment.StopResolved {
+		var left []string
+		for _, k := range out.Unresolved {
+			if _, retired := out.Retired[k]; !retired {
+				left = append(left, k)
+			}
+		}
+		if len(left) > 0 && !(len(s.units) == 1 && len(s.units[0].bind) == 0) {
+			msg += fmt.Sprintf("; %d %s still unresolved: %s", len(left), plural(len(left), "benchmark", "benchmarks"), joinMax(left, 5))
+		} else if len(left) > 0 {
+			msg += "; still unresolved"
+		}
+	}
+	s.note(model.NoteRounds, msg+".")
+	if len(out.Retired) > 1 {
+		var early []string
+		for _, u := range s.units {
+			if k, ok := out.Retired[u.key]; ok && k < out.Rounds {
+				early = append(early, fmt.Sprintf("%s after round %d", u.key, k))
+			}
+		}
+		if len(early) > 0 {
+			s.note(model.NoteRounds, fmt.Sprintf("Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5)))
+		}
+	}
+}
+
+// finish adds the run's closing notes and observations.
+func (s *session) finish(interrupted bool) {
+	s.run.End = time.Now()
+	msg := "The " + s.budget.Summary() + fmt.Sprintf("; %d timed %s", s.timedRuns, plural(s.timedRuns, "run", "runs"))
+	s.note(model.NoteBudget, msg+".")
+	s.note(model.NoteProcess, "Each sample is one run of a command: wall time from its start to its end, CPU time (user plus system) and peak RSS as wait4 reported them; the commands ran in counterbalanced order within each round.")
+	if len(s.cfg.Shell) > 0 {
+		sh := strings.Join(s.cfg.Shell, " ")
+		text := fmt.Sprintf("Commands ran through %s -c: the shell's own start-up, timed by running it with an empty command %d times (median %v wall time, %v CPU time), is subtracted from every sample, as hyperfine does.",
+			sh, ShellRuns, roundDuration(s.shellWall), roundDuration(s.shellCPU))
+		var short []string
+		for _, u := range s.units {
+			for si := range s.labels {
+				n := 0
+				for _, r := range u.runs[si] {
+					if math.IsNaN(r.wall) {
+						n++
+					}
+				}
+				if n > 0 {
+					short = append(short, fmt.Sprintf("%s %d of %d", s.current(u, si), n, len(u.runs[si])))
+				}
+			}
+		}
+		if len(short) > 0 {
+			text += fmt.Sprintf(" Runs no longer than that are not recorded, as they do not measure the command (%s): it is too short to time through a shell; -N runs it directly.", joinMax(short, 3))
+		}
+		s.run.Notes = append(s.run.Notes, model.Note{Kind: model.NoteProcess, Source: source, Topic: "shell",
+			Evidence: map[string]float64{"shell_wall_sec": s.shellWall.Seconds(), "shell_cpu_sec": s.shellCPU.Seconds()}, Text: text})
+	}
+	s.rssNote()
+	if s.cfg.IgnoreFailure {
+		for _, u := range s.units {
+			for si, label := range s.labels {
+				failed, codes := 0, map[int]bool{}
+				for _, r := range u.runs[si] {
+					if r.exit != 0 {
+						failed++
+						codes[r.exit] = true
+					}
+				}
+				if failed == 0 {
+					continue
+				}
+				var cs []string
+				for c := range codes {
+					cs = append(cs, fmt.Sprint(c))
+				}
+				slices.Sort(cs)
+				b := &s.run.Benchmarks[u.index]
+				b.Notes = append(b.Notes, model.Note{Kind: model.NoteFailure, Source: source, Benchmark: u.key, Side: label,
+					Evidence: map[string]float64{"failed_runs": float64(failed), "runs": float64(len(u.runs[si]))},
+					Text:     fmt.Sprintf("%s exited non-zero (%s; -1 is a signal) in %d of %d runs; --ignore-failure measured them as the others.", s.what(u, si), strings.Join(cs, ", "), failed, len(u.runs[si]))})
+			}
+		}
+	}
+	if s.cfg.Observer != nil {
+		s.run.Observations = append(s.run.Observations, s.cfg.Observer.Stop()...)
+	}
+	if s.cfg.Annotate != nil {
+		s.cfg.Annotate(s.run)
+	}
+	if interrupted {
+		s.note(model.NoteInterrupted, "The run was interrupted: these are partial results.")
+	}
+}
+
+// rssNote says which commands' peak RSS was not recorded because it
+// stayed below rigor's own resident set (see rssFloor).
+func (s *session) rssNote() {
+	var below []string
+	var floors []float64
+	for _, u := range s.units {
+		for si := range s.labels {
+			n, runs := 0, 0
+			for _, r := range u.runs[si] {
+				if math.IsNaN(r.wall) {
+					continue
+				}
+				runs++
+				if r.rss == 0 {
+					n++
+					floors = append(floors, float64(r.rssFloor))
+				}
+			}
+			if n > 0 {
+				below = append(below, fmt.Sprintf("%s in %d of %d runs", s.current(u, si), n, runs))
+			}
+		}
+	}
+	if len(below) == 0 {
+		return
+	}
+	floor := stats.Median(floors)
+	text := fmt.Sprintf("Peak RSS (%s) is recorded only above rigor's own resident set (median %.1f MiB), since Linux reports that as the peak of a spawned command that uses less; these stayed below it: %s.",
+		RSSUnit, floor/(1<<20), joinMax(below, 3))
+	s.run.Notes = append(s.run.Notes, model.Note{Kind: model.NoteProcess, Source: source, Topic: "rss",
+		Evidence: map[string]float64{"rss_floor_bytes": floor}, Text: text})
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	case d >= 100*time.Microsecond:
+		return d.Round(time.Microsecond)
+	}
+	return d
+}
+
+func joinMax(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
+}

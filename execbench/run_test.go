@@ -1,0 +1,394 @@
+package execbench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+)
+
+// helper is the path of testdata/helper, built once by TestMain: a
+// command that does what its flags say (exit, sleep, print, read, count
+// its runs), so that tests know what a command did without timing it.
+var helper string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "execbench-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	helper = filepath.Join(dir, "helper")
+	build := exec.Command("go", "build", "-o", helper, "./testdata/helper")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the test helper: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// h is a command line running the helper with args.
+func h(args ...string) string {
+	return "'" + helper + "' " + strings.Join(args, " ")
+}
+
+// config is a quick Config: no warm-up, a few rounds, results in a fresh
+// directory.
+func config(t *testing.T, rounds int, lines ...string) Config {
+	t.Helper()
+	cfg := Config{Out: filepath.Join(t.TempDir(), "out"), MinRounds: rounds, MaxRounds: rounds, Time: time.Minute, Timeout: 30 * time.Second}
+	for _, l := range lines {
+		cfg.Commands = append(cfg.Commands, Command{Line: l})
+	}
+	return cfg
+}
+
+func TestRunRecordsEveryRun(t *testing.T) {
+	cfg := config(t, 3, h("-print", "a"), h("-print", "b"))
+	cfg.Commands[1].Label = "second"
+	cfg.Warmup = 2
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Run
+	if run.Kind != Kind || !run.Paired || len(run.Sides) != 2 || run.Sides[0].Label != h("-print", "a") || run.Sides[1].Label != "second" {
+		t.Fatalf("kind %q paired %v sides %+v", run.Kind, run.Paired, run.Sides)
+	}
+	if len(run.Benchmarks) != 1 || run.Benchmarks[0].Name != DefaultName {
+		t.Fatalf("benchmarks %+v, want one named %s", run.Benchmarks, DefaultName)
+	}
+	b := run.Benchmarks[0]
+	for _, unit := range []string{WallUnit, CPUUnit} {
+		m := b.Metric(unit)
+		if m == nil {
+			t.Fatalf("no %s metric", unit)
+		}
+		for _, side := range run.Sides {
+			var rounds []int
+			for _, s := range m.BySide(side.Label) {
+				if s.Iters != 1 || !(s.Value > 0) {
+					t.Errorf("%s %s: sample %+v, want one run with a positive value", unit, side.Label, s)
+				}
+				rounds = append(rounds, s.Round)
+			}
+			if !slices.Equal(rounds, []int{1, 2, 3}) {
+				t.Errorf("%s %s: rounds %v, want [1 2 3]", unit, side.Label, rounds)
+			}
+		}
+	}
+	if len(model.OfKind(run.Notes, model.NoteAA)) != 0 {
+		t.Error("different commands called an A/A run")
+	}
+	if !slices.ContainsFunc(run.Notes, func(n model.Note) bool {
+		return n.Kind == model.NoteBudget && strings.Contains(n.Text, "warm-up") && strings.Contains(n.Text, "4 runs") && strings.Contains(n.Text, "6 timed runs")
+	}) {
+		t.Errorf("the budget note does not count 4 warm-up runs and 6 timed runs: %q", model.Texts(run.Notes))
+	}
+	// run.json holds what Run returned.
+	saved, err := model.ReadFile(filepath.Join(cfg.Out, experiment.RunFile), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(saved.Benchmarks[0].Metric(WallUnit).Samples), 6; got != want {
+		t.Errorf("run.json has %d wall samples, want %d", got, want)
+	}
+}
+
+// TestSideOrder: the rounds run the commands in counterbalanced order,
+// read from what --prepare appends to a log: two commands as Thue-Morse
+// (AB BA BA AB), three rotating (ABC BCA CAB).
+func TestSideOrder(t *testing.T) {
+	for _, tc := range []struct {
+		sides int
+		want  string
+	}{
+		{2, "AB BA BA AB"},
+		{3, "ABC BCA CAB ABC"},
+	} {
+		log := filepath.Join(t.TempDir(), "log")
+		cfg := config(t, 4)
+		for i := range tc.sides {
+			name := string(rune('A' + i))
+			cfg.Commands = append(cfg.Commands, Command{Line: h("-print", name), Prepare: "printf " + name + " >> " + log})
+		}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(log)
+		var rounds []string
+		for i := 0; i+tc.sides <= len(b); i += tc.sides {
+			rounds = append(rounds, string(b[i:i+tc.sides]))
+		}
+		if got := strings.Join(rounds, " "); got != tc.want {
+			t.Errorf("%d commands ran in the order %s, want %s", tc.sides, got, tc.want)
+		}
+	}
+}
+
+func TestAA(t *testing.T) {
+	cfg := config(t, 2, h(), h())
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{res.Run.Sides[0].Label, res.Run.Sides[1].Label}; got[1] != got[0]+" (2)" {
+		t.Errorf("labels %q: the second should be the first with (2)", got)
+	}
+	if len(model.OfKind(res.Run.Notes, model.NoteAA)) != 1 {
+		t.Errorf("no A/A note: %q", model.Texts(res.Run.Notes))
+	}
+}
+
+func TestParameters(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "printed")
+	cfg := config(t, 2, h("-print", "{n}-{s}"))
+	cfg.Output = out
+	n, err := ScanValues("1", "2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Params = []Param{{Name: "n", Values: n}, {Name: "s", Values: []string{"a", "b"}}}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range res.Run.Benchmarks {
+		names = append(names, b.Name)
+		if got := b.Metric(WallUnit); got == nil || len(got.Samples) != 2 {
+			t.Errorf("%s: wall samples %+v, want 2", b.Name, got)
+		}
+	}
+	if want := []string{"n=1/s=a", "n=1/s=b", "n=2/s=a", "n=2/s=b"}; !slices.Equal(names, want) {
+		t.Errorf("benchmarks %q, want %q", names, want)
+	}
+	if c := res.Run.Benchmarks[3].Config; c["n"] != "2" || c["s"] != "b" {
+		t.Errorf("config %v, want n=2 s=b", c)
+	}
+	// --output FILE holds one run's output: it is written afresh.
+	b, _ := os.ReadFile(out)
+	if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); len(lines) != 1 {
+		t.Errorf("--output file holds %q, want one run's line", b)
+	}
+	exp := res.Hyperfine()
+	if len(exp.Results) != 4 || exp.Results[0].Command != h("-print", "1-a") || exp.Results[0].Parameters["s"] != "a" {
+		t.Errorf("export %+v", exp.Results)
+	}
+}
+
+func TestInputEveryRun(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(in, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each run reads the whole file: helper exits 4 otherwise.
+	cfg := config(t, 3, h("-want-input", "hello"))
+	cfg.Input, cfg.Warmup = in, 1
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOutputPipe(t *testing.T) {
+	// 1 MiB a run through the pipe: more than a pipe holds, so a pipe
+	// nobody read would block the command.
+	cfg := config(t, 2, h("-spew", "1024"))
+	cfg.Output = OutputPipe
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	cfg = config(t, 2, h("-print", "shown"))
+	cfg.Output, cfg.Stdout, cfg.Stderr = OutputInherit, &stdout, &stdout
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(stdout.String(), "shown\n"); got != 2 {
+		t.Errorf("--output inherit showed %d lines, want 2: %q", got, stdout.String())
+	}
+}
+
+// TestBadCommands: what cannot be measured is an error before any
+// sample, in one line, with nothing left in the results directory.
+func TestBadCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Config)
+		lines []string
+		want  string
+	}{
+		{"empty", nil, []string{"  "}, "command 1 is empty"},
+		{"not found", nil, []string{"no-such-command-rigor-test x"}, "executable file not found"},
+		{"shell syntax", nil, []string{"true | false"}, "--shell"},
+		{"always fails", nil, []string{h(), h("-exit", "3", "-stderr", "boom")}, "exit status 3: boom"},
+		{"fails without warm-up", func(c *Config) { c.Warmup = 0 }, []string{h("-exit", "3")}, "failed in its first timed run: exit status 3"},
+		{"not found in the shell", func(c *Config) { c.Shell = []string{"sh"} }, []string{"no-such-command-rigor-test"}, "exit status 127"},
+		{"timeout", func(c *Config) { c.Timeout = 100 * time.Millisecond }, []string{h("-sleep", "1h")}, "longer than the timeout of 100ms"},
+		{"budget as timeout", func(c *Config) { c.Timeout, c.Time = 0, 200*time.Millisecond }, []string{h("-sleep", "1h")}, "whole --time budget"},
+		{"setup fails", func(c *Config) { c.Setup = "exit 7" }, []string{h()}, `--setup "exit 7" failed: exit status 7`},
+		{"prepare fails", func(c *Config) { c.Commands[0].Prepare = "echo nope >&2; exit 1" }, []string{h()}, "nope"},
+		{"unused parameter", func(c *Config) { c.Params = []Param{{Name: "x", Values: []string{"1"}}} }, []string{h()}, "{x} appears in no command"},
+		{"input missing", func(c *Config) { c.Input = "/no/such/file" }, []string{h()}, "--input"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config(t, 2, tc.lines...)
+			cfg.Warmup = 1
+			if tc.edit != nil {
+				tc.edit(&cfg)
+			}
+			t0 := time.Now()
+			res, err := Run(context.Background(), cfg)
+			if err == nil || res != nil {
+				t.Fatalf("Run = %v, %v; want an error and no result", res, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tc.want)
+			}
+			if d := time.Since(t0); d > 20*time.Second {
+				t.Errorf("took %v to fail", d)
+			}
+			if entries, _ := os.ReadDir(cfg.Out); len(entries) > 0 {
+				t.Errorf("the results directory keeps %s", entries[0].Name())
+			}
+		})
+	}
+	var ce *ConfigError
+	if _, err := Run(context.Background(), config(t, 2, "")); !errors.As(err, &ce) {
+		t.Errorf("an empty command: %v, want a *ConfigError", err)
+	}
+}
+
+// TestCleanupAfterFailure: --cleanup runs even when a command fails.
+func TestCleanupAfterFailure(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "cleaned")
+	cfg := config(t, 2, h("-exit", "1"))
+	cfg.Warmup, cfg.Cleanup = 1, "touch "+mark
+	if _, err := Run(context.Background(), cfg); err == nil {
+		t.Fatal("a failing command measured")
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Errorf("--cleanup did not run: %v", err)
+	}
+}
+
+// TestSetupOncePerLine: --setup runs once per distinct line, before any
+// run; --cleanup once per line after the last.
+func TestSetupCleanup(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	cfg := config(t, 2, h("-print", "{v}"), h("-print", "{v}", "-exit", "0"))
+	cfg.Params = []Param{{Name: "v", Values: []string{"1", "2"}}}
+	cfg.Setup = "echo setup {v} >> " + log
+	cfg.Cleanup = "echo cleanup {v} >> " + log
+	cfg.Commands[0].Conclude = "echo run >> " + log
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log)
+	want := "setup 1\nsetup 2\n" + strings.Repeat("run\n", 2*2) + "cleanup 1\ncleanup 2\n"
+	if string(b) != want {
+		t.Errorf("log:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// TestFailsLater: a command that fails after it succeeded is dropped
+// from later rounds; its earlier samples stay and the gate sees it.
+func TestFailsLater(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "n")
+	cfg := config(t, 6, h(), h("-counter", counter, "-fail-after", "4"))
+	cfg.Warmup = 1 // run 1; timed runs 2 and 3 succeed, run 4 fails
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Run.Benchmarks[0]
+	label := res.Run.Sides[1].Label
+	if m, ok := b.Missing[label]; !ok || m.Kind != model.MissingFailed || !strings.Contains(m.Reason, "exit status 5 in round 3") {
+		t.Errorf("missing %+v, want %s failed with exit status 5 in round 3", b.Missing, label)
+	}
+	if got := len(b.Metric(WallUnit).BySide(label)); got != 2 {
+		t.Errorf("%d samples kept, want the 2 before the failure", got)
+	}
+	if len(model.OfKind(b.Notes, model.NoteFailure)) != 1 {
+		t.Errorf("failure not noted: %+v", b.Notes)
+	}
+}
+
+func TestIgnoreFailure(t *testing.T) {
+	cfg := config(t, 3, h("-exit", "3"))
+	cfg.IgnoreFailure = true
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(res.Run.Benchmarks[0].Metric(WallUnit).Samples); got != 3 {
+		t.Errorf("%d samples, want 3", got)
+	}
+	notes := model.OfKind(res.Run.Benchmarks[0].Notes, model.NoteFailure)
+	if len(notes) != 1 || notes[0].Evidence["failed_runs"] != 3 || !strings.Contains(notes[0].Text, "(3;") {
+		t.Errorf("notes %+v, want one saying 3 runs exited 3", notes)
+	}
+	exp := res.Hyperfine()
+	if codes := exp.Results[0].ExitCodes; len(codes) != 3 || codes[0] == nil || *codes[0] != 3 {
+		t.Errorf("exit codes %v, want three 3s", codes)
+	}
+}
+
+func TestShellNote(t *testing.T) {
+	cfg := config(t, 2, "printf x >/dev/null; "+h())
+	cfg.Shell = []string{"sh"}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shell *model.Note
+	for i, n := range res.Run.Notes {
+		if n.Kind == model.NoteProcess && n.Topic == "shell" {
+			shell = &res.Run.Notes[i]
+		}
+	}
+	if shell == nil || !(shell.Evidence["shell_wall_sec"] > 0) || !strings.Contains(shell.Text, "sh -c") || !strings.Contains(shell.Text, "subtracted") {
+		t.Errorf("shell note %+v", shell)
+	}
+}
+
+func TestResultsDirRefused(t *testing.T) {
+	cfg := config(t, 2, h())
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "already holds keep") {
+		t.Errorf("err = %v, want a refusal naming keep", err)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := config(t, 0, h("-sleep", "1h"), h())
+	cfg.MinRounds, cfg.MaxRounds, cfg.Warmup = 2, 0, 0
+	time.AfterFunc(300*time.Millisecond, cancel)
+	res, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// Cancelled in the first timed run: measuring had begun.
+	if res == nil || len(model.OfKind(res.Run.Notes, model.NoteInterrupted)) != 1 {
+		t.Fatalf("result %+v, want the partial run with an interruption note", res)
+	}
+}
