@@ -127,6 +127,26 @@ func TestBadInput(t *testing.T) {
 		// Only values that cannot be measurements (a negative time, a
 		// subnormal, 1.7e308 B/op): no results (issue 11, item 7).
 		{"compare", "--format", "html", "a=" + absPath(t, impossible), "b=" + absPath(t, impossible)},
+		// Issue 15: commands that cannot be measured, refused before
+		// any sample (and a run that would hang, stopped).
+		{"exec"},
+		{"exec", " "},
+		{"exec", "no-such-command-rigor-test"},
+		{"exec", "true | false"},
+		{"exec", "--warmup", "1", "false"},
+		{"exec", "--warmup", "0", "--shell", "sh", "exit 3"},
+		{"exec", "--timeout", "100ms", "sleep 30"},
+		{"exec", "--time", "300ms", "sleep 30"},
+		{"exec", "-P", "x", "5", "1", "sleep {x}"},
+		{"exec", "-P", "x", "1", "1000000000", "sleep {x}"},
+		{"exec", "-P", "x", "1"},
+		{"exec", "-L", "x", "a,a", "echo {x}"},
+		{"exec", "--runs", "1", "true"},
+		{"exec", "--max-regression", "NaN", "true"},
+		{"exec", "-o", dir, "true"},
+		{"exec", "--export-json", nodir, "true"},
+		{"exec", "--out", held, "true"},
+		{"exec", "--input", filepath.Join(dir, "nofile"), "true"},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

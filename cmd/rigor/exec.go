@@ -1,0 +1,559 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/execbench"
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/gotest"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
+	"github.com/rigorbench/rigor/store"
+)
+
+// execOptions are rigor exec's flags and arguments.
+type execOptions struct {
+	verdict   verdictFlags
+	commands  []string
+	names     []string
+	reference string
+	warmup    int
+	// minRounds and maxRounds are --min-rounds and --max-rounds
+	// (hyperfine's --min-runs and --max-runs); runs is --runs, both at
+	// once.
+	minRounds, maxRounds, runs int
+	minSet, maxSet, runsSet    bool
+	budget                     time.Duration
+	timeout                    time.Duration
+	order                      string
+	out                        string
+	shell                      string
+	shellSet                   bool
+	noShell                    bool
+	prepare, conclude          []string
+	setup, cleanup             string
+	// scans and lists are -P NAME LO HI and -L NAME VALUES, their words
+	// joined by paramSep (see joinParamArgs); step is -D.
+	scans, lists  []string
+	step          string
+	ignoreFailure bool
+	input, output string
+	exportJSON    string
+}
+
+// paramSep joins the words of -P and -L into one flag value: no argument
+// can hold a NUL byte.
+const paramSep = "\x00"
+
+func init() {
+	var o execOptions
+	cmd := &cobra.Command{
+		Use:   "exec [flags] 'CMD A' 'CMD B' ...",
+		Short: "Compare whole commands in interleaved, paired rounds (hyperfine, done rigorously)",
+		Long: `exec times whole commands, as hyperfine does, but in interleaved rounds: each
+round runs every command once, back to back in counterbalanced order (two
+commands alternate in Thue-Morse order, more rotate), so round i of each ran
+under the same conditions and the commands are compared as pairs. The first
+command is the reference; --reference names another, or adds one.
+
+Each run records its wall time, its CPU time (user plus system) and its peak
+RSS from wait4's rusage, and its exit status. The verdict's clock is wall
+time, or CPU time when the machine was busy and the command is CPU-bound (as
+for rigor ab). Peak RSS is recorded only above rigor's own resident set,
+which Linux reports as the peak of a child that uses less.
+
+Rounds go on until every comparison is resolved (its confidence interval
+clears the noise band or lies inside it) after --min-rounds, or until --time
+or --max-rounds. Since the rule looks at the data as it goes, it ends the run
+early on a change only when its corrected p-value is below 0.001; the verdict
+printed at the end uses --alpha as usual. Before the rounds, --warmup untimed
+runs of every command (1 by default; hyperfine's default is 0) also check
+that each command runs: one that cannot start, fails or hangs is an error
+before anything is measured.
+
+Commands run directly, split into words as a shell would (quotes and
+backslashes work); shell syntax (pipes, redirections, variables, patterns)
+is refused unless --shell names a shell. With a shell, its own start-up,
+timed by running it with an empty command, is subtracted from every sample,
+as hyperfine does, and a note says so. --setup, --cleanup, --prepare and
+--conclude are not timed and always run through a shell (--shell, or sh).
+
+hyperfine's flags keep their meaning: --warmup, --prepare and --conclude
+(each run; once for all commands or once per command), --setup and --cleanup
+(once per command and parameter value, before the first run and after the
+last: with interleaved rounds every setup runs before any command is
+measured), -P NAME MIN MAX [-D STEP] and -L NAME A,B,C (each value, or
+combination of values, is a benchmark of its own, {NAME} substituted),
+--shell and -N, --ignore-failure, --input, --output, --name, --runs,
+--min-runs, --max-runs, and --export-json in hyperfine's own JSON shape
+(rigor compare reads it, and hyperfine's). The report is written to standard
+output or -o FILE in --format, as rigor compare's.
+
+Every sample is written as it arrives to --out (default .rigor/runs/ID in the
+module root, or in the current directory outside a module) as run.json.
+
+Exit status: 0, or 1 when --max-regression is set and a command regressed by
+more than it against the reference, or 2 for bad input (an empty command, one
+that is not found, always fails or outlives --timeout, a parameter range that
+is empty or too large), or an interrupted run (its partial verdict is
+printed).`,
+		Example: `  rigor exec 'sleep 0.01' 'sleep 0.012'
+  rigor exec -N --warmup 3 'gzip -1 -c data' 'gzip -9 -c data'
+  rigor exec --max-regression 5 --reference './old-build x' './new-build x'
+  rigor exec -P threads 1 8 'make -j {threads}' --prepare 'make clean'
+  rigor exec --shell bash 'grep -c foo *.txt | tail -1' --export-json hf.json`,
+		// -P and -L take several words each, which cobra's flag parsing
+		// cannot say: exec parses its own flags (see joinParamArgs).
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fs := cmd.Flags()
+			args, err := joinParamArgs(fs, args)
+			if err != nil {
+				return err
+			}
+			if err := fs.Parse(args); err != nil {
+				return usageErrorf("%v", err)
+			}
+			if help, _ := fs.GetBool("help"); help {
+				return cmd.Help()
+			}
+			o.commands = fs.Args()
+			o.minSet = fs.Changed("min-rounds") || fs.Changed("min-runs")
+			o.maxSet = fs.Changed("max-rounds") || fs.Changed("max-runs")
+			o.runsSet, o.shellSet = fs.Changed("runs"), fs.Changed("shell")
+			return runExec(cmd.Context(), &o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.register(cmd.Flags())
+	rootCmd.AddCommand(cmd)
+}
+
+func (o *execOptions) register(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&o.names, "name", "n", nil, "`NAME` of a command in reports and --export-json, in order (repeatable; hyperfine's --command-name)")
+	fs.StringArrayVar(&o.names, "command-name", nil, "same as --name")
+	fs.MarkHidden("command-name")
+	fs.StringVar(&o.reference, "reference", "", "the `CMD` every other is compared with: one of the commands (or a --name), or another command to measure first (default: the first command)")
+	fs.IntVarP(&o.warmup, "warmup", "w", execbench.DefaultWarmup, "untimed runs of every command (per parameter value) before the rounds; the first also checks that it runs")
+	fs.IntVar(&o.minRounds, "min-rounds", execbench.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
+	fs.IntVarP(&o.minRounds, "min-runs", "m", execbench.DefaultMinRounds, "same as --min-rounds: a round runs every command once")
+	fs.IntVar(&o.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
+	fs.IntVarP(&o.maxRounds, "max-runs", "M", 0, "same as --max-rounds")
+	fs.IntVarP(&o.runs, "runs", "r", 0, "run exactly this many rounds (--min-rounds and --max-rounds at once)")
+	fs.DurationVar(&o.budget, "time", execbench.DefaultTime, "wall-clock budget for warm-up and rounds (setup and cleanup excluded)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop a run (and every process it started) that lasts longer than this, and report it (default: the whole --time budget)")
+	fs.StringVar(&o.order, "order", experiment.OrderThueMorse, "order of two commands across rounds: thue-morse or abba (more commands rotate)")
+	fs.StringVar(&o.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root, or the current directory)")
+	fs.StringVarP(&o.shell, "shell", "S", "none", "run the commands through this `shell` (sh, \"bash --norc\", default for sh) and subtract its start-up; none runs them directly")
+	fs.BoolVarP(&o.noShell, "no-shell", "N", false, "run the commands directly, without a shell (the default; as --shell none)")
+	fs.StringArrayVarP(&o.prepare, "prepare", "p", nil, "`CMD` to run before every run, untimed: once for all commands, or once per command in order")
+	fs.StringArrayVar(&o.conclude, "conclude", nil, "`CMD` to run after every run, untimed: once for all commands, or once per command in order")
+	fs.StringVarP(&o.setup, "setup", "s", "", "`CMD` to run once per command and parameter value before the first run")
+	fs.StringVarP(&o.cleanup, "cleanup", "c", "", "`CMD` to run once per command and parameter value after the last run")
+	fs.StringArrayVarP(&o.scans, "parameter-scan", "P", nil, "`NAME MIN MAX`: one benchmark per value from MIN to MAX (step 1, or -D), substituted for {NAME}")
+	fs.StringVarP(&o.step, "parameter-step-size", "D", "", "the `STEP` of -P's range (decimals allowed: -P d 0.3 0.7 -D 0.2)")
+	fs.StringArrayVarP(&o.lists, "parameter-list", "L", nil, "`NAME A,B,C`: one benchmark per value, substituted for {NAME} (repeatable: every combination)")
+	fs.BoolVarP(&o.ignoreFailure, "ignore-failure", "i", false, "measure runs that exit non-zero like any other, rather than refusing the command")
+	fs.StringVar(&o.input, "input", execbench.InputNull, "what the commands read: null or a `FILE` (read from its start by every run)")
+	fs.StringVar(&o.output, "output", execbench.OutputNull, "where the commands' output goes: null, pipe (read and discarded), inherit, or a `FILE` (rewritten by every run)")
+	fs.StringVar(&o.exportJSON, "export-json", "", "also write the runs to `FILE` in hyperfine's --export-json shape")
+	// The verdict flags, with -o's long name --report: --output is
+	// hyperfine's.
+	vf := pflag.NewFlagSet("verdict", pflag.ContinueOnError)
+	o.verdict.register(vf)
+	vf.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "output" {
+			report := *f
+			report.Name, report.Usage = "report", "write the report to this `file` instead of standard output"
+			fs.AddFlag(&report)
+			return
+		}
+		fs.AddFlag(f)
+	})
+}
+
+// joinParamArgs rewrites -P NAME MIN MAX and -L NAME VALUES (and their
+// long forms) into one argument each, their words joined by paramSep,
+// so that the flag set can parse them; every other argument stays, a
+// flag's value included (--prepare -P is a --prepare of "-P").
+func joinParamArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
+	words := map[string]int{"parameter-scan": 3, "parameter-list": 2}
+	short := map[byte]string{'P': "parameter-scan", 'L': "parameter-list"}
+	var out []string
+	take := func(i int, name string, have []string) ([]string, int, error) {
+		need := words[name] - len(have)
+		if i+need >= len(args) {
+			if name == "parameter-scan" {
+				return nil, 0, usageErrorf("-P takes three words: NAME MIN MAX (-P threads 1 8)")
+			}
+			return nil, 0, usageErrorf("-L takes two words: NAME VALUES (-L cc gcc,clang)")
+		}
+		return append(have, args[i+1:i+1+need]...), i + need, nil
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(out, args[i:]...), nil
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			if _, ok := words[name]; ok {
+				var have []string
+				if hasVal {
+					have = []string{val}
+				}
+				vals, j, err := take(i, name, have)
+				if err != nil {
+					return nil, err
+				}
+				out, i = append(out, "--"+name+"="+strings.Join(vals, paramSep)), j
+				continue
+			}
+			out = append(out, a)
+			if f := fs.Lookup(name); f != nil && !hasVal && f.NoOptDefVal == "" && i+1 < len(args) {
+				out, i = append(out, args[i+1]), i+1
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			done := false
+			for j := 1; j < len(a) && !done; j++ {
+				if name, ok := short[a[j]]; ok {
+					if j > 1 {
+						out = append(out, a[:j])
+					}
+					var have []string
+					if rest := strings.TrimPrefix(a[j+1:], "="); rest != "" {
+						have = []string{rest}
+					}
+					vals, k, err := take(i, name, have)
+					if err != nil {
+						return nil, err
+					}
+					out, i, done = append(out, "--"+name+"="+strings.Join(vals, paramSep)), k, true
+					continue
+				}
+				if f := fs.ShorthandLookup(a[j : j+1]); f != nil && f.NoOptDefVal == "" {
+					// A shorthand that takes a value: the rest of the
+					// argument, or the next one.
+					out = append(out, a)
+					if j == len(a)-1 && i+1 < len(args) {
+						out, i = append(out, args[i+1]), i+1
+					}
+					done = true
+				}
+			}
+			if !done {
+				out = append(out, a)
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// config checks the options and returns the configuration, without the
+// results directory, environment and observer.
+func (o *execOptions) config() (execbench.Config, error) {
+	cfg := execbench.Config{
+		Setup:         o.setup,
+		Cleanup:       o.cleanup,
+		Warmup:        o.warmup,
+		Input:         o.input,
+		Output:        o.output,
+		IgnoreFailure: o.ignoreFailure,
+		Timeout:       o.timeout,
+		MinRounds:     o.minRounds,
+		MaxRounds:     o.maxRounds,
+		Time:          o.budget,
+		Order:         o.order,
+		Out:           o.out,
+		Argv:          os.Args,
+	}
+	if len(o.commands) == 0 {
+		return cfg, usageErrorf("no command to measure: rigor exec 'CMD A' 'CMD B' ...")
+	}
+	for i, c := range o.commands {
+		if strings.TrimSpace(c) == "" {
+			return cfg, usageErrorf("command %d is empty", i+1)
+		}
+	}
+	switch {
+	case o.warmup < 0:
+		return cfg, usageErrorf("--warmup must not be negative, got %d", o.warmup)
+	case o.runsSet && (o.minSet || o.maxSet):
+		return cfg, usageErrorf("--runs sets both --min-rounds and --max-rounds: give one or the others")
+	case o.runsSet && o.runs < 2:
+		return cfg, usageErrorf("--runs must be at least 2 (a paired comparison needs pairs), got %d", o.runs)
+	case o.minRounds < 2:
+		return cfg, usageErrorf("--min-rounds must be at least 2, got %d", o.minRounds)
+	case o.maxRounds < 0 || o.maxRounds == 1:
+		return cfg, usageErrorf("--max-rounds must be 0 (no limit) or at least 2, got %d", o.maxRounds)
+	case o.maxRounds > 0 && o.maxRounds < o.minRounds && o.minSet:
+		return cfg, usageErrorf("--max-rounds %d is below --min-rounds %d", o.maxRounds, o.minRounds)
+	case o.budget <= 0:
+		return cfg, usageErrorf("--time must be positive, got %v", o.budget)
+	case o.timeout < 0:
+		return cfg, usageErrorf("--timeout must not be negative (0: the whole --time budget), got %v", o.timeout)
+	case o.order != experiment.OrderThueMorse && o.order != experiment.OrderABBA:
+		return cfg, usageErrorf("unknown --order %q (want %s or %s)", o.order, experiment.OrderThueMorse, experiment.OrderABBA)
+	case o.noShell && o.shellSet && strings.TrimSpace(o.shell) != "none":
+		return cfg, usageErrorf("-N runs the commands without a shell, and --shell %s with one: give one", o.shell)
+	case len(o.names) > len(o.commands):
+		return cfg, usageErrorf("%d --name values for %d commands", len(o.names), len(o.commands))
+	}
+	if o.runsSet {
+		cfg.MinRounds, cfg.MaxRounds = o.runs, o.runs
+	}
+	var err error
+	if !o.noShell {
+		if cfg.Shell, err = execbench.ParseShell(o.shell); err != nil {
+			return cfg, usageErrorf("%v", err)
+		}
+	}
+	prepare, err := perCommand("--prepare", o.prepare, len(o.commands))
+	if err != nil {
+		return cfg, err
+	}
+	conclude, err := perCommand("--conclude", o.conclude, len(o.commands))
+	if err != nil {
+		return cfg, err
+	}
+	for i, line := range o.commands {
+		c := execbench.Command{Line: line, Prepare: prepare[i], Conclude: conclude[i]}
+		if i < len(o.names) {
+			c.Label = o.names[i]
+		}
+		cfg.Commands = append(cfg.Commands, c)
+	}
+	if o.reference != "" {
+		cfg.Commands = withReference(cfg.Commands, o.reference, prepare, conclude)
+	}
+	if cfg.Params, err = o.params(); err != nil {
+		return cfg, err
+	}
+	if err := checkFile("--export-json", o.exportJSON); err != nil {
+		return cfg, err
+	}
+	switch o.output {
+	case execbench.OutputNull, execbench.OutputPipe, execbench.OutputInherit:
+	default:
+		if err := checkFile("--output", o.output); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// perCommand spreads a repeatable per-run command over n commands:
+// none, one for all, or one each.
+func perCommand(flag string, values []string, n int) ([]string, error) {
+	out := make([]string, n)
+	switch len(values) {
+	case 0:
+	case 1:
+		for i := range out {
+			out[i] = values[0]
+		}
+	case n:
+		copy(out, values)
+	default:
+		return nil, usageErrorf("%s given %d times for %d commands: give it once for all, or once per command", flag, len(values), n)
+	}
+	return out, nil
+}
+
+// withReference puts the --reference command first: the command it
+// names (by line or --name), or a new one, run as hyperfine 1.19 runs
+// its reference, with the --prepare and --conclude given for all.
+func withReference(cmds []execbench.Command, ref string, prepare, conclude []string) []execbench.Command {
+	for i, c := range cmds {
+		if c.Line == ref || c.Label == ref {
+			return append([]execbench.Command{c}, slices.Delete(slices.Clone(cmds), i, i+1)...)
+		}
+	}
+	r := execbench.Command{Line: ref}
+	if len(cmds) > 0 && allSame(prepare) && allSame(conclude) {
+		r.Prepare, r.Conclude = prepare[0], conclude[0]
+	}
+	return append([]execbench.Command{r}, cmds...)
+}
+
+func allSame(s []string) bool {
+	for _, v := range s {
+		if v != s[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// params turns -P/-D and -L into parameters.
+func (o *execOptions) params() ([]execbench.Param, error) {
+	var params []execbench.Param
+	if len(o.scans) > 1 {
+		return nil, usageErrorf("-P is given %d times: give one scan, and -L for more parameters", len(o.scans))
+	}
+	if o.step != "" && len(o.scans) == 0 {
+		return nil, usageErrorf("-D is the step of -P's range, and there is no -P")
+	}
+	for _, s := range o.scans {
+		w := strings.Split(s, paramSep)
+		if len(w) != 3 {
+			return nil, usageErrorf("-P takes three words: NAME MIN MAX (-P threads 1 8)")
+		}
+		values, err := execbench.ScanValues(w[1], w[2], o.step)
+		if err != nil {
+			return nil, usageErrorf("-P %s: %v", w[0], err)
+		}
+		params = append(params, execbench.Param{Name: w[0], Values: values})
+	}
+	for _, l := range o.lists {
+		w := strings.Split(l, paramSep)
+		if len(w) != 2 {
+			return nil, usageErrorf("-L takes two words: NAME VALUES (-L cc gcc,clang)")
+		}
+		values, err := execbench.ListValues(w[1])
+		if err != nil {
+			return nil, usageErrorf("-L %s: %v", w[0], err)
+		}
+		params = append(params, execbench.Param{Name: w[0], Values: values})
+	}
+	return params, nil
+}
+
+// checkFile refuses, before a run of many minutes, a file that cannot be
+// written: its directory missing, or a directory in its place.
+func checkFile(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if dir, err := os.Stat(filepath.Dir(path)); err != nil || !dir.IsDir() {
+		return usageErrorf("%s %s: %s is not a directory", flag, path, filepath.Dir(path))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usageErrorf("%s %s: is a directory", flag, path)
+	}
+	return nil
+}
+
+// runExec measures the commands o names and prints the verdict on
+// stdout (or -o), progress and failures on stderr.
+func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) error {
+	opts, err := o.verdict.options()
+	if err != nil {
+		return err
+	}
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
+	if cfg.Output == execbench.OutputInherit {
+		cfg.Stdout, cfg.Stderr = stdout, stderr
+	}
+	madeOut := false
+	if cfg.Out == "" {
+		root, err := store.ModuleRoot(".")
+		if err != nil {
+			root = "." // not in a module: the current directory
+		}
+		if cfg.ID, cfg.Out, err = store.Open(root).NewRunDir(time.Now()); err != nil {
+			return usageErrorf("%v", err)
+		}
+		madeOut = true
+	} else {
+		cfg.ID = filepath.Base(cfg.Out)
+	}
+	env := observe.CaptureEnv(ctx)
+	cfg.Env = &env
+	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), observe.ProcessStats, observe.Annotate
+	cfg.Log = stderr
+	bar := newProgressBar(stderr, cfg.Time)
+	if bar != nil {
+		cfg.Progress, cfg.Log = func(p execbench.Progress) {
+			bar.update(gotest.Progress{Phase: p.Phase, Round: p.Round, Start: p.Start, Budget: p.Budget,
+				Step: p.Step, Steps: p.Steps, Unresolved: p.Unresolved, Current: p.Current})
+		}, bar
+	}
+	res, err := execbench.Run(ctx, cfg)
+	bar.done()
+	if res == nil {
+		if madeOut {
+			os.Remove(cfg.Out) // still empty
+		}
+		if ctx.Err() != nil {
+			return &exitError{code: exitUsage, err: errors.New("interrupted")}
+		}
+		return usageErrorf("%v", err)
+	}
+	interrupted := err != nil && ctx.Err() != nil
+	if err != nil && !interrupted {
+		return usageErrorf("%v", err)
+	}
+	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
+	if o.exportJSON != "" {
+		if werr := writeExport(o.exportJSON, res.Hyperfine()); werr != nil {
+			return usageErrorf("%v", werr)
+		}
+	}
+	if !sampled(res.Run) {
+		return usageErrorf("no run of any command was measured")
+	}
+	rep, aerr := analysis.Analyze(res.Run, opts)
+	if aerr != nil {
+		return usageErrorf("%v", aerr)
+	}
+	c := &cobra.Command{}
+	c.SetOut(stdout)
+	c.SetErr(stderr)
+	if err := o.verdict.emit(c, rep); err != nil || !interrupted {
+		return err
+	}
+	return &exitError{code: exitUsage, err: errors.New("interrupted: the verdict above is partial")}
+}
+
+// writeExport writes exp to path through a temporary file.
+func writeExport(path string, exp *model.HyperfineExport) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("--export-json: %w", err)
+	}
+	err = exp.Write(f)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("--export-json: %w", err)
+	}
+	return nil
+}
+
+// sampled reports whether run holds a sample.
+func sampled(run *model.Run) bool {
+	for _, b := range run.Benchmarks {
+		for _, m := range b.Metrics {
+			if len(m.Samples) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rigorbench/rigor/model"
+)
+
+func TestJoinParamArgs(t *testing.T) {
+	var o execOptions
+	fs := pflag.NewFlagSet("exec", pflag.ContinueOnError)
+	o.register(fs)
+	const s = paramSep
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{[]string{"-P", "t", "1", "8", "make -j {t}"}, []string{"--parameter-scan=t" + s + "1" + s + "8", "make -j {t}"}},
+		{[]string{"--parameter-scan", "t", "1", "8", "x"}, []string{"--parameter-scan=t" + s + "1" + s + "8", "x"}},
+		{[]string{"--parameter-scan=t", "1", "8"}, []string{"--parameter-scan=t" + s + "1" + s + "8"}},
+		{[]string{"-Pt", "-1", "8"}, []string{"--parameter-scan=t" + s + "-1" + s + "8"}},
+		{[]string{"-NL", "cc", "gcc,clang", "{cc} x.c"}, []string{"-N", "--parameter-list=cc" + s + "gcc,clang", "{cc} x.c"}},
+		// A flag's value is never taken for -P or -L.
+		{[]string{"--prepare", "-P", "x"}, []string{"--prepare", "-P", "x"}},
+		{[]string{"-p", "-L", "x"}, []string{"-p", "-L", "x"}},
+		{[]string{"-w3", "-L", "a", "1,2"}, []string{"-w3", "--parameter-list=a" + s + "1,2"}},
+		{[]string{"--", "-P", "x"}, []string{"--", "-P", "x"}},
+	} {
+		got, err := joinParamArgs(fs, tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("joinParamArgs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range [][]string{{"-P", "t", "1"}, {"-L", "x"}, {"cmd", "--parameter-list"}} {
+		if _, err := joinParamArgs(fs, in); err == nil {
+			t.Errorf("joinParamArgs(%q): no error", in)
+		}
+	}
+}
+
+// execJSON runs rigor exec with args (and a fresh --out, --format json)
+// and returns the report.
+func execJSON(t *testing.T, args ...string) (rep struct {
+	Kind       string   `json:"kind"`
+	Paired     bool     `json:"paired"`
+	Sides      []string `json:"sides"`
+	Benchmarks []struct {
+		Name string `json:"name"`
+	} `json:"benchmarks"`
+}, out string) {
+	t.Helper()
+	out = filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := rigor(t, append([]string{"exec", "--out", out, "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("rigor exec %q: exit %d\n%s", args, code, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%.300s", err, stdout)
+	}
+	return rep, out
+}
+
+func TestExecJSON(t *testing.T) {
+	export := filepath.Join(t.TempDir(), "hf.json")
+	rep, out := execJSON(t, "--runs", "3", "-P", "n", "1", "2", "--export-json", export, "-n", "first", "true {n}", "true x{n}")
+	if rep.Kind != "exec" || !rep.Paired || !slices.Equal(rep.Sides, []string{"first", "true x{n}"}) {
+		t.Errorf("kind %q paired %v sides %q", rep.Kind, rep.Paired, rep.Sides)
+	}
+	if len(rep.Benchmarks) != 2 || rep.Benchmarks[0].Name != "n=1" || rep.Benchmarks[1].Name != "n=2" {
+		t.Errorf("benchmarks %+v, want n=1 and n=2", rep.Benchmarks)
+	}
+	if _, err := model.ReadFile(filepath.Join(out, "run.json"), ""); err != nil {
+		t.Errorf("run.json: %v", err)
+	}
+	// The export is hyperfine's shape, names and parameters substituted,
+	// and compare reads it back.
+	b, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hf model.HyperfineExport
+	if err := json.Unmarshal(b, &hf); err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, r := range hf.Results {
+		cmds = append(cmds, r.Command)
+		if len(r.Times) != 3 || len(r.ExitCodes) != 3 || r.Parameters["n"] == "" || r.StdDev == nil {
+			t.Errorf("result %+v: want 3 times and exit codes, a stddev and parameter n", r)
+		}
+	}
+	if want := []string{"first", "first", "true x1", "true x2"}; !slices.Equal(cmds, want) {
+		t.Errorf("commands %q, want %q", cmds, want)
+	}
+	if stdout, stderr, code := rigor(t, "compare", "a="+export, "b="+export); code != 0 || !strings.Contains(stdout, "true x2") {
+		t.Errorf("compare of the export: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestCompareHyperfine: hyperfine's own export (Debian's 1.15) is read
+// by compare and report.
+func TestCompareHyperfine(t *testing.T) {
+	hf := filepath.Join("..", "..", "model", "testdata", "hyperfine", "v1.15-two-commands.json")
+	stdout, stderr, code := rigor(t, "compare", "old="+hf, "new="+hf)
+	if code != 0 || !strings.Contains(stdout, "sleep 0.01") || !strings.Contains(stdout, "old") {
+		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := rigor(t, "report", "--format", "json", hf); code != 0 || !strings.Contains(stdout, `"sleep 0.01"`) {
+		t.Errorf("report: exit %d\n%.300s\n%s", code, stdout, stderr)
+	}
+}
+
+func TestExecReference(t *testing.T) {
+	rep, _ := execJSON(t, "--runs", "2", "--reference", "false-name", "-n", "a", "-n", "false-name", "true a", "true b")
+	if !slices.Equal(rep.Sides, []string{"false-name", "a"}) {
+		t.Errorf("--reference naming the second command: sides %q", rep.Sides)
+	}
+	rep, _ = execJSON(t, "--runs", "2", "--reference", "true c", "true a", "true b")
+	if !slices.Equal(rep.Sides, []string{"true c", "true a", "true b"}) {
+		t.Errorf("--reference adding a command: sides %q", rep.Sides)
+	}
+}
+
+// TestExecInjected runs the command through runExec with its writers, as
+// the run function's contract says: the report on stdout, the rest on
+// stderr.
+func TestExecInjected(t *testing.T) {
+	var o execOptions
+	fs := pflag.NewFlagSet("exec", pflag.ContinueOnError)
+	o.register(fs)
+	out := filepath.Join(t.TempDir(), "out")
+	if err := fs.Parse([]string{"--runs", "2", "--out", out, "--format", "csv", "true"}); err != nil {
+		t.Fatal(err)
+	}
+	o.commands, o.runsSet = fs.Args(), true
+	var stdout, stderr bytes.Buffer
+	if err := runExec(context.Background(), &o, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "sec/op") || !strings.Contains(stderr.String(), "samples in "+out) {
+		t.Errorf("stdout %q\nstderr %q", stdout.String(), stderr.String())
+	}
+}
+
+// TestExecGate: a command 30 times slower than its reference fails the
+// gate. Timing: not under -short.
+func TestExecGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times sleep 0.001 against sleep 0.03: a timing check")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := rigor(t, "exec", "--out", out, "--time", "20s", "--max-regression", "5", "sleep 0.001", "sleep 0.03")
+	if code != 1 || !strings.Contains(stderr, "rigor: gate: exec sec/op regressed on sleep 0.03") {
+		t.Errorf("exit %d, stderr %q; want the gate to fail on sec/op", code, stderr)
+	}
+}
