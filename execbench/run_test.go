@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
@@ -390,5 +391,58 @@ func TestInterrupt(t *testing.T) {
 	// Cancelled in the first timed run: measuring had begun.
 	if res == nil || len(model.OfKind(res.Run.Notes, model.NoteInterrupted)) != 1 {
 		t.Fatalf("result %+v, want the partial run with an interruption note", res)
+	}
+}
+
+// TestPeakRSS: a command that touches 64 MiB has a recorded peak of at
+// least that; one that touches nothing stays below rigor's own resident
+// set, and the note says so. Not under -short: it allocates.
+func TestPeakRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("touches 64 MiB per run")
+	}
+	res, err := Run(context.Background(), config(t, 3, h("-alloc", "64"), h()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Run.Benchmarks[0].Metric(RSSUnit)
+	if m == nil {
+		t.Fatal("no peak RSS recorded")
+	}
+	big := m.Values(res.Run.Sides[0].Label)
+	if len(big) != 3 || big[0] < 64<<20 {
+		t.Errorf("peak RSS of a 64 MiB command: %v", big)
+	}
+	if len(m.Values(res.Run.Sides[1].Label)) != 0 {
+		t.Errorf("the small command's peak is rigor's, and was recorded: %v", m.Values(res.Run.Sides[1].Label))
+	}
+	if !slices.ContainsFunc(res.Run.Notes, func(n model.Note) bool { return n.Topic == "rss" }) {
+		t.Errorf("no note on the unrecorded peak: %q", model.Texts(res.Run.Notes))
+	}
+}
+
+// TestSleepVerdict: sleep 0.01 against sleep 0.03 is regressed, by about
+// +200% less the start-up. Timing: not under -short.
+func TestSleepVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a timing check")
+	}
+	cfg := config(t, 0, h("-sleep", "10ms"), h("-sleep", "30ms"))
+	cfg.MinRounds, cfg.MaxRounds, cfg.Time = 10, 0, 20*time.Second
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := analysis.Analyze(res.Run, analysis.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Benchmarks[0].Metrics[0]
+	if m.Unit != WallUnit {
+		t.Fatalf("first metric %s, want %s", m.Unit, WallUnit)
+	}
+	c := m.Changes[0] // the second command against the first
+	if c.Verdict != analysis.Regressed || c.Estimate < 0.5 {
+		t.Errorf("verdict %s %+.1f%%, want regressed by more than 50%%", c.Verdict, 100*c.Estimate)
 	}
 }
