@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,8 +114,43 @@ func TestCompareHyperfine(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "sleep 0.01") || !strings.Contains(stdout, "old") {
 		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if stdout, stderr, code := rigor(t, "report", "--format", "json", hf); code != 0 || !strings.Contains(stdout, `"sleep 0.01"`) {
-		t.Errorf("report: exit %d\n%.300s\n%s", code, stdout, stderr)
+	// rigor's summary of hyperfine's times is hyperfine's own: median,
+	// mean, sample standard deviation, minimum and maximum as exported.
+	stdout, stderr, code = rigor(t, "report", "--format", "json", hf)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, stderr)
+	}
+	var rep struct {
+		Benchmarks []struct {
+			Name    string
+			Metrics []struct {
+				Unit  string
+				Sides []struct{ Center, Mean, Stddev, Min, Max float64 }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(hf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp model.HyperfineExport
+	if err := json.Unmarshal(b, &exp); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Benchmarks) != len(exp.Results) {
+		t.Fatalf("%d benchmarks for %d results", len(rep.Benchmarks), len(exp.Results))
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+	for i, r := range exp.Results {
+		s := rep.Benchmarks[i].Metrics[0].Sides[0]
+		if rep.Benchmarks[i].Name != r.Command || !near(s.Center, r.Median) || !near(s.Mean, r.Mean) ||
+			!near(s.Stddev, *r.StdDev) || !near(s.Min, r.Min) || !near(s.Max, r.Max) {
+			t.Errorf("%s: rigor %+v, hyperfine median %v mean %v stddev %v min %v max %v",
+				r.Command, s, r.Median, r.Mean, *r.StdDev, r.Min, r.Max)
+		}
 	}
 }
 
