@@ -446,3 +446,33 @@ func TestSleepVerdict(t *testing.T) {
 		t.Errorf("verdict %s %+.1f%%, want regressed by more than 50%%", c.Verdict, 100*c.Estimate)
 	}
 }
+
+// fakeObserver counts what it is told.
+type fakeObserver struct{ marks, procs, stops int }
+
+func (f *fakeObserver) Mark(string, string, int)       { f.marks++ }
+func (f *fakeObserver) Pause()                         {}
+func (f *fakeObserver) AddProcess(*model.ProcessStats) { f.procs++ }
+func (f *fakeObserver) Stop() []model.Observation      { f.stops++; return nil }
+
+// TestObserver: every timed run is marked and its usage attached; the
+// observer is stopped once, whether the run measures or fails first.
+func TestObserver(t *testing.T) {
+	obs := &fakeObserver{}
+	cfg := config(t, 3, h(), h())
+	cfg.Observer, cfg.ProcessStats = obs, func(*os.ProcessState) *model.ProcessStats { return &model.ProcessStats{} }
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if obs.marks != 6 || obs.procs != 6 || obs.stops != 1 {
+		t.Errorf("marks %d, processes %d, stops %d; want 6, 6, 1", obs.marks, obs.procs, obs.stops)
+	}
+	for _, lines := range [][]string{{""}, {h("-exit", "1")}} {
+		obs = &fakeObserver{}
+		cfg = config(t, 2, lines...)
+		cfg.Observer = obs
+		if _, err := Run(context.Background(), cfg); err == nil || obs.stops != 1 {
+			t.Errorf("%q: err %v, %d stops; want an error and 1 stop", lines, err, obs.stops)
+		}
+	}
+}

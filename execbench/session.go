@@ -89,8 +89,14 @@ type Result struct {
 // Run returns what it measured, with ctx's error when interrupted, or
 // the error that stopped it (a --prepare that failed).
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if err := cfg.defaults(); err != nil {
+	fail := func(err error) (*Result, error) {
+		if cfg.Observer != nil {
+			cfg.Observer.Stop()
+		}
 		return nil, err
+	}
+	if err := cfg.defaults(); err != nil {
+		return fail(err)
 	}
 	s := &session{
 		cfg: cfg,
@@ -111,15 +117,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		s.timeout = cfg.Time
 	}
 	if err := s.plan(); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if err := s.claim(); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	r, err := newRunner(&s.cfg)
 	if err != nil {
 		s.unclaim()
-		return nil, err
+		return fail(err)
 	}
 	s.runner = r
 	defer r.close()
@@ -137,10 +143,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			fmt.Fprintln(cfg.Log, "rigor:", cerr)
 		}
 		s.unclaim()
-		if cfg.Observer != nil {
-			cfg.Observer.Stop()
-		}
-		return nil, err
+		return fail(err)
 	}
 	err = s.measure(ctx)
 	if cerr := s.auxAll(context.WithoutCancel(ctx), PhaseCleanup, "--cleanup", cfg.Cleanup); cerr != nil {
@@ -154,10 +157,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		// A command that failed before its first sample, with no
 		// warm-up to probe it: as if the probe had failed.
 		s.unclaim()
-		if cfg.Observer != nil {
-			cfg.Observer.Stop()
-		}
-		return nil, err
+		return fail(err)
 	}
 	s.finish(err != nil && ctx.Err() != nil)
 	if werr := s.writeJSON(); werr != nil && err == nil {
