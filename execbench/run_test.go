@@ -251,16 +251,12 @@ func TestBadCommands(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit(&cfg)
 			}
-			t0 := time.Now()
 			res, err := Run(context.Background(), cfg)
 			if err == nil || res != nil {
 				t.Fatalf("Run = %v, %v; want an error and no result", res, err)
 			}
 			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %q, want one line containing %q", err, tc.want)
-			}
-			if d := time.Since(t0); d > 20*time.Second {
-				t.Errorf("took %v to fail", d)
 			}
 			if entries, _ := os.ReadDir(cfg.Out); len(entries) > 0 {
 				t.Errorf("the results directory keeps %s", entries[0].Name())
