@@ -50,8 +50,14 @@ type execOptions struct {
 	step          string
 	ignoreFailure bool
 	input, output string
+	showOutput    bool
 	exportJSON    string
 }
+
+// hyperfineStyles are hyperfine's --style values, which choose colours
+// and a progress bar rather than a layout: exec takes them for rigor's
+// default layout, so that a hyperfine command line keeps working.
+var hyperfineStyles = []string{"auto", "basic", "full", "nocolor", "color"}
 
 // paramSep joins the words of -P and -L into one flag value: no argument
 // can hold a NUL byte.
@@ -96,8 +102,9 @@ hyperfine's flags keep their meaning: --warmup, --prepare and --conclude
 last: with interleaved rounds every setup runs before any command is
 measured), -P NAME MIN MAX [-D STEP] and -L NAME A,B,C (each value, or
 combination of values, is a benchmark of its own, {NAME} substituted),
---shell and -N, --ignore-failure, --input, --output, --name, --runs,
---min-runs, --max-runs, and --export-json in hyperfine's own JSON shape
+--shell and -N, --ignore-failure, --input, --output (and --show-output),
+--name, --runs, --min-runs, --max-runs, --style (hyperfine's values are
+taken as rigor's default layout), and --export-json in hyperfine's own JSON shape
 (rigor compare reads it, and hyperfine's). The report is written to standard
 output or -o FILE in --format, as rigor compare's.
 
@@ -167,6 +174,7 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.ignoreFailure, "ignore-failure", "i", false, "measure runs that exit non-zero like any other, rather than refusing the command")
 	fs.StringVar(&o.input, "input", execbench.InputNull, "what the commands read: null or a `FILE` (read from its start by every run)")
 	fs.StringVar(&o.output, "output", execbench.OutputNull, "where the commands' output goes: null, pipe (read and discarded), inherit, or a `FILE` (rewritten by every run)")
+	fs.BoolVar(&o.showOutput, "show-output", false, "same as --output inherit")
 	fs.StringVar(&o.exportJSON, "export-json", "", "also write the runs to `FILE` in hyperfine's --export-json shape")
 	// The verdict flags, with -o's long name --report: --output is
 	// hyperfine's.
@@ -311,6 +319,11 @@ func (o *execOptions) config() (execbench.Config, error) {
 		return cfg, usageErrorf("-N runs the commands without a shell, and --shell %s with one: give one", o.shell)
 	case len(o.names) > len(o.commands):
 		return cfg, usageErrorf("%d --name values for %d commands", len(o.names), len(o.commands))
+	case o.showOutput && o.output != execbench.OutputNull && o.output != execbench.OutputInherit:
+		return cfg, usageErrorf("--show-output is --output inherit, and --output says %s: give one", o.output)
+	}
+	if o.showOutput {
+		cfg.Output = execbench.OutputInherit
 	}
 	if o.runsSet {
 		cfg.MinRounds, cfg.MaxRounds = o.runs, o.runs
@@ -450,6 +463,9 @@ func checkFile(flag, path string) error {
 // runExec measures the commands o names and prints the verdict on
 // stdout (or -o), progress and failures on stderr.
 func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) error {
+	if slices.Contains(hyperfineStyles, o.verdict.style) {
+		o.verdict.style = "benchstat"
+	}
 	opts, err := o.verdict.options()
 	if err != nil {
 		return err

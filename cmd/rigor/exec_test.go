@@ -198,3 +198,13 @@ func TestExecGate(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the gate to fail on sec/op", code, stderr)
 	}
 }
+
+// TestExecHyperfineFlags: a hyperfine command line runs as is.
+func TestExecHyperfineFlags(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := rigor(t, "exec", "--out", out, "--style", "basic", "--show-output", "-N", "-w", "1", "-r", "2",
+		"-n", "say", "echo shown")
+	if code != 0 || strings.Count(stdout, "shown\n") != 3 || !strings.Contains(stdout, "sec/op") {
+		t.Errorf("exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
+	}
+}
