@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +51,8 @@ type execOptions struct {
 	input, output string
 	showOutput    bool
 	exportJSON    string
+	// argv is the command line the results record (os.Args).
+	argv []string
 }
 
 // hyperfineStyles are hyperfine's --style values, which choose colours
@@ -63,7 +64,8 @@ var hyperfineStyles = []string{"auto", "basic", "full", "nocolor", "color"}
 // can hold a NUL byte.
 const paramSep = "\x00"
 
-func init() {
+// newExecCmd builds rigor exec, reading and writing s.
+func newExecCmd(s stdio) *cobra.Command {
 	var o execOptions
 	cmd := &cobra.Command{
 		Use:   "exec [flags] 'CMD A' 'CMD B' ...",
@@ -140,11 +142,12 @@ printed).`,
 			o.minSet = fs.Changed("min-rounds") || fs.Changed("min-runs")
 			o.maxSet = fs.Changed("max-rounds") || fs.Changed("max-runs")
 			o.runsSet, o.shellSet = fs.Changed("runs"), fs.Changed("shell")
-			return runExec(cmd.Context(), &o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			o.argv = os.Args
+			return runExec(cmd.Context(), &o, s)
 		},
 	}
 	o.register(cmd.Flags())
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func (o *execOptions) register(fs *pflag.FlagSet) {
@@ -286,7 +289,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		Time:          o.budget,
 		Order:         o.order,
 		Out:           o.out,
-		Argv:          os.Args,
+		Argv:          o.argv,
 	}
 	if len(o.commands) == 0 {
 		return cfg, usageErrorf("no command to measure: rigor exec 'CMD A' 'CMD B' ...")
@@ -460,9 +463,9 @@ func checkFile(flag, path string) error {
 	return nil
 }
 
-// runExec measures the commands o names and prints the verdict on
-// stdout (or -o), progress and failures on stderr.
-func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) error {
+// runExec measures the commands o names and prints the verdict on s.out
+// (or -o), progress and failures on s.err.
+func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if slices.Contains(hyperfineStyles, o.verdict.style) {
 		o.verdict.style = "benchstat"
 	}
@@ -476,7 +479,7 @@ func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) erro
 	}
 	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
 	if cfg.Output == execbench.OutputInherit {
-		cfg.Stdout, cfg.Stderr = stdout, stderr
+		cfg.Stdout, cfg.Stderr = s.out, s.err
 	}
 	madeOut := false
 	if cfg.Out == "" {
@@ -494,8 +497,8 @@ func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) erro
 	env := observe.CaptureEnv(ctx)
 	cfg.Env = &env
 	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), observe.ProcessStats, observe.Annotate
-	cfg.Log = stderr
-	bar := newProgressBar(stderr, cfg.Time)
+	cfg.Log = s.err
+	bar := newProgressBar(s.err, cfg.Time)
 	if bar != nil {
 		cfg.Progress, cfg.Log = func(p execbench.Progress) {
 			bar.update(gotest.Progress{Phase: p.Phase, Round: p.Round, Start: p.Start, Budget: p.Budget,
@@ -517,7 +520,7 @@ func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) erro
 	if err != nil && !interrupted {
 		return usageErrorf("%v", err)
 	}
-	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
+	fmt.Fprintf(s.err, "rigor: samples in %s\n", cfg.Out)
 	if o.exportJSON != "" {
 		if werr := writeExport(o.exportJSON, res.Hyperfine()); werr != nil {
 			return usageErrorf("%v", werr)
@@ -530,13 +533,10 @@ func runExec(ctx context.Context, o *execOptions, stdout, stderr io.Writer) erro
 	if aerr != nil {
 		return usageErrorf("%v", aerr)
 	}
-	c := &cobra.Command{}
-	c.SetOut(stdout)
-	c.SetErr(stderr)
-	if err := o.verdict.emit(c, rep); err != nil || !interrupted {
-		return err
+	if !interrupted {
+		err = nil
 	}
-	return &exitError{code: exitUsage, err: errors.New("interrupted: the verdict above is partial")}
+	return finish(s, &o.verdict, rep, err)
 }
 
 // writeExport writes exp to path through a temporary file.

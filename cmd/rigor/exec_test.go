@@ -178,7 +178,7 @@ func TestExecInjected(t *testing.T) {
 	}
 	o.commands, o.runsSet = fs.Args(), true
 	var stdout, stderr bytes.Buffer
-	if err := runExec(context.Background(), &o, &stdout, &stderr); err != nil {
+	if err := runExec(context.Background(), &o, stdio{in: strings.NewReader(""), out: &stdout, err: &stderr}); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "sec/op") || !strings.Contains(stderr.String(), "samples in "+out) {

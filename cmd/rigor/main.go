@@ -19,8 +19,8 @@
 // analysis, output and gate flags of compare, ab, run and report),
 // measure.go (the measurement flags and the measuring shared by ab and
 // run), progress.go (the terminal progress bar), term.go (colour and
-// width), and one file per command: ab, compare, doctor, env, gc, ramp,
-// report, run, version.
+// width), and one file per command: ab, compare, doctor, env, exec, gc,
+// ramp, report, run, version.
 package main
 
 import (
@@ -143,6 +143,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 		newCompareCmd,
 		newDoctorCmd,
 		newEnvCmd,
+		newExecCmd,
 		newGCCmd,
 		newRampCmd,
 		newReportCmd,
