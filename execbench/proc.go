@@ -19,7 +19,7 @@ type measurement struct {
 	// children it waited for), from wait4's rusage, as is maxRSS, its
 	// peak resident set in bytes (0 where rusage has none). A peak no
 	// larger than rssFloor (this process's own resident set when the
-	// command started; see rssFloor) is this process's, not the
+	// command started; see rssProbe) is this process's, not the
 	// command's.
 	wall, user, sys  time.Duration
 	maxRSS, rssFloor int64
@@ -78,10 +78,14 @@ type runner struct {
 	null           *os.File
 	pipeW          *os.File
 	drained        chan struct{}
+	rss            *rssProbe
+	// paths caches where each program was found: a look-up searches
+	// $PATH with a stat per directory, before every run.
+	paths map[string]string
 }
 
 func newRunner(cfg *Config) (*runner, error) {
-	r := &runner{input: cfg.Input, output: cfg.Output, stdout: cfg.Stdout, stderr: cfg.Stderr}
+	r := &runner{input: cfg.Input, output: cfg.Output, stdout: cfg.Stdout, stderr: cfg.Stderr, rss: newRSSProbe(), paths: map[string]string{}}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", os.DevNull, err)
@@ -104,6 +108,7 @@ func newRunner(cfg *Config) (*runner, error) {
 }
 
 func (r *runner) close() {
+	r.rss.close()
 	r.null.Close()
 	if r.pipeW != nil {
 		r.pipeW.Close()
@@ -125,10 +130,16 @@ const tailMax = 4 << 10
 // it ended. A command that cannot start or runs past its timeout is a
 // *startError.
 func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, capture bool) (*measurement, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if cmd.Err != nil {
-		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapExecError(cmd.Err))}
+	path, ok := r.paths[argv[0]]
+	if !ok {
+		var err error
+		if path, err = exec.LookPath(argv[0]); err != nil {
+			return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapExecError(err))}
+		}
+		r.paths[argv[0]] = path
 	}
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Args[0] = argv[0]
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.Stdin = r.null
 	if r.input != InputNull {
@@ -174,7 +185,7 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 			}
 		}
 	}
-	floor := rssFloor()
+	floor := r.rss.floor()
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapStartError(err))}

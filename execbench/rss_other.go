@@ -2,5 +2,9 @@
 
 package execbench
 
-// rssFloor is 0 where a spawned child's peak RSS is its own.
-func rssFloor() int64 { return 0 }
+// An rssProbe reads nothing where a spawned child's peak RSS is its own.
+type rssProbe struct{}
+
+func newRSSProbe() *rssProbe     { return &rssProbe{} }
+func (p *rssProbe) close()       {}
+func (p *rssProbe) floor() int64 { return 0 }
