@@ -1,0 +1,78 @@
+// Package words holds the few helpers that put numbers and lists into
+// rigor's notes, so that every package words them the same way: a count
+// with its noun ("1 benchmark", "3 benchmarks"), a fraction as a
+// percentage ("12.3%"), and a list cut short ("a, b and 4 more").
+//
+// Package map:
+//
+//	words.go  Plural, Count, Pct, JoinList
+package words
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Plural returns one when n is 1 and many otherwise:
+// Plural(n, "benchmark", "benchmarks").
+func Plural[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Count returns n and its noun: "1 request", "3 requests".
+func Count[N ~int | ~int64](n N, one, many string) string {
+	return strconv.FormatInt(int64(n), 10) + " " + Plural(n, one, many)
+}
+
+// Pct formats a fraction as a percentage with three significant digits,
+// trailing zeros dropped, and whole from 100% up (never in exponent
+// form): 0.95 is "95%", 0.999 "99.9%", 0.1234 "12.3%", 0.005 "0.5%",
+// 22.65 "2265%".
+func Pct(f float64) string {
+	p := f * 100
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return strconv.FormatFloat(p, 'f', -1, 64) + "%"
+	}
+	// Rounding to three significant digits first makes 99.96 "100" and
+	// 9.996 "10", not "100.0" and "10.0".
+	if math.Abs(p) < 100 {
+		p, _ = strconv.ParseFloat(strconv.FormatFloat(p, 'g', 3, 64), 64)
+	}
+	decimals := 0
+	if a := math.Abs(p); a > 0 && a < 100 {
+		decimals = 2 - int(math.Floor(math.Log10(a)))
+	}
+	s := strconv.FormatFloat(p, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + "%"
+}
+
+// JoinList joins up to max items with commas and "and", and says how
+// many more there are: "a, b and c", "a, b and 4 more". When an item
+// holds a comma itself, semicolons separate them instead: "x (failed: a,
+// b); y".
+func JoinList(items []string, max int) string {
+	sep := ", "
+	for _, it := range items[:min(max, len(items))] {
+		if strings.Contains(it, ",") {
+			sep = "; "
+			break
+		}
+	}
+	if len(items) > max {
+		return strings.Join(items[:max], sep) + " and " + strconv.Itoa(len(items)-max) + " more"
+	}
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], sep) + " and " + items[len(items)-1]
+}

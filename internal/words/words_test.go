@@ -1,0 +1,69 @@
+package words
+
+import "testing"
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "benchmarks"}, {1, "benchmark"}, {2, "benchmarks"}, {-1, "benchmarks"}} {
+		if got := Plural(tc.n, "benchmark", "benchmarks"); got != tc.want {
+			t.Errorf("Plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if got := Count(int64(1), "request was", "requests were"); got != "1 request was" {
+		t.Errorf("Count(1) = %q", got)
+	}
+	if got := Count(int64(3), "request was", "requests were"); got != "3 requests were" {
+		t.Errorf("Count(3) = %q", got)
+	}
+}
+
+func TestPct(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0%"},
+		{1, "100%"},
+		{0.95, "95%"},
+		{0.999, "99.9%"},
+		{0.9996, "100%"}, // three significant digits: 99.96 rounds to 100
+		{0.09996, "10%"},
+		{0.1234, "12.3%"},
+		{0.84, "84%"},
+		{0.025, "2.5%"},
+		{0.005, "0.5%"},
+		{0.00123, "0.123%"},
+		{22.65, "2265%"}, // never 2.26e+03%
+		{1e6, "100000000%"},
+		{-0.05, "-5%"},
+		{-0.1234, "-12.3%"},
+	} {
+		if got := Pct(tc.f); got != tc.want {
+			t.Errorf("Pct(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestJoinList(t *testing.T) {
+	for _, tc := range []struct {
+		items []string
+		max   int
+		want  string
+	}{
+		{nil, 5, ""},
+		{[]string{"a"}, 5, "a"},
+		{[]string{"a", "b"}, 5, "a and b"},
+		{[]string{"a", "b", "c"}, 5, "a, b and c"},
+		{[]string{"a", "b", "c"}, 3, "a, b and c"},
+		{[]string{"a", "b", "c", "d"}, 2, "a, b and 2 more"},
+		{[]string{"x (failed: a, b)", "y"}, 5, "x (failed: a, b) and y"},
+		{[]string{"x (failed: a, b)", "y", "z"}, 5, "x (failed: a, b); y and z"},
+		{[]string{"x", "y", "z (a, b)"}, 2, "x, y and 1 more"}, // only the items shown decide
+	} {
+		if got := JoinList(tc.items, tc.max); got != tc.want {
+			t.Errorf("JoinList(%q, %d) = %q, want %q", tc.items, tc.max, got, tc.want)
+		}
+	}
+}
