@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -94,12 +95,12 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	rep.Geomeans = geomeans(rep)
 	if len(lost) > 0 {
 		rep.Notes = append(rep.Notes, runNote(model.NoteOneSide, fmt.Sprintf("%d %s where the baseline %s %s: %s.",
-			len(lost), plural(len(lost), "benchmark failed or is missing", "benchmarks failed or are missing"),
-			rep.Sides[0], plural(len(lost), "has it", "has them"), joinList(lost, 5))))
+			len(lost), words.Plural(len(lost), "benchmark failed or is missing", "benchmarks failed or are missing"),
+			rep.Sides[0], words.Plural(len(lost), "has it", "has them"), words.JoinList(lost, 5))))
 	}
 	if len(oneSided) > 0 {
 		rep.Notes = append(rep.Notes, runNote(model.NoteOneSide, fmt.Sprintf("%d %s on some sides only: %s.",
-			len(oneSided), plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), joinList(oneSided, 5))))
+			len(oneSided), words.Plural(len(oneSided), "benchmark failed or is present", "benchmarks failed or are present"), words.JoinList(oneSided, 5))))
 	}
 	if rep.Comparisons > 1 {
 		rep.Notes = append(rep.Notes, runNote(model.NoteCorrection, chanceNote(rep.Comparisons, opts)+derivedNote(rep)))
@@ -448,8 +449,8 @@ func decide(c *Change, m *Metric, opts Options) {
 		}
 		return Improved
 	}
-	ci := fmt.Sprintf("the %s CI [%s, %s]", pct(opts.Confidence), signedPct(c.Lo), signedPct(c.Hi))
-	band := "±" + pct(opts.Noise)
+	ci := fmt.Sprintf("the %s CI [%s, %s]", words.Pct(opts.Confidence), signedPct(c.Lo), signedPct(c.Hi))
+	band := "±" + words.Pct(opts.Noise)
 	base, other := m.Sides[0], m.side(c.Side)
 	switch {
 	case isTime(m.Unit) && (base.Center == 0 || other.Center == 0):
@@ -483,7 +484,7 @@ func decide(c *Change, m *Metric, opts Options) {
 			// nothing, a few amortise a growth): no change of the median,
 			// as a relative interval inside the noise band would say.
 			c.Verdict = Unchanged
-			c.Reason = fmt.Sprintf("the medians are 0 %s on both sides, with %s confidence intervals [0, 0]", m.Unit, pct(opts.Confidence))
+			c.Reason = fmt.Sprintf("the medians are 0 %s on both sides, with %s confidence intervals [0, 0]", m.Unit, words.Pct(opts.Confidence))
 			return
 		}
 		if c.PAdjusted < opts.Alpha && c.Delta != 0 {
@@ -550,7 +551,7 @@ func moreSamples(m *Metric, opts Options) string {
 	if n <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("; about %d samples per side would resolve a %s change at this variation (CV %s)", n, pct(opts.Noise), pct(cv))
+	return fmt.Sprintf("; about %d samples per side would resolve a %s change at this variation (CV %s)", n, words.Pct(opts.Noise), words.Pct(cv))
 }
 
 func geomeans(r *Report) []Geomean {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -154,7 +155,7 @@ func derivedNote(r *Report) string {
 	case 1:
 		return fmt.Sprintf(" %s, derived from %s, shares its test and is not counted.", units[0], primaryUnit)
 	}
-	return fmt.Sprintf(" %s, derived from %s, share its test and are not counted.", joinWords(units), primaryUnit)
+	return fmt.Sprintf(" %s, derived from %s, share its test and are not counted.", words.JoinList(units, len(units)), primaryUnit)
 }
 
 // shareVerdict gives c, a change of the derived metric m, the test and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -84,7 +85,7 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			case len(e.benches) == all:
 				subject = "every benchmark"
 			default:
-				subject = fmt.Sprintf("%d benchmarks (%s)", len(e.benches), joinList(e.benches, 4))
+				subject = fmt.Sprintf("%d benchmarks (%s)", len(e.benches), words.JoinList(e.benches, 4))
 			}
 		}
 		if e.unit != "" {

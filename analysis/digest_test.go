@@ -31,7 +31,7 @@ func TestDigest(t *testing.T) {
 	want := []string{
 		"B sec/op: inconclusive: too few samples",
 		"C: bottleneck: lock contention",
-		"2 benchmarks (A; B): bottleneck: garbage collection",
+		"2 benchmarks (A and B): bottleneck: garbage collection",
 		"Stopped after 12 rounds.",
 	}
 	if !slices.Equal(got, want) || hidden != 6 {

@@ -82,8 +82,8 @@ func TestLostBenchmarksFailTheGate(t *testing.T) {
 
 	notes := strings.Join(model.Texts(rep.Notes), "\n")
 	for _, w := range []string{
-		"3 benchmarks failed or are missing where the baseline old has them: Panics (failed on new: panicked (exit status 2) in round 2); Removed (missing on new); Broken (did not build on new: package p does not build on new).",
-		"2 benchmarks failed or are present on some sides only: Added (missing on old); OldFails (failed on old: timed out after 1m0s and was stopped).",
+		"3 benchmarks failed or are missing where the baseline old has them: Panics (failed on new: panicked (exit status 2) in round 2), Removed (missing on new) and Broken (did not build on new: package p does not build on new).",
+		"2 benchmarks failed or are present on some sides only: Added (missing on old) and OldFails (failed on old: timed out after 1m0s and was stopped).",
 	} {
 		if !strings.Contains(notes, w) {
 			t.Errorf("notes lack %q:\n%s", w, notes)

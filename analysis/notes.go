@@ -3,9 +3,9 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -57,11 +57,11 @@ func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts O
 			note(model.NoteStatistics, "too-few", side, map[string]float64{"n": float64(s.N)}, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
 		}
 		if isTime && s.CV > highCV {
-			note(model.NoteStatistics, "variation", side, map[string]float64{"cv": s.CV}, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), pct(s.CV)))
+			note(model.NoteStatistics, "variation", side, map[string]float64{"cv": s.CV}, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), words.Pct(s.CV)))
 		}
 		if n := s.Outliers.Total(); n > 0 && s.N >= 4 {
 			note(model.NoteStatistics, "outliers", side, map[string]float64{"outliers": float64(n)}, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
-				plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
+				words.Plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
 		}
 		if isTime && !elisionJudged && s.Center < subNanosecond && s.CV < flatCV {
 			note(model.NoteElision, "", side, map[string]float64{"sec_per_op": s.Center, "cv": s.CV}, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
@@ -125,11 +125,6 @@ func correctionName(c string) string {
 	return c
 }
 
-// pct formats a fraction as a percentage: 0.95 -> "95%".
-func pct(f float64) string {
-	return strconv.FormatFloat(f*100, 'g', 3, 64) + "%"
-}
-
 // signedPct formats a fraction as a signed percentage with two decimals.
 func signedPct(f float64) string {
 	if math.IsNaN(f) {
@@ -172,29 +167,4 @@ func number(v float64, sign bool) string {
 		return fmt.Sprintf(f+".0f", v)
 	}
 	return fmt.Sprintf(f+".4g", v)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func joinWords(w []string) string {
-	switch len(w) {
-	case 0:
-		return ""
-	case 1:
-		return w[0]
-	}
-	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
-}
-
-// joinList joins up to max items and says how many more there are.
-func joinList(items []string, max int) string {
-	if len(items) <= max {
-		return strings.Join(items, "; ")
-	}
-	return strings.Join(items[:max], "; ") + fmt.Sprintf("; and %d more", len(items)-max)
 }
