@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // Thresholds of the classifiers. They are deliberately coarse: a note is
@@ -279,7 +281,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 	if !haveProc && a.rtN == 0 && a.profN == 0 {
 		if a.dur > 0 && a.system >= kernelRatio*a.user && a.system >= 0.1 {
 			return Diagnosis{BottleneckKernel, "the kernel, machine-wide",
-				fmt.Sprintf("system time %s vs user %s of all CPUs; no per-process data was recorded", pct(a.system), pct(a.user))}
+				fmt.Sprintf("system time %s vs user %s of all CPUs; no per-process data was recorded", words.Pct(a.system), words.Pct(a.user))}
 		}
 		return Diagnosis{Kind: BottleneckInconclusive, Summary: "inconclusive",
 			Evidence: "no data about the measured processes was recorded"}
@@ -289,7 +291,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 	var lockEv []string
 	if haveProc && procCPU > 0 {
 		lockEv = append(lockEv,
-			fmt.Sprintf("system time %s of the process's CPU", pct(a.pSys/procCPU)),
+			fmt.Sprintf("system time %s of the process's CPU", words.Pct(a.pSys/procCPU)),
 			fmt.Sprintf("%s voluntary context switches per CPU-second", count(float64(a.pVol)/procCPU)))
 	}
 	mutexFrac := 0.0
@@ -300,7 +302,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 			a.mutexWait, a.rtDur, blocked, a.gomaxprocs))
 	}
 	if a.profN > 0 {
-		lockEv = append(lockEv, fmt.Sprintf("%s of CPU samples in mutex slow paths", pct(a.prof.Lock)))
+		lockEv = append(lockEv, fmt.Sprintf("%s of CPU samples in mutex slow paths", words.Pct(a.prof.Lock)))
 	}
 	if (a.profN > 0 && a.prof.Samples >= minProfileSamples && a.prof.Lock >= lockProfileShare) || mutexFrac >= lockMutexWait {
 		return Diagnosis{BottleneckLock, "lock contention", strings.Join(lockEv, ", ")}
@@ -314,7 +316,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 		gc = a.prof.GC
 	}
 	if gc >= gcShare {
-		ev := fmt.Sprintf("the garbage collector used %s of the CPU", pct(gc))
+		ev := fmt.Sprintf("the garbage collector used %s of the CPU", words.Pct(gc))
 		if a.rtN > 0 {
 			ev += fmt.Sprintf(", %d GC cycles, %s allocated", a.gcCycles, bytesStr(float64(a.allocBytes)))
 		}
@@ -337,7 +339,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 	if haveProc && a.pSys >= kernelRatio*a.pUser && a.pSys/a.procDur >= 0.05 {
 		ev := fmt.Sprintf("system time %.3g s vs user %.3g s", a.pSys, a.pUser)
 		if a.profN > 0 {
-			ev += fmt.Sprintf(", %s of CPU samples in system calls", pct(a.prof.Syscall))
+			ev += fmt.Sprintf(", %s of CPU samples in system calls", words.Pct(a.prof.Syscall))
 		}
 		return Diagnosis{BottleneckKernel, "the kernel (system calls or page faults)", ev}
 	}
@@ -365,14 +367,14 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 		if busy < starvedCPUs && float64(a.pInvol)/a.procDur >= starvedPreempt && a.dur > 0 && a.idle < 0.05 && a.otherDu > 0 && a.other >= otherBusy {
 			return Diagnosis{BottleneckStarved, "not enough CPU: other processes took it",
 				fmt.Sprintf("the process kept only %.2f CPUs busy while other processes used %s of the CPU and the CPUs were idle %s of the time",
-					busy, pct(a.other), pct(a.idle))}
+					busy, words.Pct(a.other), words.Pct(a.idle))}
 		}
 		if busy < idleCPUs {
 			return Diagnosis{BottleneckWaiting, "not the CPU: the process mostly waited",
 				fmt.Sprintf("it kept %.2f CPUs busy on average; the time went to sleeping, timers, network or other processes", busy)}
 		}
 		if procCPU > 0 && a.pUser/procCPU >= userShare {
-			ev := fmt.Sprintf("%s of the process's CPU time was user time, %.2f CPUs busy", pct(a.pUser/procCPU), busy)
+			ev := fmt.Sprintf("%s of the process's CPU time was user time, %.2f CPUs busy", words.Pct(a.pUser/procCPU), busy)
 			if top := a.topFunc(); top != "" {
 				ev += ", " + top
 			}
@@ -383,7 +385,7 @@ func bottleneckOf(a aggregate, env *model.Env) Diagnosis {
 	}
 	if a.rtN > 0 {
 		return Diagnosis{BottleneckUser, "CPU in Go code",
-			fmt.Sprintf("GC %s, mutex wait %s of the Ps' time: neither stands out", pct(gc), pct(mutexFrac))}
+			fmt.Sprintf("GC %s, mutex wait %s of the Ps' time: neither stands out", words.Pct(gc), words.Pct(mutexFrac))}
 	}
 	return Diagnosis{Kind: BottleneckInconclusive, Summary: "inconclusive", Evidence: "too little was recorded"}
 }
@@ -434,14 +436,14 @@ func waitingOnIO(a aggregate, haveProc, profiled bool) (Diagnosis, bool) {
 		ev = append(ev, fmt.Sprintf("the process kept %.2f CPUs busy and switched out %s times per CPU-second", busy, count(perCPU)))
 	}
 	ev = append(ev, fmt.Sprintf("CPUs waited on I/O %s of the time, disk read %s/s, write %s/s",
-		pct(a.iowait), bytesStr(a.diskR), bytesStr(a.diskW)))
+		words.Pct(a.iowait), bytesStr(a.diskR), bytesStr(a.diskW)))
 	if a.hasPSI[2] {
 		ev = append(ev, fmt.Sprintf("tasks stalled on I/O %.0f%% of the time", a.psi[2]))
 	}
 	switch {
 	case tied:
 		ev = append(ev, fmt.Sprintf("%s of %d CPU samples in file reads, writes and syncs, %s in mutex slow paths",
-			pct(a.prof.FileIO), a.prof.Samples, pct(a.prof.Lock)))
+			words.Pct(a.prof.FileIO), a.prof.Samples, words.Pct(a.prof.Lock)))
 		return Diagnosis{BottleneckIO, "waiting on I/O", strings.Join(ev, ", ")}, true
 	case a.profN > 0:
 		ev = append(ev, fmt.Sprintf("the CPU profile has too few samples (%d) to tie the I/O to this process, and iowait and disk traffic are machine-wide", a.prof.Samples))
@@ -472,7 +474,7 @@ func (a aggregate) topFunc() string {
 	if best == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s of CPU samples in %s", pct(share), best)
+	return fmt.Sprintf("%s of CPU samples in %s", words.Pct(share), best)
 }
 
 // Interference returns notes about what besides the measured code used
@@ -489,11 +491,11 @@ func interferenceOf(a aggregate) []model.Note {
 	var busy []string
 	ev := map[string]float64{}
 	if a.otherDu > 0 && a.other >= otherBusy {
-		busy = append(busy, fmt.Sprintf("other processes used %s of the CPU during the run", pct(a.other)))
+		busy = append(busy, fmt.Sprintf("other processes used %s of the CPU during the run", words.Pct(a.other)))
 		ev["other_cpu"] = a.other
 	}
 	if a.steal >= stealShare {
-		busy = append(busy, fmt.Sprintf("the hypervisor took %s of the CPU time away (steal)", pct(a.steal)))
+		busy = append(busy, fmt.Sprintf("the hypervisor took %s of the CPU time away (steal)", words.Pct(a.steal)))
 		ev["steal"] = a.steal
 	}
 	if a.cpus > 0 && a.load1 > float64(a.cpus)+0.5 {
@@ -669,7 +671,7 @@ func cacheNote(b *model.Benchmark, env *model.Env) string {
 	}
 	best, bestSide := 0.0, ""
 	for _, side := range metricSides(m) {
-		if v := median(m.Values(side)); v > best {
+		if v := stats.Median(m.Values(side)); v > best {
 			best, bestSide = v, side
 		}
 	}
@@ -744,8 +746,8 @@ func pageCacheNote(b *model.Benchmark, obs []model.Observation) string {
 	return fmt.Sprintf("likely measuring the page cache: %s reported %s/s, the disks wrote %s/s (and read %s/s) while it ran; "+
 		"its timed loops claim %s, the disks moved %s in the same runs, and %s of its CPU samples were file reads, writes and syncs, "+
 		"so the data went to memory, not to a device (to measure the device, fsync each write, open the file with O_DIRECT, or move far more data than memory holds)",
-		what, bytesIEC(median(bps.Values(best))), bytesIEC(m.written/m.dur), bytesIEC(m.read/m.dur),
-		bytesIEC(m.claimed), bytesIEC(m.disk), pct(a.prof.FileIO))
+		what, bytesIEC(stats.Median(bps.Values(best))), bytesIEC(m.written/m.dur), bytesIEC(m.read/m.dur),
+		bytesIEC(m.claimed), bytesIEC(m.disk), words.Pct(a.prof.FileIO))
 }
 
 // sampleAt is m's sample on side in round, or nil.
@@ -782,12 +784,15 @@ func elided(b *model.Benchmark) (med, cv float64, ok bool) {
 	}
 	for _, side := range metricSides(m) {
 		v := m.Values(side)
-		md := median(v)
-		if len(v) == 0 || md <= 0 || md >= elisionSec {
+		md := stats.Median(v)
+		if !(md > 0 && md < elisionSec) { // NaN too: no values
 			continue
 		}
 		if !ok || md < med {
-			med, cv, ok = md, coefVar(v), true
+			med, cv, ok = md, 0, true
+			if len(v) > 1 {
+				cv = stats.CV(v)
+			}
 		}
 	}
 	return med, cv, ok
@@ -820,48 +825,6 @@ func metricSides(m *model.Metric) []string {
 		}
 	}
 	return sides
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// coefVar is the sample standard deviation over the mean.
-func coefVar(v []float64) float64 {
-	if len(v) < 2 {
-		return 0
-	}
-	mean := 0.0
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	if mean == 0 {
-		return 0
-	}
-	return math.Sqrt(ss/float64(len(v)-1)) / mean
-}
-
-func pct(f float64) string {
-	switch p := 100 * f; {
-	case p > 0 && p < 1:
-		return fmt.Sprintf("%.1f%%", p)
-	default:
-		return fmt.Sprintf("%.0f%%", p)
-	}
 }
 
 func count(f float64) string {

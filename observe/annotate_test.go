@@ -32,7 +32,7 @@ func TestBottleneckEdgeCases(t *testing.T) {
 	}{
 		{"seed 001 ramp.c, 16 pthreads", obs(&model.SystemStats{CPUs: 16, User: 0.15, System: 0.77, Idle: 0.08},
 			&model.ProcessStats{UserSec: 2.415, SystemSec: 12.365, VoluntaryCtx: 208000}, nil, nil, 0),
-			nil, BottleneckLock, "system time 84% of the process's CPU, 14073 voluntary context switches per CPU-second"},
+			nil, BottleneckLock, "system time 83.7% of the process's CPU, 14073 voluntary context switches per CPU-second"},
 		{"go mutex, from a CPU profile", obs(quiet, &model.ProcessStats{UserSec: 1.9, SystemSec: 0.01, VoluntaryCtx: 300},
 			nil, &model.ProfileStats{Samples: 190, CPUSec: 1.9, Lock: 0.34}, 0),
 			nil, BottleneckLock, "34% of CPU samples in mutex slow paths"},
@@ -93,12 +93,12 @@ func TestBottleneckEdgeCases(t *testing.T) {
 
 // Observations add up: half a second of mostly system time (0.1 s user,
 // 0.3 s system) and a second and a half of user time (1.45 s user, 0.05 s
-// system) make 1.55 s user of 1.9 s (82%), 0.95 CPUs over 2 s: user-bound.
+// system) make 1.55 s user of 1.9 s (81.6%), 0.95 CPUs over 2 s: user-bound.
 func TestBottleneckWeighsDurations(t *testing.T) {
 	sys := &model.SystemStats{CPUs: 1, User: 0.5, System: 0.5}
 	a := model.Observation{Duration: 500 * time.Millisecond, System: sys, Process: &model.ProcessStats{UserSec: 0.1, SystemSec: 0.3}}
 	b := model.Observation{Duration: 1500 * time.Millisecond, System: sys, Process: &model.ProcessStats{UserSec: 1.45, SystemSec: 0.05}}
-	if d := Bottleneck([]model.Observation{a, b}, nil); d.Kind != BottleneckUser || !strings.Contains(d.Evidence, "82% of the process's CPU time was user time, 0.95 CPUs busy") {
+	if d := Bottleneck([]model.Observation{a, b}, nil); d.Kind != BottleneckUser || !strings.Contains(d.Evidence, "81.6% of the process's CPU time was user time, 0.95 CPUs busy") {
 		t.Errorf("got %s", d)
 	}
 }

@@ -23,5 +23,6 @@
 // Annotate and the other classifiers are pure functions of recorded data,
 // so a Run read back from JSON yields the same notes.
 //
-// Package observe depends on model only, never on analysis or report.
+// Package observe depends on model and stats (and internal/words for its
+// wording), never on analysis or report.
 package observe

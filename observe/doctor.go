@@ -11,6 +11,7 @@ import (
 
 	"github.com/shirou/gopsutil/v4/mem"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -147,7 +148,7 @@ func Diagnose(env *model.Env, s MachineSample) []Finding {
 		for _, p := range s.Top[:min(3, len(s.Top))] {
 			who = append(who, fmt.Sprintf("%s (pid %d) %.0f%% of a CPU", p.Name, p.PID, 100*p.CPUs))
 		}
-		busy := fmt.Sprintf("other processes used %s of the CPU over %v", pct(s.OthersCPUShare), s.Duration.Round(time.Millisecond))
+		busy := fmt.Sprintf("other processes used %s of the CPU over %v", words.Pct(s.OthersCPUShare), s.Duration.Round(time.Millisecond))
 		if len(who) > 0 {
 			busy += "; the busiest: " + strings.Join(who, ", ")
 		}
@@ -165,7 +166,7 @@ func Diagnose(env *model.Env, s MachineSample) []Finding {
 				"wait for an idle machine")
 		}
 		if sys.Steal >= 0.01 {
-			add("steal", SeverityWarn, fmt.Sprintf("the hypervisor took %s of the CPU time (steal)", pct(sys.Steal)),
+			add("steal", SeverityWarn, fmt.Sprintf("the hypervisor took %s of the CPU time (steal)", words.Pct(sys.Steal)),
 				"use a dedicated or bare-metal instance, or compare only runs made at the same time")
 		} else {
 			add("steal", SeverityOK, "no steal time", "")

@@ -112,7 +112,7 @@ func ExampleAnnotate() {
 	}
 	// Output:
 	// run: the machine was busy: other processes used 50% of the CPU during the run; the numbers may reflect the machine, not the code
-	// Parse: bottleneck: CPU in user code (98% of the process's CPU time was user time, 0.97 CPUs busy)
+	// Parse: bottleneck: CPU in user code (97.9% of the process's CPU time was user time, 0.97 CPUs busy)
 	// Elided: likely optimized away: 0.302 ns/op varying 1.9% across samples; a loop this fast and this steady usually does no work, so the compiler may have removed what it was meant to measure
 }
 

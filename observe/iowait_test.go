@@ -48,7 +48,7 @@ func TestBottleneckIOOrLock(t *testing.T) {
 		{"fsync, profiled", fsyncSys, fsyncProc, fsyncProf, BottleneckIO, []string{
 			"bottleneck: waiting on I/O (the process kept 0.21 CPUs busy and switched out 9224 times per CPU-second",
 			"disk read 0 B/s, write 123 MB/s", "tasks stalled on I/O 21% of the time",
-			"77% of 13 CPU samples in file reads, writes and syncs, 0% in mutex slow paths"}},
+			"76.9% of 13 CPU samples in file reads, writes and syncs, 0% in mutex slow paths"}},
 		// The verdict came from this path: no profile to go on.
 		// Sleeping like a futex, with I/O on the machine: say both.
 		{"fsync, unprofiled", fsyncSys, fsyncProc, nil, BottleneckInconclusive, []string{
@@ -291,7 +291,7 @@ func TestRecordedIOFixtures(t *testing.T) {
 		run := readRun(t, "fsync.json")
 		Annotate(run)
 		notes := strings.Join(model.Texts(run.Benchmarks[0].Notes), "\n")
-		if !strings.Contains(notes, "bottleneck: waiting on I/O (") || !strings.Contains(notes, "77% of 13 CPU samples in file reads, writes and syncs") {
+		if !strings.Contains(notes, "bottleneck: waiting on I/O (") || !strings.Contains(notes, "76.9% of 13 CPU samples in file reads, writes and syncs") {
 			t.Errorf("notes\n%s\nlack waiting on I/O with the profile's evidence", notes)
 		}
 		if strings.Contains(notes, "page cache") || strings.Contains(notes, "lock") {
