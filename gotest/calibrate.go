@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // calibrate lists the benchmarks of every package and side, runs each
@@ -137,7 +139,7 @@ func (s *session) measureStartup(ctx context.Context) error {
 		return nil // a sample is a one-iteration run: nothing to subtract
 	}
 	for _, u := range s.units {
-		var cpus, walls []time.Duration
+		var cpus, walls []float64
 		for rep := range startupRuns {
 			for _, si := range experiment.SideOrder(s.cfg.Order, rep+1, len(s.sides)) {
 				sd := s.sides[si]
@@ -149,12 +151,12 @@ func (s *session) measureStartup(ctx context.Context) error {
 				if err != nil || out.State == nil {
 					continue // the timed rounds will say what is wrong
 				}
-				cpus = append(cpus, processCPU(out))
-				walls = append(walls, out.Elapsed)
+				cpus = append(cpus, float64(processCPU(out)))
+				walls = append(walls, float64(out.Elapsed))
 			}
 		}
 		if len(cpus) > 0 {
-			u.startCPU, u.startWall = medianDuration(cpus), medianDuration(walls)
+			u.startCPU, u.startWall = time.Duration(stats.Median(cpus)), time.Duration(stats.Median(walls))
 		}
 	}
 	return nil
@@ -171,16 +173,6 @@ func (s *session) meanStartWall() time.Duration {
 		sum += u.startWall
 	}
 	return sum / time.Duration(len(s.units))
-}
-
-func medianDuration(x []time.Duration) time.Duration {
-	x = slices.Clone(x)
-	slices.Sort(x)
-	n := len(x)
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return (x[n/2-1] + x[n/2]) / 2
 }
 
 // minSampleTime is the shortest sample planSamples makes: below it, a
@@ -244,7 +236,7 @@ func (s *session) listBenchmarks(ctx context.Context, pkg string) ([]string, err
 	}
 	if len(only) > 0 {
 		slices.Sort(only)
-		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "benchmark is", "benchmarks are"), strings.Join(only, ", "))
+		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), words.Plural(len(only), "benchmark is", "benchmarks are"), strings.Join(only, ", "))
 	}
 	return slices.DeleteFunc(common, func(n string) bool { return len(where[n]) < len(s.sides) }), nil
 }
@@ -281,7 +273,7 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 		}
 	}
 	if len(only) > 0 {
-		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), plural(len(only), "sub-benchmark is", "sub-benchmarks are"), strings.Join(only, ", "))
+		s.note(model.NoteOneSide, "%s: %d %s on one side only, not compared: %s.", pkg, len(only), words.Plural(len(only), "sub-benchmark is", "sub-benchmarks are"), strings.Join(only, ", "))
 	}
 	// Keep the order the first side printed them in.
 	for _, r0 := range found[0] {

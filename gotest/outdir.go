@@ -3,6 +3,7 @@ package gotest
 import (
 	"errors"
 	"fmt"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"io/fs"
 	"os"
@@ -55,7 +56,7 @@ func (s *session) lockOut() error {
 		}
 	}
 	if len(files) > 0 {
-		return fmt.Errorf("results directory %s already holds %s; give an empty or new --out, or remove it", dir, joinMax(files, 3))
+		return fmt.Errorf("results directory %s already holds %s; give an empty or new --out, or remove it", dir, words.JoinList(files, 3))
 	}
 	return nil
 }

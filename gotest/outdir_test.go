@@ -21,7 +21,7 @@ func TestOutRefused(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{"a previous run", map[string]string{RunFile: "{}", "old.txt": "BenchmarkX 1 1 ns/op\n"}, "already holds old.txt, run.json"},
+		{"a previous run", map[string]string{RunFile: "{}", "old.txt": "BenchmarkX 1 1 ns/op\n"}, "already holds old.txt and run.json"},
 		{"anything", map[string]string{"notes.md": "mine"}, "already holds notes.md"},
 		{"a live run's lock", map[string]string{LockFile: live}, fmt.Sprintf("is in use by another rigor run (pid %d)", os.Getpid())},
 		{"a lock being written", map[string]string{LockFile: ""}, "is in use by another rigor run;"},

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // DefaultProfileTime is how long each profiled run lasts unless Profiling
@@ -208,7 +210,7 @@ func (s *session) profile(ctx context.Context) {
 		s.note(model.NoteProfile, "No profiling pass: the rounds spent the %v time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.", s.cfg.Time)
 	case stop == "budget":
 		s.note(model.NoteProfile, "The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
-			s.cfg.Time, len(profiled), len(units), joinMax(unprofiled, 5))
+			s.cfg.Time, len(profiled), len(units), words.JoinList(unprofiled, 5))
 	}
 }
 
@@ -288,11 +290,7 @@ func (s *session) profileIters(u *unit, side string, d time.Duration) int64 {
 	if len(v) == 0 {
 		return u.iters
 	}
-	slices.Sort(v)
-	med := v[len(v)/2]
-	if len(v)%2 == 0 {
-		med = (v[len(v)/2-1] + med) / 2
-	}
+	med := stats.Median(v)
 	if !(med > 0) {
 		return u.iters
 	}

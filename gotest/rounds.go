@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -74,7 +75,7 @@ func (s *session) roundsNote(out experiment.Outcome) {
 		}
 		if len(left) > 0 {
 			msg += fmt.Sprintf("; %d %s had not met the early-stopping bar (an interval inside the ±%g%% band, or p < %g): %s; the verdicts use every round",
-				len(left), plural(len(left), "benchmark", "benchmarks"), 100*s.cfg.Analysis.Noise, experiment.InterimAlpha, joinMax(left, 5))
+				len(left), words.Plural(len(left), "benchmark", "benchmarks"), 100*s.cfg.Analysis.Noise, experiment.InterimAlpha, words.JoinList(left, 5))
 		}
 	}
 	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg+"."))
@@ -87,7 +88,7 @@ func (s *session) roundsNote(out experiment.Outcome) {
 		}
 		if len(early) > 0 {
 			s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, fmt.Sprintf(
-				"Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5))))
+				"Resolved benchmarks left the rounds early and gave their time to the others: %s.", words.JoinList(early, 5))))
 		}
 	}
 }
@@ -303,18 +304,4 @@ func formatNs(ns float64) string {
 // processCPU is the user plus system CPU time of a process that ended.
 func processCPU(out *Output) time.Duration {
 	return out.State.UserTime() + out.State.SystemTime()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func joinMax(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
 }

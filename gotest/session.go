@@ -13,6 +13,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -505,7 +506,7 @@ func (s *session) build(ctx context.Context) error {
 	defer func() {
 		if len(skipped) > 0 {
 			s.note(model.NoteBuild, "%d %s no benchmark matching %q, so %s not built or run: %s.",
-				len(skipped), plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, plural(len(skipped), "it was", "they were"), joinMax(skipped, 5))
+				len(skipped), words.Plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, words.Plural(len(skipped), "it was", "they were"), words.JoinList(skipped, 5))
 		}
 	}()
 	binDir, err := makeTempDir(binPrefix, "")

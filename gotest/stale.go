@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // The temporary directories a run makes: one per revision checked out,
@@ -107,7 +109,7 @@ func (s *session) removeStale(ctx context.Context) {
 		names = append(names, r.dir)
 	}
 	fmt.Fprintf(s.cfg.Log, "rigor: removed what %d killed rigor %s left behind: %s\n",
-		len(pids), plural(len(pids), "run", "runs"), strings.Join(names, ", "))
+		len(pids), words.Plural(len(pids), "run", "runs"), strings.Join(names, ", "))
 }
 
 type staleDir struct {
