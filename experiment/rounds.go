@@ -2,10 +2,11 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"time"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // A Sampler measures the units of an experiment (benchmarks, each on every
@@ -82,7 +83,7 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 	start := time.Now()
 	defer func() {
 		if d.Budget != nil {
-			d.Budget.Spend("rounds", time.Since(start), fmt.Sprintf("%d %s", out.Rounds, plural(out.Rounds, "round", "rounds")))
+			d.Budget.Spend("rounds", time.Since(start), words.Count(out.Rounds, "round", "rounds"))
 		}
 	}()
 	for k := 1; ; k++ {
@@ -136,11 +137,4 @@ func reserve(d Design, last time.Duration) time.Duration {
 		return 0
 	}
 	return d.Reserve(last)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -594,15 +595,15 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 			abandoned = fmt.Sprintf(", %d of them abandoned %v after it", c.unfinished, drainGrace)
 		}
 		st.Notes = append(st.Notes, fmt.Sprintf("%s still in flight when the window ended, the slowest for %v, longer than any request completed in the window%s: they are in the latency at their age (at least their age at the window's end), not in the throughput",
-			countOf(c.inFlight, "request was", "requests were"), fmtDur(time.Duration(c.inFlightMax)), abandoned))
+			words.Count(c.inFlight, "request was", "requests were"), fmtDur(time.Duration(c.inFlightMax)), abandoned))
 	}
 	if n := rec.counts.notSent; n > 0 {
 		st.Notes = append(st.Notes, fmt.Sprintf("%s scheduled in the window never sent: the generator could not offer %s/s (it sent %.0f/s); they are in no latency",
-			countOf(n, "request", "requests"), strconv.FormatFloat(sc.rate, 'f', -1, 64), st.Achieved))
+			words.Count(n, "request", "requests"), strconv.FormatFloat(sc.rate, 'f', -1, 64), st.Achieved))
 	}
 	if n, classes := redirects(st.Errors); n > 0 {
 		st.Notes = append(st.Notes, fmt.Sprintf("%s (%s): rigor does not follow redirects, and a response counts as a success only when its status is a success code (by default 2xx; see --success-codes)",
-			countOf(n, "response was a redirect", "responses were redirects"), classes))
+			words.Count(n, "response was a redirect", "responses were redirects"), classes))
 	}
 	if p := st.Generator.SchedLatencyP99; p > 0 && st.Latency.P50 > 0 && p > st.Latency.P50/2 && p > 100*time.Microsecond {
 		st.Notes = append(st.Notes, fmt.Sprintf("the generator's goroutines waited up to %v (p99) to run, against a median latency of %v: latencies include time spent queued in the generator",
@@ -613,14 +614,6 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 			fmtDur(st.ErrorLatency.P50), fmtDur(st.Latency.P50)))
 	}
 	return st
-}
-
-// countOf is "1 one" or "n many".
-func countOf(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // redirects counts the failed requests whose status was a redirect (3xx)
