@@ -172,12 +172,12 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 	if !ok {
 		bi = len(b.run.Benchmarks)
 		byName[string(res.Name)] = bi
-		name, procs := splitName(res.Name)
+		name, procs := SplitName(string(res.Name))
 		b.run.Benchmarks = append(b.run.Benchmarks, Benchmark{
 			Name:    name,
 			Procs:   procs,
 			Pkg:     pkg,
-			Config:  fileConfig(res),
+			Config:  FileConfig(res.Config),
 			Metrics: []Metric{},
 		})
 		b.rounds = append(b.rounds, 0)
@@ -279,37 +279,55 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 	for i := range b.run.Benchmarks {
 		for j := range b.run.Benchmarks[i].Metrics {
 			m := &b.run.Benchmarks[i].Metrics[j]
-			m.Better = DefaultBetter(m.Unit)
-			if md := units[benchfmt.UnitMetadataKey{Unit: m.Unit, Key: "better"}]; md != nil {
-				switch md.Value {
-				case "higher":
-					m.Better = HigherIsBetter
-				case "lower":
-					m.Better = LowerIsBetter
-				default:
-					if !noted[md.UnitMetadataKey] {
-						noted[md.UnitMetadataKey] = true
-						b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s:%d: unit %s: better=%s is neither higher nor lower; using the default",
-							b.source, metadataLine(md), md.OrigUnit, md.Value)))
-					}
-				}
-			}
-			if md := units[benchfmt.UnitMetadataKey{Unit: m.Unit, Key: "assume"}]; md != nil {
-				switch md.Value {
-				case AssumeExact:
-					m.Assume = AssumeExact
-				case AssumeNothing:
-				default:
-					if !noted[md.UnitMetadataKey] {
-						noted[md.UnitMetadataKey] = true
-						b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s:%d: unit %s: assume=%s is neither nothing nor exact; assuming nothing",
-							b.source, metadataLine(md), md.OrigUnit, md.Value)))
-					}
+			var bad []*benchfmt.UnitMetadata
+			m.Better, m.Assume, bad = UnitMetadata(units, m.Unit)
+			for _, md := range bad {
+				if !noted[md.UnitMetadataKey] {
+					noted[md.UnitMetadataKey] = true
+					b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf("%s:%d: %s", b.source, metadataLine(md), BadMetadata(md))))
 				}
 			}
 		}
 	}
 	return b.run, nil
+}
+
+// UnitMetadata returns what the unit metadata lines in units ("Unit x/op
+// better=higher assume=exact") say of unit: its direction, DefaultBetter
+// when they say nothing, and its assumption, AssumeExact or "" (assume
+// nothing). A value that is neither (better=sideways) is ignored and
+// returned in bad, for the caller to note in BadMetadata's words.
+func UnitMetadata(units benchfmt.UnitMetadataMap, unit string) (better int, assume string, bad []*benchfmt.UnitMetadata) {
+	better = DefaultBetter(unit)
+	if md := units[benchfmt.UnitMetadataKey{Unit: unit, Key: "better"}]; md != nil {
+		switch md.Value {
+		case "higher":
+			better = HigherIsBetter
+		case "lower":
+			better = LowerIsBetter
+		default:
+			bad = append(bad, md)
+		}
+	}
+	if md := units[benchfmt.UnitMetadataKey{Unit: unit, Key: "assume"}]; md != nil {
+		switch md.Value {
+		case AssumeExact:
+			assume = AssumeExact
+		case AssumeNothing:
+		default:
+			bad = append(bad, md)
+		}
+	}
+	return better, assume, bad
+}
+
+// BadMetadata says why UnitMetadata ignored md: "unit x/op:
+// better=sideways is neither higher nor lower; using the default".
+func BadMetadata(md *benchfmt.UnitMetadata) string {
+	if md.Key == "better" {
+		return fmt.Sprintf("unit %s: better=%s is neither higher nor lower; using the default", md.OrigUnit, md.Value)
+	}
+	return fmt.Sprintf("unit %s: %s=%s is neither nothing nor exact; assuming nothing", md.OrigUnit, md.Key, md.Value)
 }
 
 func metadataLine(md *benchfmt.UnitMetadata) int {
@@ -327,29 +345,34 @@ func DefaultBetter(unit string) int {
 	return LowerIsBetter
 }
 
-// splitName splits a full benchmark name (without "Benchmark") into the
-// name and its GOMAXPROCS suffix. A suffix that would not print back the
-// same ("-0", "-08") stays part of the name.
-func splitName(full benchfmt.Name) (name string, procs int) {
-	_, parts := full.Parts()
+// SplitName splits a benchmark's name as go test prints it after
+// "Benchmark" ("Build/size=1024-8") into the name and its GOMAXPROCS
+// suffix ("Build/size=1024", 8), as benchstat reads it. A suffix that
+// would not print back the same ("-0", "-08") stays part of the name, and
+// procs is 0.
+func SplitName(full string) (name string, procs int) {
+	_, parts := benchfmt.Name(full).Parts()
 	if n := len(parts); n > 0 && parts[n-1][0] == '-' {
 		digits := string(parts[n-1][1:])
 		if p, err := strconv.Atoi(digits); err == nil && p > 0 && strconv.Itoa(p) == digits {
-			return string(full[:len(full)-len(parts[n-1])]), p
+			return full[:len(full)-len(parts[n-1])], p
 		}
 	}
-	return string(full), 0
+	return full, 0
 }
 
-// fileConfig returns res's file configuration other than pkg, or nil.
-func fileConfig(res *benchfmt.Result) map[string]string {
+// FileConfig returns the file configuration in cfg (goos, goarch, cpu,
+// ...) other than pkg, as a Benchmark's Config holds it, or nil when
+// there is none. Invalid UTF-8 is replaced, since a Run must survive
+// JSON.
+func FileConfig(cfg []benchfmt.Config) map[string]string {
 	var m map[string]string
-	for _, c := range res.Config {
+	for _, c := range cfg {
 		if !c.File || c.Key == "pkg" {
 			continue
 		}
 		if m == nil {
-			m = make(map[string]string, len(res.Config))
+			m = make(map[string]string, len(cfg))
 		}
 		m[validString([]byte(c.Key))] = validString(c.Value)
 	}
