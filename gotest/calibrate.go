@@ -66,7 +66,9 @@ func (s *session) calibrate(ctx context.Context) error {
 					failed = true
 					break
 				}
-				found[i] = ParseResults(out.Stdout)
+				var warnings []string
+				found[i], warnings = ParseResults(out.Stdout)
+				s.outputWarnings(w.pkg, sd.Label, warnings)
 				if len(found[i]) == 0 {
 					s.note(model.NoteFailure, "%s.%s printed no result on %s (skipped?), so it is not measured.", w.pkg, w.name, sd.Label)
 					s.lost(w.pkg, found[0], sd, i, "printed no result during calibration")
@@ -301,7 +303,7 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 			Name:    r0.Name,
 			Procs:   r0.Procs,
 			Pkg:     pkg,
-			Config:  fileConfig(r0.Config),
+			Config:  r0.fileConfig,
 			Metrics: []model.Metric{},
 		})
 	}

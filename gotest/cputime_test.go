@@ -41,7 +41,7 @@ func TestAddCPU(t *testing.T) {
 // TestCPUUnitTidy: the unit written to the side's file reads back, through
 // benchfmt's tidying as benchstat does it, as CPUUnit in seconds.
 func TestCPUUnitTidy(t *testing.T) {
-	rs := ParseResults("BenchmarkX-2 \t1000\t99000 ns/op\t100000 cpu-ns/op\n")
+	rs, _ := ParseResults("BenchmarkX-2 \t1000\t99000 ns/op\t100000 cpu-ns/op\n")
 	if len(rs) != 1 {
 		t.Fatalf("parsed %d results", len(rs))
 	}

@@ -12,7 +12,8 @@ pkg: example.com/benchlab
 BenchmarkBuild/size=128-8   	   14857	      7856 ns/op	   43208 B/op	     127 allocs/op
 PASS
 `
-	for _, r := range gotest.ParseResults(out) {
+	results, _ := gotest.ParseResults(out)
+	for _, r := range results {
 		fmt.Println(r.Name, r.Procs, r.Iters)
 		for _, v := range r.Values {
 			fmt.Printf("  %g %s\n", v.Value, v.Unit)

@@ -137,7 +137,7 @@ func (b *Binary) Run(ctx context.Context, inv Invocation) (*Output, error) {
 	out.Stdout, out.Printed = f.results, f.printed
 	if err == nil && !f.passed {
 		reason := "exited before printing a result (os.Exit?)"
-		if len(ParseResults(out.Stdout)) > 0 {
+		if rs, _ := ParseResults(out.Stdout); len(rs) > 0 {
 			reason = "exited before it finished (os.Exit?)"
 		}
 		err = &RunError{Reason: reason, Tail: tail(out.Combined, tailLines)}

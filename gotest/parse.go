@@ -25,6 +25,9 @@ type Result struct {
 	// Values holds every metric, units tidied as benchstat does
 	// ("sec/op", "B/s").
 	Values []Value
+
+	// fileConfig is Config as a model.Benchmark holds it: without pkg.
+	fileConfig map[string]string
 }
 
 // A KeyValue is one configuration line.
@@ -58,11 +61,13 @@ func (r *Result) config(key string) string {
 
 // ParseResults returns the benchmark results in a test binary's standard
 // output. Lines that are not results or configuration are ignored, as
-// benchstat ignores them.
-func ParseResults(stdout string) []Result {
+// benchstat ignores them. Unit metadata lines ("Unit x/op better=higher
+// assume=exact") set the direction and assumption of their unit as
+// package model reads them; warnings says, in model.BadMetadata's words,
+// each value they hold that is neither, and was ignored.
+func ParseResults(stdout string) (results []Result, warnings []string) {
 	lines := strings.Split(stdout, "\n")
 	r := benchfmt.NewReader(strings.NewReader(stdout), "")
-	var out []Result
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
 		if !ok {
@@ -77,48 +82,33 @@ func ParseResults(stdout string) []Result {
 				x.Config = append(x.Config, KeyValue{c.Key, string(c.Value)})
 			}
 		}
-		x.Name, x.Procs = splitProcs(res.Name)
+		x.fileConfig = model.FileConfig(res.Config)
+		x.Name, x.Procs = model.SplitName(string(res.Name))
 		x.Iters = int64(res.Iters)
 		for _, v := range res.Values {
-			x.Values = append(x.Values, Value{Unit: v.Unit, Value: v.Value, Better: model.DefaultBetter(v.Unit), Assume: model.AssumeNothing})
+			x.Values = append(x.Values, Value{Unit: v.Unit, Value: v.Value})
 		}
-		out = append(out, x)
+		results = append(results, x)
 	}
-	// Unit metadata lines ("Unit x/op better=higher assume=exact") may
-	// follow the results they describe: apply them once all are read.
+	// Unit metadata lines may follow the results they describe: apply
+	// them once all are read.
 	units := r.Units()
-	for i := range out {
-		for j := range out[i].Values {
-			v := &out[i].Values[j]
-			if m := units[benchfmt.UnitMetadataKey{Unit: v.Unit, Key: "better"}]; m != nil {
-				switch m.Value {
-				case "higher":
-					v.Better = model.HigherIsBetter
-				case "lower":
-					v.Better = model.LowerIsBetter
+	noted := map[benchfmt.UnitMetadataKey]bool{}
+	for i := range results {
+		for j := range results[i].Values {
+			v := &results[i].Values[j]
+			var bad []*benchfmt.UnitMetadata
+			v.Better, v.Assume, bad = model.UnitMetadata(units, v.Unit)
+			if v.Assume == "" {
+				v.Assume = model.AssumeNothing
+			}
+			for _, md := range bad {
+				if !noted[md.UnitMetadataKey] {
+					noted[md.UnitMetadataKey] = true
+					warnings = append(warnings, model.BadMetadata(md))
 				}
 			}
-			if m := units[benchfmt.UnitMetadataKey{Unit: v.Unit, Key: "assume"}]; m != nil && m.Value == model.AssumeExact {
-				v.Assume = model.AssumeExact
-			}
 		}
 	}
-	return out
-}
-
-// splitProcs splits a benchfmt name ("Build/size=1-8", without the
-// Benchmark prefix) into the name and its GOMAXPROCS suffix.
-func splitProcs(n benchfmt.Name) (string, int) {
-	_, parts := n.Parts()
-	full := string(n.Full())
-	if len(parts) > 0 {
-		last := string(parts[len(parts)-1])
-		digits, ok := strings.CutPrefix(last, "-")
-		// A suffix that would not print back the same ("-0", "-08")
-		// stays part of the name, as package model reads it.
-		if p, err := strconv.Atoi(digits); ok && err == nil && p > 0 && strconv.Itoa(p) == digits {
-			return strings.TrimSuffix(full, last), p
-		}
-	}
-	return full, 0
+	return results, warnings
 }

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,9 +25,12 @@ PASS
 `
 
 func TestParseResults(t *testing.T) {
-	rs := ParseResults(sampleOutput)
+	rs, warnings := ParseResults(sampleOutput)
 	if len(rs) != 3 {
 		t.Fatalf("%d results, want 3", len(rs))
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings %q for good metadata", warnings)
 	}
 	b := rs[0]
 	if b.Name != "Build" || b.Procs != 0 || b.Iters != 14857 || b.FullName() != "Build" {
@@ -73,7 +77,7 @@ func TestParseSeedFile(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	rs := ParseResults(string(data))
+	rs, _ := ParseResults(string(data))
 	if len(rs) != 12 {
 		t.Fatalf("%d results, want the seed's 12", len(rs))
 	}
@@ -98,9 +102,48 @@ func TestSplitProcs(t *testing.T) {
 		{"BenchmarkA-08 1 1 ns/op", "A-08", 0},
 		{"BenchmarkA-0 1 1 ns/op", "A-0", 0},
 	} {
-		rs := ParseResults(tc.out)
+		rs, _ := ParseResults(tc.out)
 		if len(rs) != 1 || rs[0].Name != tc.name || rs[0].Procs != tc.procs {
 			t.Errorf("%q: got %+v, want name %q procs %d", tc.out, rs, tc.name, tc.procs)
+		}
+	}
+}
+
+// Unit metadata that is neither higher/lower nor nothing/exact is ignored,
+// as package model ignores it, and said, in model's words, not dropped
+// silently.
+func TestParseResultsBadMetadata(t *testing.T) {
+	const out = "BenchmarkX 10 5 ns/op 3 hits/op 2 misses/op\n" +
+		"Unit hits/op better=sideways\n" +
+		"Unit misses/op assume=roughly\n" +
+		"BenchmarkY 10 5 ns/op 4 hits/op 1 misses/op\n" +
+		"Unit hits/op better=sideways\n"
+	rs, warnings := ParseResults(out)
+	want := []string{
+		"unit hits/op: better=sideways is neither higher nor lower; using the default",
+		"unit misses/op: assume=roughly is neither nothing nor exact; assuming nothing",
+	}
+	if !slices.Equal(warnings, want) {
+		t.Errorf("warnings = %q, want %q", warnings, want)
+	}
+	run, err := model.Read(strings.NewReader(out), "out.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(run.Notes, func(n model.Note) bool { return strings.HasSuffix(n.Text, w) }) {
+			t.Errorf("model's notes %q lack %q: the two readers disagree", model.Texts(run.Notes), w)
+		}
+	}
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2", len(rs))
+	}
+	for _, r := range rs {
+		for _, v := range r.Values {
+			m := run.Benchmarks[0].Metric(v.Unit)
+			if v.Better != model.LowerIsBetter || v.Assume != model.AssumeNothing || m.Better != v.Better {
+				t.Errorf("%s %s: better %d assume %q, model's better %d; want the defaults", r.Name, v.Unit, v.Better, v.Assume, m.Better)
+			}
 		}
 	}
 }
@@ -132,7 +175,8 @@ func FuzzParseResults(f *testing.F) {
 	f.Add("BenchmarkX-2 10 5 ns/op\n")
 	f.Add("pkg: a\nBenchmarkY 1 NaN ns/op\nUnit x better=lower\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, r := range ParseResults(s) {
+		rs, _ := ParseResults(s)
+		for _, r := range rs {
 			if !strings.HasPrefix(r.Line, "Benchmark") {
 				t.Fatalf("result line %q does not start with Benchmark", r.Line)
 			}
@@ -142,7 +186,7 @@ func FuzzParseResults(f *testing.F) {
 				t.Fatalf("bad name %q procs %d", r.Name, r.Procs)
 			}
 			// The line reads back as the same result.
-			again := ParseResults(r.Line)
+			again, _ := ParseResults(r.Line)
 			if len(again) != 1 || again[0].FullName() != r.FullName() || again[0].Iters != r.Iters {
 				t.Fatalf("line %q reads back as %+v, not %s %d", r.Line, again, r.FullName(), r.Iters)
 			}

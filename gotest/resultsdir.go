@@ -34,20 +34,6 @@ func (s *session) writeJSON() error {
 	return experiment.WriteRun(s.cfg.Out, RunFile, s.run)
 }
 
-func fileConfig(kv []KeyValue) map[string]string {
-	var m map[string]string
-	for _, c := range kv {
-		if c.Key == "pkg" {
-			continue
-		}
-		if m == nil {
-			m = map[string]string{}
-		}
-		m[c.Key] = c.Value
-	}
-	return m
-}
-
 // record appends results to the side's benchmark file, as printed, and to
 // the run.
 func (s *session) record(sd *sideState, round int, results []Result) error {
@@ -72,7 +58,7 @@ func (s *session) record(sd *sideState, round int, results []Result) error {
 			bi = len(s.run.Benchmarks)
 			s.bench[key] = bi
 			s.run.Benchmarks = append(s.run.Benchmarks, model.Benchmark{
-				Name: r.Name, Procs: r.Procs, Pkg: pkg, Config: fileConfig(r.Config), Metrics: []model.Metric{},
+				Name: r.Name, Procs: r.Procs, Pkg: pkg, Config: r.fileConfig, Metrics: []model.Metric{},
 			})
 		}
 		b := &s.run.Benchmarks[bi]

@@ -252,7 +252,9 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 	}
 	var results []Result
 	if err == nil {
-		results = ParseResults(out.Stdout)
+		var warnings []string
+		results, warnings = ParseResults(out.Stdout)
+		s.outputWarnings(u.pkg, sd.Label, warnings)
 		if len(results) == 0 {
 			err = &RunError{Reason: "printed no benchmark result", Tail: tail(out.Combined, tailLines)}
 		}

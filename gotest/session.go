@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -366,6 +367,17 @@ func (s *session) note(kind model.NoteKind, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	s.run.Notes = append(s.run.Notes, gotestNote(kind, msg))
 	fmt.Fprintln(s.cfg.Log, "rigor:", msg)
+}
+
+// outputWarnings notes, once a run, each warning ParseResults gave about
+// what pkg's test binary printed on side: unit metadata it ignored.
+func (s *session) outputWarnings(pkg, side string, warnings []string) {
+	for _, w := range warnings {
+		text := fmt.Sprintf("%s on %s: %s", pkg, side, w)
+		if !slices.ContainsFunc(s.run.Notes, func(n model.Note) bool { return n.Text == text }) {
+			s.note(model.NoteInput, "%s", text)
+		}
+	}
 }
 
 // source is the Source of this package's notes.
