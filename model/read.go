@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -265,23 +266,36 @@ func readBytes(data []byte, name, label string) (*Run, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if label != "" && len(run.Sides) == 1 {
-			run.relabel(run.Sides[0].Label, label)
+			run = run.Relabel(run.Sides[0].Label, label)
 		}
 		return run, nil
 	}
 	return readBenchfmt(bytes.NewReader(data), name, side)
 }
 
-// relabel renames side from to to.
-func (r *Run) relabel(from, to string) {
-	for i := range r.Sides {
-		if r.Sides[i].Label == from {
-			r.Sides[i].Label = to
+// Relabel returns a copy of r with side from renamed to: in Sides, in
+// every sample and observation, and in every benchmark's Missing entries.
+// The copy shares nothing that it changes with r.
+func (r *Run) Relabel(from, to string) *Run {
+	out := *r
+	out.Sides = slices.Clone(r.Sides)
+	for i := range out.Sides {
+		if out.Sides[i].Label == from {
+			out.Sides[i].Label = to
 		}
 	}
-	for i := range r.Benchmarks {
-		for j := range r.Benchmarks[i].Metrics {
-			m := &r.Benchmarks[i].Metrics[j]
+	out.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range out.Benchmarks {
+		b := &out.Benchmarks[i]
+		if m, ok := b.Missing[from]; ok {
+			b.Missing = maps.Clone(b.Missing)
+			delete(b.Missing, from)
+			b.Missing[to] = m
+		}
+		b.Metrics = slices.Clone(b.Metrics)
+		for j := range b.Metrics {
+			m := &b.Metrics[j]
+			m.Samples = slices.Clone(m.Samples)
 			for k := range m.Samples {
 				if m.Samples[k].Side == from {
 					m.Samples[k].Side = to
@@ -289,11 +303,13 @@ func (r *Run) relabel(from, to string) {
 			}
 		}
 	}
-	for i := range r.Observations {
-		if r.Observations[i].Side == from {
-			r.Observations[i].Side = to
+	out.Observations = slices.Clone(r.Observations)
+	for i := range out.Observations {
+		if out.Observations[i].Side == from {
+			out.Observations[i].Side = to
 		}
 	}
+	return &out
 }
 
 // Merge combines runs, such as one per argument of rigor compare, into one

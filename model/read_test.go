@@ -473,6 +473,51 @@ func TestReadRelabelsJSON(t *testing.T) {
 	}
 }
 
+// A benchmark a single-side run lost (it failed there) stays lost under
+// the label the reader gives the side: rigor compare old=run.json
+// new=... must still fail the gate on it, and Merge keeps only the
+// Missing entries of a run's own sides.
+func TestReadRelabelsMissing(t *testing.T) {
+	run := &Run{
+		Kind:  KindRun,
+		Sides: []Side{{Label: "main"}},
+		Benchmarks: []Benchmark{
+			{Name: "A", Metrics: []Metric{{Unit: "sec/op", Better: -1, Samples: []Sample{{Side: "main", Iters: 1, Value: 1}}}}},
+			{Name: "Fails", Metrics: []Metric{}},
+		},
+	}
+	run.Benchmarks[1].MarkMissing("main", MissingFailed, "panicked in round 2")
+	var buf bytes.Buffer
+	if err := run.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	old, err := Read(bytes.NewReader(buf.Bytes()), "base.json", "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := old.Benchmarks[1].Missing["old"]; !ok || m.Kind != MissingFailed || len(old.Benchmarks[1].Missing) != 1 {
+		t.Errorf("Missing = %+v, want one entry for side old", old.Benchmarks[1].Missing)
+	}
+	if _, ok := run.Benchmarks[1].Missing["main"]; !ok {
+		t.Errorf("the run read from was changed: %+v", run.Benchmarks[1].Missing)
+	}
+	cur, err := Read(strings.NewReader("BenchmarkA 1 1 ns/op\nBenchmarkFails 1 1 ns/op\n"), "new.txt", "new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := Merge(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range merged.Benchmarks {
+		if b.Name == "Fails" {
+			if _, ok := b.Missing["old"]; !ok {
+				t.Errorf("merged Missing = %+v, want the entry for side old", b.Missing)
+			}
+		}
+	}
+}
+
 func TestMerge(t *testing.T) {
 	read := func(name, label, text string) *Run {
 		t.Helper()
