@@ -22,12 +22,20 @@ func runNote(kind model.NoteKind, text string) model.Note {
 // should point at something a person would want to know.
 const (
 	highCV          = 0.05 // a time CV above 5% is worth a remark
-	subNanosecond   = 1e-9 // sec/op below this is suspicious...
-	flatCV          = 0.05 // ...when it barely varies
 	driftRho        = 0.6  // |Spearman rho| between round and value
 	driftMinSamples = 10
-	resolutionRatio = 1000 // samples should last 1000x the timer resolution
 )
+
+// ResolutionRatio is how many timer resolutions a timed interval must last
+// for reading the clock to weigh little on it: samples are planned at least
+// this long (package harness), and a sample or timed batch shorter is
+// noted. A reading is uncertain by about one resolution: on the development
+// machine (2-CPU KVM guest, Go 1.26) rigor.MeasureClock gave a resolution
+// of 54-85 ns (20 ns ticks, the rest the cost of a reading), and 200,000
+// empty timed windows lasted 20-31 ns (1st to 99.9th percentile). At 1000
+// resolutions the clock's share of an interval is at most 0.1%, a tenth of
+// the default ±1% noise band; at 100 it could fill the band alone.
+const ResolutionRatio = 1000
 
 // metricNotes returns the footnotes for one metric of benchmark key.
 func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts Options, elisionJudged bool) []model.Note {
@@ -63,11 +71,11 @@ func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts O
 			note(model.NoteStatistics, "outliers", side, map[string]float64{"outliers": float64(n)}, fmt.Sprintf("%s%d %s (%s) kept in the analysis", label(side), n,
 				words.Plural(n, "outlier", "outliers"), outlierWords(s.Outliers)))
 		}
-		if isTime && !elisionJudged && s.Center < subNanosecond && s.CV < flatCV {
+		if isTime && !elisionJudged && s.Center < model.ElisionSec && s.CV < model.ElisionCV {
 			note(model.NoteElision, "", side, map[string]float64{"sec_per_op": s.Center, "cv": s.CV}, fmt.Sprintf("%sunder 1 ns/op with almost no variation: the loop is likely optimized away", label(side)))
 		}
-		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < resolutionRatio*opts.TimerResolution {
-			note(model.NoteStatistics, "resolution", side, nil, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), resolutionRatio))
+		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < ResolutionRatio*opts.TimerResolution {
+			note(model.NoteStatistics, "resolution", side, nil, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), ResolutionRatio))
 		}
 		if rho, ok := drift(m.BySide(side)); ok {
 			note(model.NoteStatistics, "drift", side, map[string]float64{"spearman_rho": rho}, fmt.Sprintf("%svalues drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", label(side), rho))

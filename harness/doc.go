@@ -31,8 +31,9 @@
 //
 // Each set of parameters of a group is one benchmark, measured on its own.
 // A warm-up estimates each variant's cost; calibration then sizes samples
-// to fill the budget, never shorter than 1000 times the timer resolution
-// measured at the start of each pass. Each round runs every variant once,
+// to fill the budget, never shorter than analysis.ResolutionRatio (1000)
+// times the timer resolution measured at the start of each pass. Each
+// round runs every variant once,
 // in a shuffled order, with one shared, jittered iteration count, so round
 // i of one variant and round i of another form a pair; the comparison with
 // the baseline variant is the Hodges-Lehmann center of the per-round log

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -15,10 +16,8 @@ const source = "harness"
 
 // Thresholds of the harness's footnotes.
 const (
-	overheadRatio   = 5    // results within 5x of the subtracted overhead
-	shortWindow     = 100  // timed windows under 100x the resolution
-	gcHeavy         = 0.10 // GC used more than 10% of the CPU time
-	tinyEffect      = 0.2  // Cohen's d_z below this is tiny
+	overheadRatio   = 5   // results within 5x of the subtracted overhead
+	tinyEffect      = 0.2 // Cohen's d_z below this is tiny
 	bimodalMinN     = 20
 	bimodalMinShare = 0.15 // each mode holds at least 15% of the samples
 )
@@ -72,11 +71,11 @@ func (s *setResult) notes(r *runner, key string) []model.Note {
 			note(model.NoteStatistics, "clamped", i, map[string]float64{"clamped": float64(clamped)}, fmt.Sprintf("%s%d of %d samples measured at or below the loop overhead and count as 0: the work may have been optimized away, or costs less than a call",
 				label(i), clamped, len(xs)))
 		}
-		if w := raw / float64(windows); windows > len(xs) && w < shortWindow*res {
+		if w := raw / float64(windows); windows > len(xs) && w < analysis.ResolutionRatio*res {
 			note(model.NoteStatistics, "resolution", i, nil, fmt.Sprintf("%stimed batches average %s, under %dx the timer resolution (%s): reading the clock weighs on every batch; use larger batches",
-				label(i), fmtSeconds(w), shortWindow, fmtSeconds(res)))
+				label(i), fmtSeconds(w), analysis.ResolutionRatio, fmtSeconds(res)))
 		}
-		if wall > 0 && gcCPU/wall > gcHeavy {
+		if wall > 0 && gcCPU/wall >= observe.GCShare {
 			note(model.NoteBottleneck, "gc", i, map[string]float64{"gc_cpu_share": gcCPU / wall}, fmt.Sprintf("%sgarbage collection used about %.0f%% of the CPU time the variant ran for: its times include GC work",
 				label(i), 100*gcCPU/wall))
 		}

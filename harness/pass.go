@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
@@ -194,7 +195,7 @@ const interruptedNote = "The run was interrupted: these are partial results (the
 func (r *runner) clockNote() string {
 	c := r.clock
 	return fmt.Sprintf("timer resolution %v (smallest step %v, %v per reading): every sample was planned to last at least %v",
-		c.Resolution, c.Tick, c.ReadCost, 1000*c.Resolution)
+		c.Resolution, c.Tick, c.ReadCost, analysis.ResolutionRatio*c.Resolution)
 }
 
 func gomaxprocs() int { return runtime.GOMAXPROCS(0) }

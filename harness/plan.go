@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
 )
 
@@ -81,7 +82,7 @@ func (r *runner) makePlan(metWall, metTimed []float64) plan {
 		sumWall += math.Max(w, 1e-12)
 	}
 	budget := r.cfg.Budget.Seconds()
-	floor := 1000 * r.clock.Resolution.Seconds()
+	floor := analysis.ResolutionRatio * r.clock.Resolution.Seconds()
 	// scales returns the multipliers that lift every variant's shortest
 	// sample, of n iterations, over the floor, and the round time at n.
 	scales := func(n float64) float64 {

@@ -19,7 +19,7 @@ type setSampler struct {
 	key    string  // the set's model.Benchmark.Key
 	used   []int   // the loop shapes whose overhead each round measures
 	loops  []int   // each cell's loop shape
-	floor  float64 // seconds a sample must last: 1000 timer resolutions
+	floor  float64 // seconds a sample must last: analysis.ResolutionRatio timer resolutions
 	budget *experiment.Budget
 	failed bool
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
@@ -87,7 +88,7 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 			}
 		}
 	}
-	floor := 1000 * r.clock.Resolution.Seconds()
+	floor := analysis.ResolutionRatio * r.clock.Resolution.Seconds()
 
 	// The allocation rounds' counts go out before the timed rounds.
 	if err := r.emit(out, 0, true); err != nil {
