@@ -1,0 +1,215 @@
+package gotest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/model"
+)
+
+// A Side is one of the things a run measures: a revision and how to build
+// and run it.
+type Side struct {
+	// Label names the side in reports; its benchmark file is Label+".txt".
+	Label string
+	// Rev is WorkingTree or anything git rev-parse accepts.
+	Rev string
+	Settings
+}
+
+// Defaults for Config's zero fields.
+const (
+	DefaultBenchtime = 100 * time.Millisecond
+	DefaultMinRounds = 10
+	DefaultTime      = 60 * time.Second
+	DefaultTimeout   = 5 * time.Minute
+)
+
+// Config describes a run: what to build, how to measure it, when to stop
+// and where to write the samples.
+type Config struct {
+	// Dir is where package patterns are resolved and revisions looked
+	// up; "" is the current directory.
+	Dir string
+	// Packages are go list patterns; none means ".".
+	Packages []string
+	// Sides are the sides measured: one (rigor run) or two (rigor ab,
+	// the first being the baseline).
+	Sides []Side
+	// Bench selects benchmarks as go test's -bench does, level by level
+	// ("Build/size=1"); "" means all.
+	Bench string
+	// CPU lists GOMAXPROCS values as go test's -cpu; each is its own
+	// benchmark row. None leaves GOMAXPROCS as the environment sets it.
+	CPU []int
+	// Benchtime is the target duration of one sample; calibration picks
+	// the iteration count that lasts about that long. Zero means
+	// DefaultBenchtime, shortened when the time budget would otherwise
+	// fit too few rounds (see experiment.SampleTime). Iters, when
+	// positive, fixes the iteration count instead.
+	Benchtime time.Duration
+	Iters     int64
+	// MinRounds rounds always run (time budget permitting); then the run
+	// stops once every benchmark is resolved, after MaxRounds rounds
+	// (0: no limit), or when Time is spent. At least two rounds run.
+	MinRounds, MaxRounds int
+	Time                 time.Duration
+	// Timeout kills a test binary that runs longer (a hang).
+	Timeout time.Duration
+	// Order is experiment.OrderThueMorse (default) or OrderABBA.
+	Order string
+	// Seed makes the schedule (benchmark order, jitter) reproducible.
+	Seed uint64
+	// Out is the results directory: Label.txt per side and run.json.
+	Out string
+	// ID, Command and Env are recorded in the Run.
+	ID      string
+	Command []string
+	Env     *model.Env
+	// Analysis are the options of the stopping rule's analysis.
+	Analysis analysis.Options
+	// Unresolved, when set, replaces the stopping rule: it returns the
+	// keys of the benchmarks that need more rounds. The default is
+	// Unresolved with Analysis.
+	Unresolved func(*model.Run) ([]string, error)
+	// Progress, when set, is told what the run is doing.
+	Progress func(Progress)
+	// Log receives failures as they happen, with their output's tail.
+	Log io.Writer
+	// Observer, when set, is told which benchmark, side and round each
+	// measured process runs, and gets its resource usage through
+	// ProcessStats; Run stops it and records what Stop returns.
+	// Package observe's Observer and ProcessStats fit.
+	Observer     Observer
+	ProcessStats func(*os.ProcessState) *model.ProcessStats
+	// Profile, when set, turns on the profiling pass: see Profiling.
+	Profile *Profiling
+	// Annotate, when set, is called once measuring ends, before the test
+	// binaries are removed and run.json is written for the last time, to
+	// add notes to the run (package observe's Annotate, and its
+	// ConfirmElision, which disassembles binary(pkg, side), the path of
+	// that side's test binary for the package, "" if there is none).
+	Annotate func(ctx context.Context, run *model.Run, binary func(pkg, side string) string)
+}
+
+// An Observer watches the system while a run measures (see package
+// observe).
+type Observer interface {
+	// Mark starts an interval in which benchmark (a model.Benchmark's
+	// Key) runs on side in round; Pause ends it.
+	Mark(benchmark, side string, round int)
+	Pause()
+	// AddProcess attaches a measured process's usage to the interval.
+	AddProcess(*model.ProcessStats)
+	// AddProfile attaches a summary of the process's CPU profile.
+	AddProfile(*model.ProfileStats)
+	// Stop ends observing and returns one observation per interval.
+	Stop() []model.Observation
+}
+
+// Phases of a run, as reported in Progress.
+const (
+	PhaseBuild     = "building"
+	PhaseCalibrate = "calibrating"
+	PhaseMeasure   = "measuring"
+	PhaseProfile   = "profiling"
+)
+
+// Progress says what a run is doing.
+type Progress struct {
+	Phase string
+	// Round is the current round, from 1, while measuring.
+	Round int
+	// Start is when measuring (calibration included) began; Budget is
+	// Config.Time.
+	Start  time.Time
+	Budget time.Duration
+	// Step of Steps is the position within the phase or the round.
+	Step, Steps int
+	// Unresolved are the benchmarks still unresolved after the last
+	// analysed round; nil before the first analysis.
+	Unresolved []string
+	// Current is what runs now: "new Build/size=1".
+	Current string
+}
+
+func (c *Config) defaults() error {
+	if len(c.Sides) == 0 || len(c.Sides) > 2 {
+		return fmt.Errorf("want one or two sides, got %d", len(c.Sides))
+	}
+	seen := map[string]bool{}
+	for _, sd := range c.Sides {
+		if sd.Label == "" || strings.ContainsAny(sd.Label, `/\`) || seen[sd.Label] {
+			return fmt.Errorf("side label %q is empty, repeated or not a file name", sd.Label)
+		}
+		seen[sd.Label] = true
+	}
+	if c.Dir == "" {
+		c.Dir = "."
+	}
+	if len(c.Packages) == 0 {
+		c.Packages = []string{"."}
+	}
+	if c.Bench == "" {
+		c.Bench = "."
+	}
+	if _, err := newBenchFilter(c.Bench); err != nil {
+		return err
+	}
+	for _, p := range c.CPU {
+		if p < 1 {
+			return fmt.Errorf("invalid cpu count %d", p)
+		}
+	}
+	if c.Benchtime < 0 {
+		return fmt.Errorf("benchtime %v is negative", c.Benchtime)
+	}
+	if c.MinRounds <= 0 {
+		c.MinRounds = DefaultMinRounds
+	}
+	if c.MaxRounds < 0 {
+		return fmt.Errorf("max rounds %d is negative", c.MaxRounds)
+	}
+	if c.Time <= 0 {
+		c.Time = DefaultTime
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Order == "" {
+		c.Order = experiment.OrderThueMorse
+	}
+	if err := experiment.ValidOrder(c.Order); err != nil {
+		return err
+	}
+	if c.Out == "" {
+		return errors.New("no results directory")
+	}
+	if c.Analysis.Resamples == 0 {
+		c.Analysis = analysis.DefaultOptions()
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.Profile != nil {
+		p := *c.Profile // the caller's stays as it was
+		if p.ReadCPU == nil {
+			return errors.New("profiling without a CPU profile reader")
+		}
+		if p.Time < 0 {
+			return fmt.Errorf("profile time %v is negative", p.Time)
+		}
+		if p.Time == 0 {
+			p.Time = DefaultProfileTime
+		}
+		c.Profile = &p
+	}
+	return nil
+}
