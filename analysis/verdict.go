@@ -1,0 +1,159 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rigorbench/rigor/internal/words"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// correct applies the multiple-comparison correction across every
+// non-exact comparison with a p-value, counting a derived metric with its
+// primary: one test.
+func (r *Report) correct() {
+	var ps []float64
+	var cs []*Change
+	for i := range r.Benchmarks {
+		for j := range r.Benchmarks[i].Metrics {
+			m := &r.Benchmarks[i].Metrics[j]
+			for _, c := range m.Changes {
+				if c == nil {
+					continue
+				}
+				c.PAdjusted = c.P
+				if m.Decides() && m.DerivedFrom == "" && c.Test != "exact" && !math.IsNaN(c.P) {
+					ps = append(ps, c.P)
+					cs = append(cs, c)
+				}
+			}
+		}
+	}
+	r.Comparisons = len(ps)
+	var adj []float64
+	switch r.Options.Correction {
+	case CorrectionHolm:
+		adj = stats.Holm(ps)
+	case CorrectionBH:
+		adj = stats.BenjaminiHochberg(ps)
+	default:
+		adj = ps
+	}
+	for i, c := range cs {
+		c.PAdjusted = adj[i]
+	}
+}
+
+// decide sets c's verdict and reason.
+func decide(c *Change, m *Metric, opts Options) {
+	worse := func(change float64) bool { return change*float64(-m.Better) > 0 }
+	direction := func(change float64) Verdict {
+		if worse(change) {
+			return Regressed
+		}
+		return Improved
+	}
+	ci := fmt.Sprintf("the %s CI [%s, %s]", words.Pct(opts.Confidence), signedPct(c.Lo), signedPct(c.Hi))
+	band := "±" + words.Pct(opts.Noise)
+	base, other := m.Sides[0], m.side(c.Side)
+	switch {
+	case isTime(m.Unit) && (base.Center == 0 || other.Center == 0):
+		zero := base
+		if base.Center != 0 {
+			zero = other
+		}
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("the median time on %s is 0 %s, which is not a measurement: the clock did not see the operation, or the loop was optimized away", zero.Side, m.Unit)
+		return
+	case c.Test == "exact":
+		switch {
+		case c.Estimate == 0:
+			c.Verdict, c.Reason = Unchanged, "identical values on both sides"
+		case base.Center == 0:
+			c.Verdict = direction(c.Delta)
+			c.Reason = fmt.Sprintf("values are exact: %s on %s, %s on %s, %s (a relative change from zero is undefined)",
+				quantity(base.Center, m.Unit), base.Side, quantity(other.Center, m.Unit), other.Side, signedQuantity(c.Delta, m.Unit))
+		default:
+			c.Verdict, c.Reason = direction(c.Estimate), "values are exact and differ"
+		}
+		return
+	case base.Center == 0:
+		pText := fmt.Sprintf("p=%s", formatP(c.PAdjusted))
+		if c.PAdjusted != c.P && opts.Correction != CorrectionNone {
+			pText += " after " + correctionName(opts.Correction)
+		}
+		medians := fmt.Sprintf("the median on %s is 0 %s, so a relative change is undefined", base.Side, m.Unit)
+		if base.Lo == 0 && base.Hi == 0 && other.Lo == 0 && other.Hi == 0 {
+			// Both medians are 0 with confidence (most samples allocate
+			// nothing, a few amortise a growth): no change of the median,
+			// as a relative interval inside the noise band would say.
+			c.Verdict = Unchanged
+			c.Reason = fmt.Sprintf("the medians are 0 %s on both sides, with %s confidence intervals [0, 0]", m.Unit, words.Pct(opts.Confidence))
+			return
+		}
+		if c.PAdjusted < opts.Alpha && c.Delta != 0 {
+			c.Verdict = direction(c.Delta)
+			c.Reason = fmt.Sprintf("%s; the median on %s is %s (%s) and %s < %v", medians, other.Side,
+				quantity(other.Center, m.Unit), signedQuantity(c.Delta, m.Unit), pText, opts.Alpha)
+			return
+		}
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s, and %s (medians 0 and %s) is not below %v", medians, pText, quantity(other.Center, m.Unit), opts.Alpha)
+		return
+	case math.IsNaN(c.Lo) || math.IsNaN(c.Hi):
+		c.Verdict, c.Reason = Inconclusive, "too few samples for a confidence interval on the change"
+		return
+	case c.Lo >= -opts.Noise && c.Hi <= opts.Noise:
+		c.Verdict, c.Reason = Unchanged, ci+" lies inside the "+band+" noise band"
+		return
+	}
+	clears := c.Lo > opts.Noise || c.Hi < -opts.Noise
+	significant := c.PAdjusted < opts.Alpha
+	pText := fmt.Sprintf("p=%s", formatP(c.PAdjusted))
+	if c.PAdjusted != c.P && opts.Correction != CorrectionNone {
+		pText += " after " + correctionName(opts.Correction)
+	}
+	switch {
+	case clears && significant && aboveFloor(c, m, opts):
+		c.Verdict = direction(c.Estimate)
+		c.Reason = fmt.Sprintf("%s clears the %s noise band and %s < %v", ci, band, pText, opts.Alpha)
+	case clears && significant:
+		c.Verdict, c.BelowResolution = Inconclusive, true
+		c.Reason = "the difference is below the timer's resolution"
+	case clears:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s clears the %s noise band, but %s is not below %v", ci, band, pText, opts.Alpha)
+	case c.Lo > 0 || c.Hi < 0:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter", ci, band)
+	default:
+		c.Verdict = Inconclusive
+		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, moreSamples(m, opts))
+	}
+}
+
+// aboveFloor reports whether a time difference is above the timer
+// resolution: the per-sample total of the difference must exceed it.
+func aboveFloor(c *Change, m *Metric, opts Options) bool {
+	if opts.TimerResolution <= 0 || m.Unit != "sec/op" {
+		return true
+	}
+	base := m.Sides[0]
+	diff := math.Abs(c.Estimate * base.Center)
+	return diff*base.Iters >= opts.TimerResolution
+}
+
+func moreSamples(m *Metric, opts Options) string {
+	cv := 0.0
+	for _, s := range m.Sides {
+		cv = math.Max(cv, s.CV)
+	}
+	if !(cv > 0) || opts.Noise <= 0 {
+		return ""
+	}
+	n := stats.SampleSize(opts.Noise, cv, opts.Alpha, 0.8)
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; about %d samples per side would resolve a %s change at this variation (CV %s)", n, words.Pct(opts.Noise), words.Pct(cv))
+}
