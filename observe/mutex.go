@@ -27,15 +27,7 @@ func ReadMutexProfile(r io.Reader) (wait time.Duration, contentions int64, err e
 	if err != nil {
 		return 0, 0, fmt.Errorf("reading mutex profile: %w", err)
 	}
-	di, ci := -1, -1
-	for i, st := range p.SampleType {
-		switch {
-		case st.Type == "delay" && st.Unit == "nanoseconds":
-			di = i
-		case st.Type == "contentions" && st.Unit == "count":
-			ci = i
-		}
-	}
+	di, ci := valueIndex(p, "delay", "nanoseconds"), valueIndex(p, "contentions", "count")
 	if di < 0 || ci < 0 {
 		return 0, 0, fmt.Errorf("reading mutex profile: no contentions/count and delay/nanoseconds values (is it a mutex profile?)")
 	}

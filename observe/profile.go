@@ -102,6 +102,18 @@ func classify(funcs []string) string {
 	return ""
 }
 
+// valueIndex returns the index of the sample values of type typ in unit
+// (the last if there are several), or -1 when p has none.
+func valueIndex(p *profile.Profile, typ, unit string) int {
+	idx := -1
+	for i, st := range p.SampleType {
+		if st.Type == typ && st.Unit == unit {
+			idx = i
+		}
+	}
+	return idx
+}
+
 // ReadCPUProfile summarises a CPU profile (as written by -test.cpuprofile
 // or runtime/pprof) by where the time went: the share of sampled CPU time
 // in the garbage collector, in mutex slow paths, in the scheduler, in
@@ -113,15 +125,7 @@ func ReadCPUProfile(r io.Reader) (*model.ProfileStats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading CPU profile: %w", err)
 	}
-	vi, ci := -1, -1
-	for i, st := range p.SampleType {
-		switch {
-		case st.Type == "cpu" && st.Unit == "nanoseconds":
-			vi = i
-		case st.Type == "samples" && st.Unit == "count":
-			ci = i
-		}
-	}
+	vi, ci := valueIndex(p, "cpu", "nanoseconds"), valueIndex(p, "samples", "count")
 	if vi < 0 {
 		return nil, fmt.Errorf("reading CPU profile: no cpu/nanoseconds values (is it a CPU profile?)")
 	}
