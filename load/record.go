@@ -26,16 +26,36 @@ type stepRecorder struct {
 	open   bool  // open loop: latency window keyed on the intended start
 	ws, we int64 // measured window, ns since the step's base time
 
-	mu        sync.Mutex
-	lat       *hdrhistogram.Histogram // successes and requests in flight at the window's end: from intended start
-	svc       *hdrhistogram.Histogram // the same: from actual send (open loop)
-	errLat    *hdrhistogram.Histogram // failures
+	mu     sync.Mutex
+	lat    *hdrhistogram.Histogram // successes and requests in flight at the window's end: from intended start
+	svc    *hdrhistogram.Histogram // the same: from actual send (open loop)
+	errLat *hdrhistogram.Histogram // failures
+	tally
+}
+
+// A tally counts requests by outcome. Each worker keeps its own and hands
+// it to the step's when it flushes.
+type tally struct {
 	successes int64
 	failures  int64
-	classes   map[string]int64
+	classes   map[string]int64 // failures by error class
 	bytes     int64
 	sent      int64
 	counts    tail
+}
+
+// take adds o's counts to t and empties o.
+func (t *tally) take(o *tally) {
+	t.successes += o.successes
+	t.failures += o.failures
+	t.bytes += o.bytes
+	t.sent += o.sent
+	t.counts.merge(o.counts)
+	for k, v := range o.classes {
+		t.classes[k] += v
+		delete(o.classes, k)
+	}
+	*o = tally{classes: o.classes}
 }
 
 // tail counts the requests the window's end caught unfinished.
@@ -57,12 +77,12 @@ func (t *tail) merge(o tail) {
 
 func newStepRecorder(open bool, ws, we int64) *stepRecorder {
 	r := &stepRecorder{
-		open:    open,
-		ws:      ws,
-		we:      we,
-		lat:     hdrhistogram.New(histMin, histMax, histDigits),
-		errLat:  hdrhistogram.New(histMin, histMax, histDigits),
-		classes: map[string]int64{},
+		open:   open,
+		ws:     ws,
+		we:     we,
+		lat:    hdrhistogram.New(histMin, histMax, histDigits),
+		errLat: hdrhistogram.New(histMin, histMax, histDigits),
+		tally:  tally{classes: map[string]int64{}},
 	}
 	if open {
 		r.svc = hdrhistogram.New(histMin, histMax, histDigits)
@@ -77,19 +97,14 @@ type sample struct {
 
 // workerRecorder is one worker's batch.
 type workerRecorder struct {
-	r         *stepRecorder
-	n         int
-	samples   [batchSize]sample
-	successes int64
-	failures  int64
-	classes   map[string]int64
-	bytes     int64
-	sent      int64
-	counts    tail
+	r       *stepRecorder
+	n       int
+	samples [batchSize]sample
+	tally
 }
 
 func (r *stepRecorder) worker() *workerRecorder {
-	return &workerRecorder{r: r, classes: map[string]int64{}}
+	return &workerRecorder{r: r, tally: tally{classes: map[string]int64{}}}
 }
 
 func (w *workerRecorder) in(t int64) bool { return t >= w.r.ws && t < w.r.we }
@@ -181,16 +196,7 @@ func (w *workerRecorder) flush() {
 		}
 	}
 	w.n = 0
-	r.successes += w.successes
-	r.failures += w.failures
-	r.bytes += w.bytes
-	r.sent += w.sent
-	r.counts.merge(w.counts)
-	for k, v := range w.classes {
-		r.classes[k] += v
-		delete(w.classes, k)
-	}
-	w.successes, w.failures, w.bytes, w.sent, w.counts = 0, 0, 0, 0, tail{}
+	r.tally.take(&w.tally)
 }
 
 func clampHist(v int64) int64 {
