@@ -277,12 +277,15 @@ func readBytes(data []byte, name, label string) (*Run, error) {
 // every sample and observation, and in every benchmark's Missing entries.
 // The copy shares nothing that it changes with r.
 func (r *Run) Relabel(from, to string) *Run {
+	rename := func(side *string) {
+		if *side == from {
+			*side = to
+		}
+	}
 	out := *r
 	out.Sides = slices.Clone(r.Sides)
 	for i := range out.Sides {
-		if out.Sides[i].Label == from {
-			out.Sides[i].Label = to
-		}
+		rename(&out.Sides[i].Label)
 	}
 	out.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range out.Benchmarks {
@@ -297,17 +300,13 @@ func (r *Run) Relabel(from, to string) *Run {
 			m := &b.Metrics[j]
 			m.Samples = slices.Clone(m.Samples)
 			for k := range m.Samples {
-				if m.Samples[k].Side == from {
-					m.Samples[k].Side = to
-				}
+				rename(&m.Samples[k].Side)
 			}
 		}
 	}
 	out.Observations = slices.Clone(r.Observations)
 	for i := range out.Observations {
-		if out.Observations[i].Side == from {
-			out.Observations[i].Side = to
-		}
+		rename(&out.Observations[i].Side)
 	}
 	return &out
 }
