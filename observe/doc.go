@@ -25,4 +25,24 @@
 //
 // Package observe depends on model and stats (and internal/words for its
 // wording), never on analysis or report.
+//
+// Package map:
+//
+//   - env.go: CaptureEnv; membw.go: the memory bandwidth probe; perf.go:
+//     whether perf counters can be read, and perf stat's output;
+//   - observer.go: the Observer and its intervals; sample_*.go: reading
+//     the system's counters; snapshot.go: the system's stats over an
+//     interval, from the readings around it; process_*.go: a measured
+//     process's resource usage; runtime.go: the Go runtime's metrics in
+//     process; profile.go, mutex.go: summaries of CPU and mutex profiles;
+//   - annotate.go: Annotate, which writes the notes below onto a Run;
+//     aggregate.go: observations summed and weighted by duration, what
+//     every classifier reads; thresholds.go: the classifiers' thresholds,
+//     each with its measurement;
+//   - bottleneck.go: what limited a process (Diagnosis); interference.go:
+//     what else used the machine; sanity.go: throughput above memory
+//     bandwidth, the NIC or the disks (the page cache); elision.go: a
+//     result likely optimized away; disasm.go: the disassembly's verdict;
+//   - format.go: numbers and byte counts in notes;
+//   - doctor.go: Check, the machine's readiness before a run.
 package observe
