@@ -1,0 +1,150 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Merge combines runs, such as one per argument of rigor compare, into one
+// Run with their sides in order. Benchmarks are matched by Benchmark.Key
+// and metrics by unit; side labels must be unique. Where the inputs
+// disagree (configuration such as cpu, a unit's direction) the first
+// input wins and Run.Notes says so.
+//
+// The result's Kind is the inputs' common kind, or KindFiles if they
+// differ; it is Paired only if it is a single paired run. Env, Ramp and
+// Start are the first input's that has them, End the latest. Merge does
+// not modify its inputs; the result shares Env, Config maps, Ramp and
+// Observation contents with them.
+func Merge(runs ...*Run) (*Run, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("merging runs: no runs")
+	}
+	out := &Run{
+		SchemaVersion: SchemaVersion,
+		Kind:          runs[0].Kind,
+		Benchmarks:    []Benchmark{},
+	}
+	if len(runs) == 1 && runs[0] != nil {
+		out.ID = runs[0].ID
+		out.Paired = runs[0].Paired
+		out.Command = runs[0].Command
+	}
+	sideOf := make(map[string]int) // label -> index of its run
+	bench := make(map[string]int)  // Benchmark.Key -> index in out.Benchmarks
+	from := make([]int, 0)         // index of the run each benchmark came from
+	metric := make(map[metricKey]int)
+	noted := make(map[string]bool)
+	note := func(key, msg string) {
+		if !noted[key] {
+			noted[key] = true
+			out.Notes = append(out.Notes, inputNote(msg))
+		}
+	}
+
+	for ri, r := range runs {
+		if r == nil {
+			return nil, fmt.Errorf("merging runs: run %d is nil", ri)
+		}
+		if r.Kind != out.Kind {
+			out.Kind = KindFiles
+		}
+		for _, s := range r.Sides {
+			if prev, ok := sideOf[s.Label]; ok {
+				return nil, fmt.Errorf("side label %q is used by inputs %d and %d; give each input its own label (label=path)", s.Label, prev+1, ri+1)
+			}
+			sideOf[s.Label] = ri
+			out.Sides = append(out.Sides, s)
+		}
+		if out.Env == nil {
+			out.Env = r.Env
+		}
+		if out.Ramp == nil {
+			out.Ramp = r.Ramp
+		}
+		if out.Start.IsZero() {
+			out.Start = r.Start
+		}
+		if r.End.After(out.End) {
+			out.End = r.End
+		}
+		out.Observations = append(out.Observations, r.Observations...)
+		out.Notes = append(out.Notes, r.Notes...)
+
+		for i := range r.Benchmarks {
+			b := &r.Benchmarks[i]
+			key := b.Key()
+			bi, ok := bench[key]
+			if !ok {
+				bi = len(out.Benchmarks)
+				bench[key] = bi
+				from = append(from, ri)
+				nb := *b
+				nb.Metrics = make([]Metric, 0, len(b.Metrics))
+				nb.Notes = slices.Clone(b.Notes)
+				nb.Missing = nil
+				out.Benchmarks = append(out.Benchmarks, nb)
+			} else {
+				ob := &out.Benchmarks[bi]
+				ob.Notes = append(ob.Notes, b.Notes...)
+				for k, v := range b.Config {
+					if have, ok := ob.Config[k]; ok && have != v {
+						note("config\x00"+k+"\x00"+have+"\x00"+v, fmt.Sprintf("configuration %s differs: %q in %s, %q in %s",
+							k, have, sideNames(runs[from[bi]]), v, sideNames(r)))
+					}
+				}
+			}
+			ob := &out.Benchmarks[bi]
+			// A run speaks only for its own sides: a stale entry for a
+			// side it does not have (a baseline relabelled) is dropped.
+			for _, s := range r.Sides {
+				if m, ok := b.Missing[s.Label]; ok {
+					ob.MarkMissing(s.Label, m.Kind, m.Reason)
+				}
+			}
+			for j := range b.Metrics {
+				m := &b.Metrics[j]
+				mk := metricKey{bi, m.Unit}
+				mi, ok := metric[mk]
+				if !ok {
+					metric[mk] = len(ob.Metrics)
+					nm := *m
+					nm.Samples = slices.Clone(m.Samples)
+					ob.Metrics = append(ob.Metrics, nm)
+					continue
+				}
+				om := &ob.Metrics[mi]
+				if om.Better != m.Better || normAssume(om.Assume) != normAssume(m.Assume) {
+					note("unit\x00"+m.Unit, fmt.Sprintf("unit %s has a different direction or assumption in %s than in %s; using %s's",
+						m.Unit, sideNames(r), sideNames(runs[from[bi]]), sideNames(runs[from[bi]])))
+				}
+				om.Samples = append(om.Samples, m.Samples...)
+			}
+		}
+	}
+	return out, nil
+}
+
+func normAssume(a string) string {
+	if a == AssumeNothing {
+		return ""
+	}
+	return a
+}
+
+// sideNames names a run by its sides' labels.
+func sideNames(r *Run) string {
+	var b bytes.Buffer
+	for i, s := range r.Sides {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.Label)
+	}
+	if b.Len() == 0 {
+		return "a run without sides"
+	}
+	return b.String()
+}
