@@ -1,11 +1,3 @@
-// Package model defines rigor's result schema: a Run holds the environment,
-// the sides being compared, every benchmark's raw samples and what the system
-// was doing while they were measured. Every source (go test binaries, the
-// in-process harness, benchmark files, ramped load) produces a Run; the
-// analysis package turns it into verdicts and the report package renders it.
-//
-// Runs are stored as JSON (see docs/schema.md) and can be read from and
-// written to the Go benchmark format through golang.org/x/perf/benchfmt.
 package model
 
 import (
