@@ -1,20 +1,3 @@
-// Package analysis turns a model.Run's raw samples into summaries,
-// comparisons, verdicts and footnotes, and decides the CI gate.
-//
-// Paired runs (interleaved rounds) compare per-round ratios new/old: the
-// change is their Hodges-Lehmann geometric center (the median of the Walsh
-// averages of the log ratios) with the distribution-free confidence
-// interval that inverts Wilcoxon's signed-rank test, whose p-value is
-// reported beside it; the effect size is Cohen's d_z of the log values.
-// Unpaired runs (files, baselines) compare the ratio of medians with a
-// bootstrap confidence interval and the Mann-Whitney U test, whose p-values
-// are benchstat's, or Welch's t-test.
-//
-// A change's verdict is improved or regressed only when its confidence
-// interval clears the noise band, its corrected p-value is below alpha and
-// the difference is above the timer-resolution floor; unchanged when the
-// interval lies inside the noise band; inconclusive otherwise, with the
-// reason in plain words.
 package analysis
 
 import (
