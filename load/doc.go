@@ -11,4 +11,19 @@
 // invalid. Amdahl's law and the Universal Scalability Law are fitted to the
 // closed-loop steps, and the result names the bottleneck and a headline:
 // the highest throughput whose latency met the SLO, not the peak.
+//
+// Package map, in the order a ramp goes through the files:
+//
+//   - config.go: Config, its defaults and checks; parse.go: steps, SLOs
+//     and status codes as a command line gives them;
+//   - target.go: Target, Client, Func and error classes; http.go: HTTP
+//     targets (net/http, or h1.go's HTTP/1.1 client for plain http);
+//   - ramp.go: Ramp, the steps and when to stop rising;
+//   - step.go: one step, its schedule and dispatch; record.go: what the
+//     workers record, in HDR histograms; sysstat.go: the CPU the
+//     generator and the target process used;
+//   - stepresult.go: a step's records as a model.RampStep, its validity
+//     and SLO;
+//   - fit.go: Amdahl's law and the USL fitted to the steps; diagnose.go:
+//     the headline and the bottleneck.
 package load

@@ -8,4 +8,18 @@
 // tool (benchstat's median CI and U-test, Criterion.rs's bootstrap and
 // mixed-bootstrap t-test, R's wilcox.test) the doc comment says so and the
 // tests check it against that tool's numbers.
+//
+// Package map:
+//
+//   - describe.go: mean, median, quantiles, spread, extremes, geometric
+//     mean, slope; tukey.go: outliers by Tukey's fences;
+//   - interval.go: Interval; medianci.go: the median's order-statistic
+//     interval; bootstrap.go: the seeded percentile bootstrap, with rng.go
+//     its generator; medianratio.go: the ratio of medians;
+//   - mannwhitney.go: the U test; wilcoxon.go: the signed-rank test;
+//     pairedshift.go: the signed-rank interval of a paired shift; welch.go:
+//     Welch's t-test and the mixed-bootstrap t-test;
+//   - effect.go: Hodges-Lehmann, Cohen's d and d_z, Spearman's rho;
+//     correct.go: Holm and Benjamini-Hochberg; samplesize.go: samples
+//     needed to detect a change at a given power.
 package stats
