@@ -33,11 +33,11 @@
 // A warm-up estimates each variant's cost; calibration then sizes samples
 // to fill the budget, never shorter than analysis.ResolutionRatio (1000)
 // times the timer resolution measured at the start of each pass. Each
-// round runs every variant once,
-// in a shuffled order, with one shared, jittered iteration count, so round
-// i of one variant and round i of another form a pair; the comparison with
-// the baseline variant is the Hodges-Lehmann center of the per-round log
-// ratios, with the signed-rank interval (see package analysis).
+// round runs every variant once, in a shuffled order, with one shared,
+// jittered iteration count, so round i of one variant and round i of
+// another form a pair; the comparison with the baseline variant is the
+// Hodges-Lehmann center of the per-round log ratios, with the signed-rank
+// interval (see package analysis).
 //
 // Rounds stop early only when, for every comparison, that interval lies
 // inside the noise band or clears it on one side, and every variant
