@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // Settings are one side's build and run settings.
@@ -104,7 +106,7 @@ type BuildError struct {
 }
 
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("building %s failed:\n%s", e.Pkg, indent(tail(e.Output, tailLines)))
+	return fmt.Sprintf("building %s failed:\n%s", e.Pkg, indent(words.Tail(e.Output, tailLines)))
 }
 
 // Build compiles pkg's test binary with go test -c into out.
@@ -148,7 +150,7 @@ func goCmd(ctx context.Context, dir string, s Settings, args ...string) ([]byte,
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		combined := stdout.String() + stderr.String()
-		return []byte(combined), fmt.Errorf("%w\n%s", err, tail(combined, tailLines))
+		return []byte(combined), fmt.Errorf("%w\n%s", err, words.Tail(combined, tailLines))
 	}
 	return stdout.Bytes(), nil
 }
@@ -166,13 +168,4 @@ const tailLines = 20
 // stands apart in a list of notes.
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = append([]string{"..."}, lines[len(lines)-n:]...)
-	}
-	return strings.Join(lines, "\n")
 }

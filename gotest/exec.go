@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // Benchmarks lists the binary's top-level benchmarks with -test.list, in
@@ -140,7 +142,7 @@ func (b *Binary) Run(ctx context.Context, inv Invocation) (*Output, error) {
 		if rs, _ := ParseResults(out.Stdout); len(rs) > 0 {
 			reason = "exited before it finished (os.Exit?)"
 		}
-		err = &RunError{Reason: reason, Tail: tail(out.Combined, tailLines)}
+		err = &RunError{Reason: reason, Tail: words.Tail(out.Combined, tailLines)}
 	}
 	return out, err
 }
@@ -191,13 +193,13 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
-	rerr := &RunError{Reason: err.Error(), Tail: tail(out.Combined, tailLines)}
+	rerr := &RunError{Reason: err.Error(), Tail: words.Tail(out.Combined, tailLines)}
 	var exitErr *exec.ExitError
 	switch {
 	case runCtx.Err() != nil:
 		rerr.Reason = fmt.Sprintf("timed out after %v and was stopped", timeout)
 		if g := hungGoroutine(out.Combined); g != "" {
-			rerr.Tail, rerr.Stack = tail(g, tailLines), true
+			rerr.Tail, rerr.Stack = words.Tail(g, tailLines), true
 		}
 	case errors.As(err, &exitErr) && (strings.HasPrefix(out.Combined, "panic: ") || strings.Contains(out.Combined, "\npanic: ")):
 		rerr.Reason = "panicked (" + exitErr.String() + ")"

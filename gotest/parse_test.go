@@ -148,20 +148,6 @@ func TestParseResultsBadMetadata(t *testing.T) {
 	}
 }
 
-func TestTail(t *testing.T) {
-	var lines []string
-	for i := range 30 {
-		lines = append(lines, strings.Repeat("x", i))
-	}
-	got := tail(strings.Join(lines, "\n")+"\n", 3)
-	if want := "...\n" + lines[27] + "\n" + lines[28] + "\n" + lines[29]; got != want {
-		t.Errorf("tail = %q, want %q", got, want)
-	}
-	if got := tail("a\nb\n", 5); got != "a\nb" {
-		t.Errorf("short tail = %q", got)
-	}
-}
-
 func close(a, b float64) bool {
 	d := a - b
 	if d < 0 {

@@ -170,7 +170,7 @@ func (s *session) build(ctx context.Context) error {
 			}
 			var be *BuildError
 			if errors.As(err, &be) {
-				s.note(model.NoteBuild, "package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(tail(be.Output, tailLines)))
+				s.note(model.NoteBuild, "package %s does not build on %s, so it is not measured:\n%s", path, sd.Label, indent(words.Tail(be.Output, tailLines)))
 				if i > 0 {
 					s.lostPackage(ctx, path, sd.Label)
 				}

@@ -249,7 +249,7 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 		results, warnings = ParseResults(out.Stdout)
 		s.outputWarnings(u.pkg, sd.Label, warnings)
 		if len(results) == 0 {
-			err = &RunError{Reason: "printed no benchmark result", Tail: tail(out.Combined, tailLines)}
+			err = &RunError{Reason: "printed no benchmark result", Tail: words.Tail(out.Combined, tailLines)}
 		}
 	}
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -53,11 +53,11 @@ func spawn(ctx context.Context, group string, args []string, index int) ([]*mode
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("process %d of group %q: %w: %s", index+1, group, err, tail(buf.String(), 10))
+		return nil, fmt.Errorf("process %d of group %q: %w: %s", index+1, group, err, words.Tail(buf.String(), 10))
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
-		return nil, fmt.Errorf("process %d of group %q wrote no results (does it run the group?): %s", index+1, group, tail(buf.String(), 10))
+		return nil, fmt.Errorf("process %d of group %q wrote no results (does it run the group?): %s", index+1, group, words.Tail(buf.String(), 10))
 	}
 	var runs []*model.Run
 	if err := json.Unmarshal(data, &runs); err != nil || len(runs) == 0 {
@@ -67,12 +67,4 @@ func spawn(ctx context.Context, group string, args []string, index int) ([]*mode
 		r.Notes = append(r.Notes, model.Note{Kind: model.NoteProcess, Topic: "process", Source: source, Text: fmt.Sprintf("measured in process %d", index+1)})
 	}
 	return runs, nil
-}
-
-func tail(s string, lines int) string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	if len(l) > lines {
-		l = l[len(l)-lines:]
-	}
-	return strings.Join(l, "\n")
 }

@@ -1,11 +1,12 @@
 // Package words holds the few helpers that put numbers and lists into
 // rigor's notes, so that every package words them the same way: a count
 // with its noun ("1 benchmark", "3 benchmarks"), a fraction as a
-// percentage ("12.3%"), and a list cut short ("a, b and 4 more").
+// percentage ("12.3%"), a list cut short ("a, b and 4 more"), and the end
+// of a program's output quoted in a message.
 //
 // Package map:
 //
-//	words.go  Plural, Count, Pct, JoinList
+//	words.go  Plural, Count, Pct, JoinList, Tail
 package words
 
 import (
@@ -75,4 +76,14 @@ func JoinList(items []string, max int) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], sep) + " and " + items[len(items)-1]
+}
+
+// Tail returns the last n lines of s, after "..." when it cut any: the end
+// of a failed program's output, quoted in a message.
+func Tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPlural(t *testing.T) {
 	for _, tc := range []struct {
@@ -65,5 +68,19 @@ func TestJoinList(t *testing.T) {
 		if got := JoinList(tc.items, tc.max); got != tc.want {
 			t.Errorf("JoinList(%q, %d) = %q, want %q", tc.items, tc.max, got, tc.want)
 		}
+	}
+}
+
+func TestTail(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, strings.Repeat("x", i))
+	}
+	got := Tail(strings.Join(lines, "\n")+"\n", 3)
+	if want := "...\n" + lines[27] + "\n" + lines[28] + "\n" + lines[29]; got != want {
+		t.Errorf("Tail = %q, want %q", got, want)
+	}
+	if got := Tail("a\nb\n", 5); got != "a\nb" {
+		t.Errorf("short Tail = %q", got)
 	}
 }
