@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rigorbench/rigor/stats"
 )
 
 // The seed 003 measurements (shared/seeds/003_*.txt), as go test printed
@@ -34,15 +36,6 @@ var (
 
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
-}
-
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func TestReadSeed003(t *testing.T) {
@@ -122,7 +115,7 @@ func TestReadSeed003(t *testing.T) {
 				unit string
 				want float64
 			}{{"sec/op", tt.medianSec}, {"B/op", tt.medianB}, {"allocs/op", tt.medianAllocs}} {
-				got := median(b.Metric(c.unit).Values(label))
+				got := stats.Median(b.Metric(c.unit).Values(label))
 				if math.Abs(got-c.want) > 0.0005*c.want { // benchstat prints 4-5 digits
 					t.Errorf("median %s = %g, seed's benchstat says %g", c.unit, got, c.want)
 				}
