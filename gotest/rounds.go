@@ -111,19 +111,6 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(100 * time.Microsecond)
 }
 
-// rounds returns the number of the last round that recorded a sample.
-func (s *session) rounds() int {
-	n := 0
-	for _, b := range s.run.Benchmarks {
-		for _, m := range b.Metrics {
-			for _, smp := range m.Samples {
-				n = max(n, smp.Round)
-			}
-		}
-	}
-	return n
-}
-
 // A sampler is a session seen by the experiment's round loop.
 type sampler session
 
