@@ -21,5 +21,6 @@
 //   - benchfmt_read.go: reading Go benchmark format; benchfmt_write.go:
 //     writing it; benchfmt_fields.go: what a result's name, configuration
 //     and unit metadata mean (package gotest reads with these too);
-//     gotestjson.go: go test -json output.
+//     gotestjson.go: go test -json output; hyperfine.go: hyperfine's JSON
+//     export.
 package model
