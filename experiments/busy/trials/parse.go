@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rigorbench/rigor/model"
 	"io"
 	"math"
 	"strconv"
@@ -77,7 +78,7 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 	var doc struct {
 		SchemaVersion *int              `json:"schema_version"`
 		Benchmarks    []json.RawMessage `json:"benchmarks"`
-		Notes         []string          `json:"notes"`
+		Notes         []model.Note      `json:"notes"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return rigorReading{}, fmt.Errorf("reading rigor's JSON: %w", err)
@@ -85,8 +86,8 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 	if doc.SchemaVersion == nil {
 		return rigorReading{}, errors.New("not rigor's JSON output: no schema_version")
 	}
-	if v := *doc.SchemaVersion; v != 1 {
-		return rigorReading{}, fmt.Errorf("rigor's JSON has schema_version %d; this reads 1", v)
+	if v := *doc.SchemaVersion; v < 1 || v > model.SchemaVersion {
+		return rigorReading{}, fmt.Errorf("rigor's JSON has schema_version %d; this reads 1 to %d", v, model.SchemaVersion)
 	}
 	var r rigorReading
 	found := 0
@@ -108,7 +109,7 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 					N int `json:"n"`
 				}
 			} `json:"metrics"`
-			Notes []string `json:"notes"`
+			Notes []model.Note `json:"notes"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return rigorReading{}, fmt.Errorf("benchmark %d: %w", i, err)
@@ -146,7 +147,7 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 			}
 			r.Metrics = append(r.Metrics, mr)
 		}
-		r.Notes = append(append(r.Notes, doc.Notes...), b.Notes...)
+		r.Notes = append(append(r.Notes, model.Texts(doc.Notes)...), model.Texts(b.Notes)...)
 		for k, v := range fields {
 			var s string
 			if knownBenchFields[k] || json.Unmarshal(v, &s) != nil || !units[s] {

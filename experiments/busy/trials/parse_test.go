@@ -69,7 +69,7 @@ func TestParseRigorRejects(t *testing.T) {
 	for _, tc := range []struct{ name, doc, want string }{
 		{"not JSON", "rigor: bad flag", "reading rigor's JSON"},
 		{"no version", `{"benchmarks": []}`, "no schema_version"},
-		{"newer version", `{"schema_version": 2, "benchmarks": []}`, "schema_version 2"},
+		{"newer version", `{"schema_version": 3, "benchmarks": []}`, "schema_version 3"},
 		{"no such benchmark", strings.Replace(good, `"name": "Op"`, `"name": "Other"`, 1), `no benchmark "Op"`},
 		{"reason of another benchmark", `{"schema_version": 1, "benchmarks": [{"name": "Other", "clock": {"reason": "x"}, "metrics": []}]}`, `no benchmark "Op"`},
 		{"unknown verdict", strings.Replace(good, `"verdict": "regressed",
@@ -206,5 +206,20 @@ func TestParseRigorOtherBenchmark(t *testing.T) {
 	}
 	if rd.ClockReason != "" || rd.HeadlineUnit != "" || rd.cpuUnit() != "" || len(rd.Notes) != 0 || len(rd.Metrics) != 1 || rd.Metrics[0].Verdict != "unchanged" {
 		t.Errorf("Op's reading took Other's fields: %+v", rd)
+	}
+}
+
+// TestParseRigorTypedNotes: schema version 2 writes notes as objects;
+// their words come through as version 1's strings did.
+func TestParseRigorTypedNotes(t *testing.T) {
+	doc := `{"schema_version": 2, "notes": [{"kind": "rounds", "text": "Stopped after 7 rounds."}],
+		"benchmarks": [{"name": "Op", "metrics": [{"unit": "sec/op", "verdict": "unchanged"}],
+		"notes": [{"kind": "clock", "text": "CPU time is used"}]}]}`
+	rd, err := parseRigor([]byte(doc), "Op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rd.Notes, "|"); got != "Stopped after 7 rounds.|CPU time is used" {
+		t.Errorf("notes %q", got)
 	}
 }
