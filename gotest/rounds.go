@@ -99,7 +99,7 @@ func (s *session) budgetNote() string {
 		msg += fmt.Sprintf("; %d samples, about %v of them process start-up", samples, startup.Round(time.Millisecond))
 	}
 	if s.shortened {
-		msg += fmt.Sprintf("; samples were shortened to about %v (from %v) so that %d rounds would fit", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs)
+		msg += fmt.Sprintf("; samples were shortened to about %v of work (from %v) so that %d rounds would fit, no shorter than %v or %d start-ups", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs, minSampleWork, minWorkStartups)
 	}
 	return msg
 }
@@ -203,12 +203,14 @@ func (s *session) replan(round, perRound int) {
 	if f >= 0.95 { // within the jitter: leave the counts alone
 		return
 	}
+	var work time.Duration
 	for _, u := range s.units {
-		u.iters = max(int64(float64(u.iters)*f), 1)
+		u.iters = max(int64(float64(u.iters)*f), u.minIters, 1)
+		work += time.Duration(float64(u.iters) * u.perOp * float64(time.Second))
 	}
-	// What a sample took in the last round, scaled as the counts are.
-	now := s.lastRound/time.Duration(perRound) - startup
-	s.sampleTime = time.Duration(float64(now) * f)
+	// What a sample does now, in the operations' own time (a busy
+	// machine stretches it on the wall clock).
+	s.sampleTime = work / time.Duration(len(s.units))
 	s.shortened = true
 }
 

@@ -26,6 +26,11 @@ type unit struct {
 	// set-up and one operation (see measureStartup).
 	startCPU, startWall time.Duration
 	samples             int // timed samples taken
+	// perOp is the operation's time as calibration measured it
+	// (seconds); minIters the count below which planSamples and replan
+	// never shorten a sample (see minSampleWork).
+	perOp    float64
+	minIters int64
 }
 
 type sideState struct {
