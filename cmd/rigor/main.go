@@ -145,6 +145,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 		newEnvCmd,
 		newExecCmd,
 		newGCCmd,
+		newImportCmd,
 		newRampCmd,
 		newReportCmd,
 		newRunCmd,
