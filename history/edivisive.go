@@ -346,17 +346,6 @@ func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64) []Ch
 // compute_change_points finds them: the split step at a relaxed level,
 // then the merge step at opts.MaxPValue. It is deterministic.
 func Detect(series []float64, opts Options) []ChangePoint {
-	opts = opts.withDefaults()
-	if opts.WindowLen < 2 || len(series) < 2 {
-		return nil
-	}
-	first := opts.MaxPValue
-	switch {
-	case first < 0.05:
-		first *= 10
-	case first < 0.5:
-		first *= 2
-	}
-	weak := split(series, opts.WindowLen, first)
-	return merge(weak, series, opts.MaxPValue, opts.MinMagnitude)
+	final, _ := detectAll(series, opts.withDefaults())
+	return final
 }
