@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,6 +142,9 @@ func readImport(path string) (*model.Run, error) {
 		return run, nil
 	}
 	jsonPath := filepath.Join(path, experiment.RunFile)
+	if _, err := os.Stat(jsonPath); err != nil {
+		return nil, fmt.Errorf("%s: not a results directory (it has no %s)", path, experiment.RunFile)
+	}
 	run, jerr := model.ReadFile(jsonPath, "")
 	if jerr == nil && len(run.Benchmarks) > 0 {
 		return run, nil
@@ -162,10 +164,10 @@ func readImport(path string) (*model.Run, error) {
 		}
 	}
 	if len(runs) == 0 {
-		if jerr != nil && !errors.Is(jerr, fs.ErrNotExist) {
+		if jerr != nil {
 			return nil, jerr
 		}
-		return nil, fmt.Errorf("%s: no results in this directory (no %s, no SIDE.txt with benchmark results)", path, experiment.RunFile)
+		return nil, fmt.Errorf("%s: no results in this directory (none in %s, no SIDE.txt with benchmark results)", path, experiment.RunFile)
 	}
 	run, err = model.Merge(runs...)
 	if err != nil {
