@@ -26,6 +26,11 @@ type Options struct {
 	MaxPValue float64
 	// MinMagnitude is the smallest relative change kept (default 0).
 	MinMagnitude float64
+	// Transient is the longest run of results, bracketed by change
+	// points, that Analyze treats as outliers rather than as two steps
+	// (see Analyze); 0 keeps Otava's change points as they are. Detect
+	// ignores it. The default is DefaultTransient; -1 means 0.
+	Transient int
 }
 
 // Otava's defaults (otava/series.py, AnalysisOptions).
@@ -34,12 +39,22 @@ const (
 	DefaultMaxPValue = 0.001
 )
 
+// DefaultTransient is Options.Transient's default: up to two unusual
+// results in a row are outliers, not two steps.
+const DefaultTransient = 2
+
 func (o Options) withDefaults() Options {
 	if o.WindowLen == 0 {
 		o.WindowLen = DefaultWindowLen
 	}
 	if o.MaxPValue == 0 {
 		o.MaxPValue = DefaultMaxPValue
+	}
+	switch {
+	case o.Transient == 0:
+		o.Transient = DefaultTransient
+	case o.Transient < 0:
+		o.Transient = 0
 	}
 	return o
 }

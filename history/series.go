@@ -53,9 +53,13 @@ type Change struct {
 	Series *Series
 	// Index is the first point after the change.
 	Index int
-	// Before is the last point before the change, After the first one
-	// after it: the change came in with a commit after Before's, up to
-	// and including After's.
+	// Outliers is the number of unusual results just before Index,
+	// left out of the comparison (see Analyze): the step came in at one
+	// of them or at Index.
+	Outliers int
+	// Before is the last point before the change (and before any
+	// Outliers), After the first one after it: the change came in with a
+	// commit after Before's, up to and including After's.
 	Before, After Point
 	// Ratio is the median of the segment after over the median of the
 	// segment before, with a 95% bootstrap confidence interval
@@ -79,6 +83,10 @@ type Analysis struct {
 	// Changes are the significant steps of every series, in the order
 	// of the series, oldest first within each.
 	Changes []Change
+	// Transients are short runs of unusual results (outliers: a noisy
+	// neighbour, a bad runner) that Otava brackets with two change
+	// points, after which the series returns to its level.
+	Transients []Transient
 	// Tests is the number of hypotheses the correction counted: every
 	// candidate the split step proposed, and one for each series where
 	// it proposed none.
@@ -87,10 +95,27 @@ type Analysis struct {
 	Options Options
 }
 
+// A Transient is a run of at most Options.Transient results, bracketed
+// by change points, that the series leaves again without a step.
+type Transient struct {
+	Series *Series
+	// From and To index the unusual points, series.Points[From:To].
+	From, To int
+}
+
 // Analyze finds the change points of each series with Detect and keeps
 // those whose p-value, adjusted by Benjamini-Hochberg across all the
 // series, is below opts.MaxPValue: analyzing fifty benchmarks at once
 // reports fewer chance steps than fifty separate analyses would.
+//
+// Change points closer than opts.Transient+1 points to each other
+// bracket a few unusual results (Otava reports an outlier result as two
+// change points, one on either side). Such a group is one candidate: the
+// segments on either side of it, the unusual results left out, are
+// compared with the t-test; when they differ, it is one step located
+// anywhere from the group's first point to its last (Change.Outliers
+// says how many results in between were left out); when they do not, it
+// is a Transient and no step.
 //
 // The family the correction counts is every candidate that the split
 // step proposed (Otava's weak change points), in every series, and one
@@ -102,51 +127,57 @@ type Analysis struct {
 func Analyze(series []*Series, opts Options) *Analysis {
 	opts = opts.withDefaults()
 	out := &Analysis{Options: opts}
-	type found struct {
-		s   *Series
-		v   []float64
-		cps []ChangePoint
+	type candidate struct {
+		s             *Series
+		first, last   int // change point indexes: unusual points are [first, last)
+		before, after interval
+		test          TTest
 	}
-	var all []found
-	var ps []float64
+	var cands []candidate
 	for _, s := range series {
 		v := s.Values()
 		final, weak := detectAll(v, opts)
 		out.Tests += max(1, weak)
-		all = append(all, found{s, v, final})
-		for _, c := range final {
-			ps = append(ps, c.Stats.P)
-		}
-	}
-	padded := append(ps, make([]float64, max(0, out.Tests-len(ps)))...)
-	for i := len(ps); i < len(padded); i++ {
-		padded[i] = 1
-	}
-	q := stats.BenjaminiHochberg(padded)
-	k := 0
-	boot := stats.Bootstrap{Seed: 1, Confidence: 0.95}
-	for _, f := range all {
 		// Statistics against the final segments (the merge step can
 		// leave a left neighbour's stale).
-		ivs := intervals(f.cps, len(f.v))
-		for j, c := range f.cps {
-			qj := q[k]
-			k++
-			if !(qj < opts.MaxPValue) {
-				continue
+		ivs := intervals(final, len(v))
+		for lo := 0; lo < len(final); {
+			hi := lo
+			for hi+1 < len(final) && final[hi+1].Index-final[hi].Index <= opts.Transient {
+				hi++
 			}
-			before, after := ivs[j], ivs[j+1]
-			cp, _ := changePoint(c.Index, c.QHat, f.v, ivs)
-			ch := Change{Series: f.s, Index: c.Index, Before: f.s.Points[c.Index-1], After: f.s.Points[c.Index],
-				Test: cp.Stats, Q: qj,
-				Ratio: boot.MedianRatio(f.v[before.start:before.end], f.v[after.start:after.end])}
-			worse := ch.Ratio.Estimate > 1
-			if f.s.Better == model.HigherIsBetter {
-				worse = ch.Ratio.Estimate < 1
-			}
-			ch.Regression = worse && ch.Ratio.Estimate != 1
-			out.Changes = append(out.Changes, ch)
+			c := candidate{s: s, first: final[lo].Index, last: final[hi].Index, before: ivs[lo], after: ivs[hi+1]}
+			c.test = ttest(v[c.before.start:c.before.end], v[c.after.start:c.after.end])
+			cands = append(cands, c)
+			lo = hi + 1
 		}
+	}
+	ps := make([]float64, max(out.Tests, len(cands)))
+	for i := range ps {
+		ps[i] = 1
+		if i < len(cands) {
+			ps[i] = cands[i].test.P
+		}
+	}
+	q := stats.BenjaminiHochberg(ps)
+	boot := stats.Bootstrap{Seed: 1, Confidence: 0.95}
+	for i, c := range cands {
+		if !(q[i] < opts.MaxPValue) {
+			if c.last > c.first {
+				out.Transients = append(out.Transients, Transient{Series: c.s, From: c.first, To: c.last})
+			}
+			continue
+		}
+		v := c.s.Values()
+		ch := Change{Series: c.s, Index: c.last, Outliers: c.last - c.first,
+			Before: c.s.Points[c.first-1], After: c.s.Points[c.last], Test: c.test, Q: q[i],
+			Ratio: boot.MedianRatio(v[c.before.start:c.before.end], v[c.after.start:c.after.end])}
+		worse := ch.Ratio.Estimate > 1
+		if c.s.Better == model.HigherIsBetter {
+			worse = ch.Ratio.Estimate < 1
+		}
+		ch.Regression = worse && ch.Ratio.Estimate != 1
+		out.Changes = append(out.Changes, ch)
 	}
 	return out
 }

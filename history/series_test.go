@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -113,5 +114,41 @@ func TestCheck(t *testing.T) {
 	one := seriesOf("one", model.LowerIsBetter, []float64{100})
 	if got := Check(one, 1000, Options{}); got.Breaks {
 		t.Errorf("one point: %+v, want no verdict", got)
+	}
+}
+
+// TestAnalyzeTransient: two outlier results in a row are two change
+// points to Otava (one on either side); Analyze reports them as a
+// transient, not as steps, unless told to keep Otava's points as they
+// are. A step next to outliers is one step, its location spanning them.
+func TestAnalyzeTransient(t *testing.T) {
+	v := noise(5, 80, 100, 0.5)
+	v[40], v[41] = 130, 130
+	s := seriesOf("outliers", model.LowerIsBetter, v)
+	if got := indexes(Detect(v, Options{})); !slices.Equal(got, []int{40, 42}) {
+		t.Fatalf("precondition: Otava's change points %v, want [40 42]", got)
+	}
+	a := Analyze([]*Series{s}, Options{})
+	if len(a.Changes) != 0 || len(a.Transients) != 1 || a.Transients[0].From != 40 || a.Transients[0].To != 42 {
+		t.Errorf("outliers: changes %+v, transients %+v; want none, and [40, 42)", a.Changes, a.Transients)
+	}
+	raw := Analyze([]*Series{s}, Options{Transient: -1})
+	if len(raw.Changes) != 2 || len(raw.Transients) != 0 {
+		t.Errorf("Transient -1: %d changes, %d transients; want Otava's 2 and none", len(raw.Changes), len(raw.Transients))
+	}
+
+	w := noise(6, 80, 100, 0.5)
+	for i := 42; i < 80; i++ {
+		w[i] *= 1.05
+	}
+	w[40], w[41] = 130, 130
+	got := indexes(Detect(w, Options{}))
+	a = Analyze([]*Series{seriesOf("outliers+step", model.LowerIsBetter, w)}, Options{})
+	if len(a.Changes) != 1 {
+		t.Fatalf("outliers then a step (Otava: %v): %d changes, want 1: %+v", got, len(a.Changes), a.Changes)
+	}
+	c := a.Changes[0]
+	if c.Before.Commit != "c39" || c.After.Commit != "c42" || c.Outliers != 2 || math.Abs(c.Percent()-5) > 0.5 {
+		t.Errorf("outliers then a step (Otava: %v): %s..%s, %d outliers, %+.2f%%; want c39..c42, 2, +5%%", got, c.Before.Commit, c.After.Commit, c.Outliers, c.Percent())
 	}
 }

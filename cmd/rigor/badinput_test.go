@@ -155,6 +155,7 @@ func TestBadInput(t *testing.T) {
 		{"history", "--min-magnitude", "-1"},
 		{"history", "--format", "pie"},
 		{"history", "--last", "-1"},
+		{"history", "--transient", "-1"},
 		{"history", "("},
 		{"history", "a", "b"},
 		{"changes", "--since", "not a revision"},

@@ -167,9 +167,9 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 			fmt.Fprintf(stdout, "    %s\n", subject)
 		}
 	}
-	fmt.Fprintf(stdout, "%d %s in %d series (%d %s; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
+	fmt.Fprintf(stdout, "%d %s in %d series (%d %s, %d %s; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
 		len(out), plural(len(out), "change", "changes"), len(series), regressions, plural(regressions, "regression", "regressions"),
-		hopts.WindowLen, hopts.MaxPValue, a.Tests)
+		len(a.Transients), plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
 	if opts.failOnRegression && regressions > 0 {
 		return &exitError{code: exitGateFail}
 	}

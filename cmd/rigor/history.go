@@ -31,6 +31,7 @@ type seriesFlags struct {
 	window       int
 	maxP         float64
 	minMagnitude float64
+	transient    int
 }
 
 func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
@@ -42,6 +43,7 @@ func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
 	fs.IntVar(&f.window, "window", history.DefaultWindowLen, "length of E-divisive's sliding windows, in points")
 	fs.Float64Var(&f.maxP, "p", history.DefaultMaxPValue, "significance level of a change, after the Benjamini-Hochberg correction across series")
 	fs.Float64Var(&f.minMagnitude, "min-magnitude", 0, "smallest relative change reported (0.05 is 5%)")
+	fs.IntVar(&f.transient, "transient", history.DefaultTransient, "up to this many unusual results in a row, between two change points, are outliers, not two steps (0: report Otava's change points as they are)")
 }
 
 func (f *seriesFlags) options() (history.Options, error) {
@@ -54,7 +56,14 @@ func (f *seriesFlags) options() (history.Options, error) {
 	if !(f.minMagnitude >= 0 && f.minMagnitude < 100) {
 		return history.Options{}, usageErrorf("--min-magnitude %v: want a fraction, 0 or more (0.05 is 5%%)", f.minMagnitude)
 	}
-	return history.Options{WindowLen: f.window, MaxPValue: f.maxP, MinMagnitude: f.minMagnitude}, nil
+	if f.transient < 0 || f.transient > 100 {
+		return history.Options{}, usageErrorf("--transient %d: want 0 to 100 results", f.transient)
+	}
+	transient := f.transient
+	if transient == 0 {
+		transient = -1 // history.Options: none
+	}
+	return history.Options{WindowLen: f.window, MaxPValue: f.maxP, MinMagnitude: f.minMagnitude, Transient: transient}, nil
 }
 
 // load opens the store (which must exist) and returns the series that
@@ -187,6 +196,10 @@ func runHistory(ctx context.Context, opts historyOptions, s stdio) error {
 	for _, c := range a.Changes {
 		changes[c.Series] = append(changes[c.Series], c)
 	}
+	transients := map[*history.Series][]history.Transient{}
+	for _, tr := range a.Transients {
+		transients[tr.Series] = append(transients[tr.Series], tr)
+	}
 	format := opts.format
 	if format == "" {
 		format = "spark"
@@ -199,14 +212,14 @@ func runHistory(ctx context.Context, opts historyOptions, s stdio) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			writeTable(stdout, s, changes[s], opts.last)
+			writeTable(stdout, s, changes[s], transients[s], opts.last)
 		} else {
 			writeSpark(stdout, s, changes[s], opts.last)
 		}
 	}
-	fmt.Fprintf(stdout, "\n%d %s, %d %s (E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
+	fmt.Fprintf(stdout, "\n%d %s, %d %s, %d %s (E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
 		len(series), plural(len(series), "series", "series"), len(a.Changes), plural(len(a.Changes), "change", "changes"),
-		hopts.WindowLen, hopts.MaxPValue, a.Tests)
+		len(a.Transients), plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
 	return nil
 }
 
@@ -261,7 +274,11 @@ func changeLine(c *history.Change) string {
 	if c.Regression {
 		what = "regressed"
 	}
-	return fmt.Sprintf("%s %s %s, p %s, q %s", what, signedPct(c.Ratio.Estimate-1), pctInterval(c.Ratio.Lo-1, c.Ratio.Hi-1), fmtP(c.Test.P), fmtP(c.Q))
+	line := fmt.Sprintf("%s %s %s, p %s, q %s", what, signedPct(c.Ratio.Estimate-1), pctInterval(c.Ratio.Lo-1, c.Ratio.Hi-1), fmtP(c.Test.P), fmtP(c.Q))
+	if c.Outliers > 0 {
+		line += fmt.Sprintf(" (%d unusual %s before it left out)", c.Outliers, plural(c.Outliers, "result", "results"))
+	}
+	return line
 }
 
 func signedPct(f float64) string {
@@ -282,7 +299,7 @@ func fmtP(p float64) string {
 	return fmt.Sprintf("%.4f", p)
 }
 
-func writeTable(w io.Writer, s *history.Series, changes []history.Change, last int) {
+func writeTable(w io.Writer, s *history.Series, changes []history.Change, transients []history.Transient, last int) {
 	fmt.Fprintln(w, seriesTitle(s))
 	start := 0
 	if last > 0 && len(s.Points) > last {
@@ -290,10 +307,25 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, last i
 		fmt.Fprintf(w, "  (%d earlier points not shown)\n", start)
 	}
 	at := map[int]*history.Change{}
+	outlier := map[int]bool{}
 	for i := range changes {
-		at[changes[i].Index] = &changes[i]
+		c := &changes[i]
+		at[c.Index-c.Outliers] = c
+		for k := c.Index - c.Outliers; k < c.Index; k++ {
+			outlier[k] = true
+		}
+	}
+	for _, tr := range transients {
+		for k := tr.From; k < tr.To; k++ {
+			outlier[k] = true
+		}
 	}
 	fmt.Fprintf(w, "  %5s  %-10s  %-16s  %12s  %7s  %s\n", "#", "commit", "time", "median", "samples", "subject")
+	defer func() {
+		if len(outlier) > 0 {
+			fmt.Fprintln(w, "  * an unusual result between change points, left out of the comparison (an outlier, not a step)")
+		}
+	}()
 	for i := start; i < len(s.Points); i++ {
 		if c := at[i]; c != nil {
 			fmt.Fprintf(w, "  ----- change: %s -----\n", changeLine(c))
@@ -303,7 +335,11 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, last i
 		if len(subject) > 50 {
 			subject = subject[:47] + "..."
 		}
-		fmt.Fprintf(w, "  %5d  %-10s  %-16s  %12s  %7d  %s\n", i+1, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
+		mark := " "
+		if outlier[i] {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "  %5d%s %-10s  %-16s  %12s  %7d  %s\n", i+1, mark, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
 			scaleValue(p.Value(), s.Unit), len(p.Samples), subject)
 	}
 }

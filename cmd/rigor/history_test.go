@@ -79,7 +79,7 @@ func TestHistoryCommands(t *testing.T) {
 		t.Fatalf("history: exit %d, %s", code, errOut)
 	}
 	// The change comes between commit 30 (hash ...1e) and 31 (...1f).
-	for _, want := range []string{"example.com/hist.Work-2  sec/op", "change: regressed +10.", "1 series, 1 change"} {
+	for _, want := range []string{"example.com/hist.Work-2  sec/op", "change: regressed +10.", "1 series, 1 change, 0 transients"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("history lacks %q:\n%s", want, out)
 		}
@@ -93,12 +93,12 @@ func TestHistoryCommands(t *testing.T) {
 		}
 	}
 	out, _, code = rigorIn(t, dir, "history", mag)
-	if code != 0 || !strings.Contains(out, "|") || !strings.Contains(out, "2 series, 1 change") {
+	if code != 0 || !strings.Contains(out, "|") || !strings.Contains(out, "2 series, 1 change, ") {
 		t.Errorf("sparklines: exit %d\n%s", code, out)
 	}
 
 	out, _, code = rigorIn(t, dir, "changes", mag, "--fail-on-regression")
-	if code != exitGateFail || !strings.Contains(out, hash(30)[:10]+".."+hash(31)[:10]) || !strings.Contains(out, "1 change in 2 series (1 regression") {
+	if code != exitGateFail || !strings.Contains(out, hash(30)[:10]+".."+hash(31)[:10]) || !strings.Contains(out, "1 change in 2 series (1 regression, ") {
 		t.Errorf("changes --fail-on-regression: exit %d, want 1\n%s", code, out)
 	}
 	// After the step, nothing changed.

@@ -122,7 +122,6 @@ func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", s.location, err)
 	}
-	type key struct{ metric, side int64 }
 	index := map[key]int{}
 	var points []Point
 	for rows.Next() {
@@ -146,24 +145,37 @@ func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 	if len(points) == 0 {
 		return nil, nil
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT s.metric_id, s.side_id, s.value`+fromWhere+
-		` JOIN samples s ON s.metric_id = m.id AND s.side_id = sd.id`+where+` ORDER BY s.metric_id, s.side_id, s.seq`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", s.location, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var k key
-		var v float64
-		if err := rows.Scan(&k.metric, &k.side, &v); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", s.location, err)
-		}
-		if i, ok := index[k]; ok {
-			points[i].Values = append(points[i].Values, v)
+	// The samples, by metric, through the samples' primary key: a join
+	// with the filter would leave the plan to the engine, and SQLite
+	// without statistics scans every sample.
+	metrics := make([]int64, 0, len(index))
+	seen := map[int64]bool{}
+	for k := range index {
+		if !seen[k.metric] {
+			seen[k.metric] = true
+			metrics = append(metrics, k.metric)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", s.location, err)
+	slices.Sort(metrics)
+	for len(metrics) > 0 {
+		batch := metrics[:min(len(metrics), 500)]
+		metrics = metrics[len(batch):]
+		var b strings.Builder
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "$%d", i+1)
+			args[i] = id
+		}
+		if err := s.readSamples(ctx, `SELECT metric_id, side_id, value FROM samples WHERE metric_id IN (`+b.String()+`) ORDER BY metric_id, side_id, seq`, args, func(k key, v float64) {
+			if i, ok := index[k]; ok {
+				points[i].Values = append(points[i].Values, v)
+			}
+		}); err != nil {
+			return nil, err
+		}
 	}
 	// A metric that a side has no samples of (the benchmark failed there)
 	// is no point.
@@ -172,6 +184,29 @@ func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 		return cmp.Or(a.Time().Compare(b.Time()), a.Recorded.Compare(b.Recorded), cmp.Compare(a.RunID, b.RunID))
 	})
 	return points, nil
+}
+
+// key identifies a point: a metric of a run, and one of its sides.
+type key struct{ metric, side int64 }
+
+func (s *sqlStore) readSamples(ctx context.Context, q string, args []any, f func(key, float64)) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", s.location, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k key
+		var v float64
+		if err := rows.Scan(&k.metric, &k.side, &v); err != nil {
+			return fmt.Errorf("reading %s: %w", s.location, err)
+		}
+		f(k, v)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading %s: %w", s.location, err)
+	}
+	return nil
 }
 
 func fromNanos(n sql.NullInt64) time.Time {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	mrand "math/rand/v2"
 	"net/url"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pressly/goose/v3"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -279,5 +282,53 @@ func TestRecordRejects(t *testing.T) {
 	s.(*sqlStore).db.QueryRow(`SELECT count(*) FROM runs`).Scan(&runs)
 	if runs != 0 {
 		t.Errorf("%d runs left by failed records, want 0 (each record is one transaction)", runs)
+	}
+}
+
+// TestMigrateForward: a store made by a rigor that knew schema version 1
+// only is brought to the current version on open, its runs kept.
+func TestMigrateForward(t *testing.T) {
+	ctx := context.Background()
+	for engine, loc := range engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			var db *sql.DB
+			var err error
+			dialect, dir := goose.DialectSQLite3, "migrations/sqlite"
+			if engine == Postgres {
+				dialect, dir = goose.DialectPostgres, "migrations/postgres"
+				db, err = sql.Open("pgx", loc)
+			} else {
+				if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				db, err = sql.Open("sqlite", loc)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, _ := fs.Sub(migrations, dir)
+			p, err := goose.NewProvider(dialect, db, sub, goose.WithExcludeVersions([]int64{2}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatal(err)
+			}
+			old := &sqlStore{db: db, engine: engine, location: loc}
+			if v, _ := old.SchemaVersion(ctx); v != 1 {
+				t.Fatalf("old store at version %d, want 1", v)
+			}
+			if _, err := old.Record(ctx, testRun(1, "aaaa", 2, 3), Recording{Project: "p"}); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s := open(t, loc)
+			if v, err := s.SchemaVersion(ctx); v != 2 || err != nil {
+				t.Errorf("after open: version %d, %v; want 2", v, err)
+			}
+			if pts, err := s.Points(ctx, Filter{}); err != nil || len(pts) != 4 {
+				t.Errorf("after the migration: %d points, %v; want the 4 recorded before", len(pts), err)
+			}
+		})
 	}
 }
