@@ -79,25 +79,22 @@ func parseSince(ctx context.Context, since string) (sinceFilter, error) {
 		return func(p history.Point, _ *history.Series) bool { return p.Time.After(t) }, nil
 	}
 	commit := strings.ToLower(since)
+	var when time.Time
 	if c, ok := gitCommit(ctx, ".", since); ok {
-		commit = c.Hash
+		commit, when = c.Hash, c.Time
 	} else if !isHash(since) {
 		return nil, usageErrorf("--since %q: not a duration, an RFC 3339 time, a commit hash, or a revision git knows here", since)
 	}
-	// After the commit: the points after its (first) point in the same
-	// series; in a series without it, after its time when git knows it.
+	// After the commit: in a series that has it, the points after its
+	// first; in one that does not, the points after its time when git
+	// knows it, else all of them.
 	return func(p history.Point, s *history.Series) bool {
 		for i, q := range s.Points {
 			if strings.HasPrefix(q.Commit, commit) {
-				for _, r := range s.Points[i+1:] {
-					if r.RunID == p.RunID && r.Commit == p.Commit {
-						return true
-					}
-				}
-				return false
+				return slices.ContainsFunc(s.Points[i+1:], func(r history.Point) bool { return r.RunID == p.RunID && r.Commit == p.Commit })
 			}
 		}
-		return true
+		return when.IsZero() || p.Time.After(when)
 	}, nil
 }
 

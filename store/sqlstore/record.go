@@ -139,12 +139,16 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 	if err != nil {
 		return err
 	}
+	command, err := json.Marshal(run.Command)
+	if err != nil {
+		return err
+	}
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO runs
 		(uid, project_id, branch_id, machine_id, run_id, kind, paired, command, start_ns, end_ns, recorded_ns, source, env_json, observer_json, notes_json)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		ON CONFLICT (uid) DO NOTHING RETURNING id`,
-		out.UID, project, branch, machine, run.ID, run.Kind, run.Paired, strings.Join(run.Command, " "),
+		out.UID, project, branch, machine, run.ID, run.Kind, run.Paired, string(command),
 		nanos(run.Start), nanos(run.End), rec.Now.UnixNano(), rec.Source, string(env), string(observer), string(notes)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		out.Duplicate = true

@@ -62,6 +62,8 @@ type Store interface {
 	// benchmark's metric with its raw per-operation values, oldest first
 	// (by commit time, then run start).
 	Points(ctx context.Context, f Filter) ([]Point, error)
+	// Run rebuilds the run recorded with id (a Point's RunID).
+	Run(ctx context.Context, id int64) (*model.Run, error)
 	// Machines lists the machines that recorded runs.
 	Machines(ctx context.Context) ([]Machine, error)
 	// SchemaVersion is the schema version the database is at.

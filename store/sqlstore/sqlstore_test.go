@@ -332,3 +332,35 @@ func TestMigrateForward(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRoundTrip: a recorded run read back is the run: sides, commits,
+// benchmarks, metrics, samples with their rounds, environment, notes.
+func TestRunRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	for engine, loc := range engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			s := open(t, loc)
+			run := testRun(5, "abcd", 3, 4)
+			run.Sides = append(run.Sides, model.Side{Label: "old", Rev: "0123", Tags: "x", Dirty: true})
+			run.Benchmarks[0].Metrics[0].Samples = append(run.Benchmarks[0].Metrics[0].Samples, model.Sample{Side: "old", Round: 7, Iters: 9, Value: 2e-6})
+			run.Notes = []model.Note{{Kind: model.NoteBaseline, Text: "a note"}}
+			got, err := s.Record(ctx, run, Recording{Project: "p"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := s.Run(ctx, got.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, have strings.Builder
+			run.WriteJSON(&want)
+			back.WriteJSON(&have)
+			if want.String() != have.String() {
+				t.Errorf("read back differs:\n%s\nwant\n%s", have.String(), want.String())
+			}
+			if _, err := s.Run(ctx, got.ID+100); !errors.Is(err, ErrNoRun) {
+				t.Errorf("a missing run: %v, want ErrNoRun", err)
+			}
+		})
+	}
+}

@@ -46,7 +46,7 @@ CREATE TABLE runs (
     run_id        TEXT NOT NULL DEFAULT '',
     kind          TEXT NOT NULL,
     paired        BOOLEAN NOT NULL DEFAULT FALSE,
-    command       TEXT NOT NULL DEFAULT '',
+    command       TEXT NOT NULL DEFAULT '[]',
     start_ns      BIGINT,
     end_ns        BIGINT,
     recorded_ns   BIGINT NOT NULL,
