@@ -13,8 +13,10 @@ import (
 // and James 2014, as MongoDB used it: Daly et al., ICPE 2020) with the
 // permutation test replaced by Student's t-test, applied in sliding
 // windows. It follows otava/analysis.py and otava/change_point_divisive/
-// step by step, so that it finds the same change points at the same
-// indices; testdata/otava holds Otava's own test series and expectations.
+// step by step, so that, with Options.OtavaMerge, it finds the same change
+// points at the same indices; testdata/otava holds Otava's own test series
+// and expectations. By default it departs from Otava in one place, the
+// merge step's recomputation (see merge and TestMergeKeepsStep).
 
 // Options are the parameters of the detection, with Otava's defaults.
 type Options struct {
@@ -26,6 +28,13 @@ type Options struct {
 	MaxPValue float64
 	// MinMagnitude is the smallest relative change kept (default 0).
 	MinMagnitude float64
+	// OtavaMerge makes the merge step recompute, after removing a
+	// change point, only the points to its right, as otava/analysis.py
+	// does (see merge): the same change points as Otava, on its test
+	// series as elsewhere. By default both neighbours are recomputed, as
+	// the Hunter paper describes; Otava's way can lose a step (a stale
+	// left neighbour is removed on a p-value it no longer has).
+	OtavaMerge bool
 	// Transient is the longest run of results, bracketed by change
 	// points, that Analyze treats as outliers rather than as two steps
 	// (see Analyze); 0 keeps Otava's change points as they are. Detect
@@ -318,14 +327,13 @@ func split(series []float64, windowLen int, maxP float64) []ChangePoint {
 // significant at maxP (or, when all are, while the smallest is below
 // minMagnitude), remove the weakest and recompute its neighbours.
 //
-// As in otava/analysis.py, after removing the point at position i it
-// recomputes the points now at positions i and i+1, that is the right
-// neighbour and the one after it; the left neighbour keeps the statistics
-// it had with the removed point as its right boundary until something
-// else recomputes it. This is kept so that the same change points come
-// out as Otava's; Changes recomputes every reported statistic against
-// the final segments.
-func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64) []ChangePoint {
+// With otava set it does as otava/analysis.py: after removing the point
+// at position i it recomputes the points now at positions i and i+1,
+// that is the right neighbour and the one after it; the left neighbour
+// keeps the statistics it had with the removed point as its right
+// boundary until something else recomputes it, and can be removed on
+// them. Without it, the left and right neighbours are recomputed.
+func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64, otava bool) []ChangePoint {
 	for len(cps) > 0 {
 		weakest := 0
 		for i, c := range cps {
@@ -346,8 +354,12 @@ func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64) []Ch
 		}
 		cps = slices.Delete(cps, weakest, weakest+1)
 		ivs := intervals(cps, len(series))
-		for _, i := range []int{weakest, weakest + 1} {
-			if i < len(cps) {
+		recompute := []int{weakest - 1, weakest}
+		if otava {
+			recompute = []int{weakest, weakest + 1}
+		}
+		for _, i := range recompute {
+			if i >= 0 && i < len(cps) {
 				if c, ok := changePoint(cps[i].Index, cps[i].QHat, series, ivs); ok {
 					cps[i] = c
 				}
@@ -359,7 +371,10 @@ func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64) []Ch
 
 // Detect returns the change points of series, oldest first, as Otava's
 // compute_change_points finds them: the split step at a relaxed level,
-// then the merge step at opts.MaxPValue. It is deterministic.
+// then the merge step at opts.MaxPValue. With opts.OtavaMerge it finds
+// exactly Otava's (testdata/otava); without it, the merge step also
+// recomputes the left neighbour of a point it removes. It is
+// deterministic.
 func Detect(series []float64, opts Options) []ChangePoint {
 	final, _ := detectAll(series, opts.withDefaults())
 	return final

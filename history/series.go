@@ -197,7 +197,7 @@ func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
 	}
 	w := split(series, opts.WindowLen, first)
 	weak = len(w)
-	return merge(w, series, opts.MaxPValue, opts.MinMagnitude), weak
+	return merge(w, series, opts.MaxPValue, opts.MinMagnitude, opts.OtavaMerge), weak
 }
 
 // A Verdict is the online check of a new result.

@@ -32,6 +32,7 @@ type seriesFlags struct {
 	maxP         float64
 	minMagnitude float64
 	transient    int
+	otava        bool
 }
 
 func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
@@ -43,6 +44,7 @@ func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
 	fs.IntVar(&f.window, "window", history.DefaultWindowLen, "length of E-divisive's sliding windows, in points")
 	fs.Float64Var(&f.maxP, "p", history.DefaultMaxPValue, "significance level of a change, after the Benjamini-Hochberg correction across series")
 	fs.Float64Var(&f.minMagnitude, "min-magnitude", 0, "smallest relative change reported (0.05 is 5%)")
+	fs.BoolVar(&f.otava, "otava", false, "Apache Otava's change points exactly: its merge step (which can lose a step) and no transients (--transient 0)")
 	fs.IntVar(&f.transient, "transient", history.DefaultTransient, "up to this many unusual results in a row, between two change points, are outliers, not two steps (0: report Otava's change points as they are)")
 }
 
@@ -60,10 +62,10 @@ func (f *seriesFlags) options() (history.Options, error) {
 		return history.Options{}, usageErrorf("--transient %d: want 0 to 100 results", f.transient)
 	}
 	transient := f.transient
-	if transient == 0 {
+	if transient == 0 || f.otava {
 		transient = -1 // history.Options: none
 	}
-	return history.Options{WindowLen: f.window, MaxPValue: f.maxP, MinMagnitude: f.minMagnitude, Transient: transient}, nil
+	return history.Options{WindowLen: f.window, MaxPValue: f.maxP, MinMagnitude: f.minMagnitude, Transient: transient, OtavaMerge: f.otava}, nil
 }
 
 // load opens the store (which must exist) and returns the series that

@@ -237,11 +237,12 @@ func main() {
 	flag.Parse()
 
 	opts := history.Options{} // Otava's defaults: window 50, p 0.001
-	tallies := []*tally{{name: "rigor changes: Otava's defaults, outlier pairs grouped, BH across the 50 series"},
-		{name: "Otava's change points as they are, BH across the 50 series"},
-		{name: "Otava's change points per series, no correction"},
-		{name: "fixed 5% alert vs the previous result"},
-		{name: "fixed 5% alert vs the mean of the previous 5"}}
+	tallies := []*tally{{name: "rigor changes (defaults): both neighbours recomputed, transients grouped, BH across the 50 series"},
+		{name: "Otava's merge, transients grouped, BH"},
+		{name: "both neighbours recomputed, Otava's points as they are, BH"},
+		{name: "Otava exactly (rigor changes --otava), BH"},
+		{name: "Otava exactly, per series, no correction"}}
+	tallies = append(tallies, &tally{name: "fixed 5% alert vs the previous result"}, &tally{name: "fixed 5% alert vs the mean of the previous 5"})
 	if *seeds > 0 {
 		detection(*seeds, opts, tallies)
 	}
@@ -271,10 +272,12 @@ func detection(seeds int, opts history.Options, tallies []*tally) {
 	for seed := 1; seed <= seeds; seed++ {
 		ss := series(generate(uint64(seed), sharedRunner))
 		tallies[0].add(changePoints(ss, opts))
-		tallies[1].add(changePoints(ss, history.Options{Transient: -1}))
-		tallies[2].add(perSeries(ss, opts))
-		tallies[3].add(fixedAlert(ss, 0.05, 1))
-		tallies[4].add(fixedAlert(ss, 0.05, 5))
+		tallies[1].add(changePoints(ss, history.Options{OtavaMerge: true}))
+		tallies[2].add(changePoints(ss, history.Options{Transient: -1}))
+		tallies[3].add(changePoints(ss, history.Options{Transient: -1, OtavaMerge: true}))
+		tallies[4].add(perSeries(ss, history.Options{OtavaMerge: true}))
+		tallies[5].add(fixedAlert(ss, 0.05, 1))
+		tallies[6].add(fixedAlert(ss, 0.05, 5))
 	}
 	fmt.Printf("%d histories of %d commits x %d benchmarks, steps %+.0f%% @%d (bench %d), %+.0f%% @%d (bench %d), %+.0f%% @%d (bench %d); analyzed in %v\n\n",
 		seeds, commits, benchmarks, 100*(steps[0].factor-1), steps[0].commit, steps[0].bench,
