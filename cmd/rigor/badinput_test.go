@@ -169,6 +169,10 @@ func TestBadInput(t *testing.T) {
 		{"compare", "--record", "--no-record", base, base},
 		{"run", "--record", "--no-record"},
 		{"ab", "--record", "--no-record"},
+		{"serve", "--addr", "0.0.0.0:0"},
+		{"serve", "--addr", ":0"},
+		{"serve", "--addr", "nonsense"},
+		{"serve"}, // no store
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

@@ -151,6 +151,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 		newRampCmd,
 		newReportCmd,
 		newRunCmd,
+		newServeCmd,
 		newVersionCmd,
 	} {
 		root.AddCommand(newCmd(s))

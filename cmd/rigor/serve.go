@@ -32,7 +32,7 @@ type serveOptions struct {
 	allowRemote bool
 }
 
-func init() {
+func newServeCmd(s stdio) *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve [flags]",
@@ -55,13 +55,13 @@ address it cannot listen on.`,
   rigor serve --addr 127.0.0.1:9000 --store postgres://rigor@db/rigor`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runServe(cmd.Context(), opts, cmd.OutOrStdout())
+			return runServe(cmd.Context(), opts, s)
 		},
 	}
 	opts.series.register(cmd.Flags(), "sec/op")
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`address` to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback (the dashboard has no authentication)")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // checkLoopback refuses an address whose host is not a loopback address
@@ -83,7 +83,8 @@ func checkLoopback(addr string) error {
 	return usageErrorf("--addr %s is not a loopback address: the dashboard has no authentication; give --allow-remote to serve it there anyway", addr)
 }
 
-func runServe(ctx context.Context, opts serveOptions, stdout io.Writer) error {
+func runServe(ctx context.Context, opts serveOptions, std stdio) error {
+	stdout := std.out
 	hopts, err := opts.series.options()
 	if err != nil {
 		return err
@@ -150,7 +151,7 @@ func readOnly(h http.Handler) http.Handler {
 			http.Error(w, "read-only: GET and HEAD only", http.StatusMethodNotAllowed)
 			return
 		}
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'unsafe-inline'")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		h.ServeHTTP(w, r)
@@ -422,8 +423,7 @@ form input{width:12em}.spark path{fill:none;stroke:#446;stroke-width:1.2}.spark 
 #chart .change line{stroke:#070;stroke-width:2;stroke-dasharray:4 3}#chart .change rect{fill:#070}
 #chart .change.regression line{stroke:#c00}#chart .change.regression rect{fill:#c00}
 #chart .axis{font-size:11px;fill:#555}
-</style>
-<script>addEventListener("load",function(){document.documentElement.dataset.loadMs=Math.round(performance.now())})</script>`
+</style>`
 
 var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rigor history</title>` + style + `</head><body>
