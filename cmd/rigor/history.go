@@ -40,7 +40,7 @@ func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
 	fs.StringVar(&f.branch, "branch", "", "only this `branch` (default: every branch, each its own series)")
 	fs.StringVar(&f.machine, "machine", "", "only this machine (a `fingerprint` or its prefix; default: every machine, each its own series)")
 	fs.StringVar(&f.unit, "unit", unit, "only this `unit` (sec/op, B/op, allocs/op, ...; \"\" for every unit)")
-	fs.BoolVar(&f.dirty, "dirty", false, "include results measured from a working tree with uncommitted changes (not its commit's)")
+	fs.BoolVar(&f.dirty, "dirty", false, "include results that are no commit's: measured from a working tree with uncommitted changes, or from files that named no commit")
 	fs.IntVar(&f.window, "window", history.DefaultWindowLen, "length of E-divisive's sliding windows, in points")
 	fs.Float64Var(&f.maxP, "p", history.DefaultMaxPValue, "significance level of a change, after the Benjamini-Hochberg correction across series")
 	fs.Float64Var(&f.minMagnitude, "min-magnitude", 0, "smallest relative change reported (0.05 is 5%)")

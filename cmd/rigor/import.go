@@ -120,6 +120,9 @@ func runImport(ctx context.Context, opts importOptions, paths []string, s stdio)
 			what = "already recorded"
 		}
 		fmt.Fprintf(s.out, "%s: %s as run %d (%d samples, machine %s)\n", in.path, what, got.ID, got.Samples, got.Machine)
+		if !slices.ContainsFunc(in.run.Sides, func(sd model.Side) bool { return sd.Rev != "" }) {
+			fmt.Fprintf(s.err, "rigor: %s names no commit (no --commit, no commit: line): history and changes show it only with --dirty\n", in.path)
+		}
 	}
 	return nil
 }

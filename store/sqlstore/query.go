@@ -21,8 +21,9 @@ type Filter struct {
 	// GOMAXPROCS suffix).
 	Name string
 	Unit string
-	// Dirty includes sides measured from a working tree with uncommitted
-	// changes: those are not their commit.
+	// Dirty includes sides that are not a commit's: measured from a
+	// working tree with uncommitted changes, or read from files that
+	// named no commit (rigor compare's, an import without --commit).
 	Dirty bool
 }
 
@@ -106,7 +107,7 @@ func (f Filter) where() (string, []any) {
 		add("m.unit = $%d", f.Unit)
 	}
 	if !f.Dirty {
-		conds = append(conds, "NOT sd.dirty")
+		conds = append(conds, "NOT sd.dirty", "sd.commit_id IS NOT NULL")
 	}
 	if len(conds) == 0 {
 		return "", nil

@@ -364,3 +364,26 @@ func TestRunRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestNoCommitLeftOut: a side that is no commit's (no hash, or a dirty
+// working tree) is kept but left out of the points unless Dirty asks.
+func TestNoCommitLeftOut(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), FileName))
+	dirty := testRun(2, "bbbb", 1, 3)
+	dirty.Sides[0].Dirty = true
+	for _, r := range []*model.Run{testRun(1, "aaaa", 1, 3), testRun(3, "", 1, 3), dirty} {
+		if _, err := s.Record(ctx, r, Recording{Project: "p"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		dirty bool
+		want  int
+	}{{false, 2}, {true, 6}} { // 2 metrics a run
+		pts, err := s.Points(ctx, Filter{Dirty: c.dirty})
+		if err != nil || len(pts) != c.want {
+			t.Errorf("Dirty %v: %d points, %v; want %d", c.dirty, len(pts), err, c.want)
+		}
+	}
+}
