@@ -19,6 +19,7 @@ type abOptions struct {
 	// given (sideFlags.tagsSet).
 	tags     string
 	packages []string
+	record   recordFlags
 }
 
 func newABCmd(s stdio) *cobra.Command {
@@ -93,6 +94,7 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 	o.new.register(cmd.Flags(), "new", gotest.WorkingTree)
 	o.measure.register(cmd.Flags())
 	o.verdict.register(cmd.Flags())
+	o.record.register(cmd.Flags())
 	return cmd
 }
 
@@ -100,6 +102,9 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	opts, err := o.verdict.options()
 	if err != nil {
+		return err
+	}
+	if err := o.record.check(); err != nil {
 		return err
 	}
 	cfg, err := o.measure.config(o.packages)
@@ -133,5 +138,9 @@ func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	if aerr != nil {
 		return usageErrorf("%v", aerr)
 	}
-	return finish(s, &o.verdict, rep, err)
+	result := finish(s, &o.verdict, rep, err)
+	if err != nil {
+		return result // an interrupted run is never recorded
+	}
+	return o.record.after(ctx, s.err, run, result)
 }

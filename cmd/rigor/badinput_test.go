@@ -147,6 +147,32 @@ func TestBadInput(t *testing.T) {
 		{"exec", "--export-json", nodir, "true"},
 		{"exec", "--out", held, "true"},
 		{"exec", "--input", filepath.Join(dir, "nofile"), "true"},
+		// Issue 14: the history store's commands and flags.
+		{"history"}, // no store yet
+		{"changes"},
+		{"history", "--window", "1"},
+		{"history", "--p", "2"},
+		{"history", "--min-magnitude", "-1"},
+		{"history", "--format", "pie"},
+		{"history", "--last", "-1"},
+		{"history", "--transient", "-1"},
+		{"history", "("},
+		{"history", "a", "b"},
+		{"changes", "--since", "not a revision"},
+		{"changes", "--since", "-5h"},
+		{"changes", "extra"},
+		{"import"},
+		{"import", filepath.Join(dir, "nothere.txt")},
+		{"import", "--time", "yesterday", base},
+		{"import", "--commit", "no-such-rev", base},
+		{"import", dir}, // a directory with no results in it
+		{"compare", "--record", "--no-record", base, base},
+		{"run", "--record", "--no-record"},
+		{"ab", "--record", "--no-record"},
+		{"serve", "--addr", "0.0.0.0:0"},
+		{"serve", "--addr", ":0"},
+		{"serve", "--addr", "nonsense"},
+		{"serve"}, // no store
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

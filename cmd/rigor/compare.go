@@ -15,6 +15,7 @@ import (
 type compareOptions struct {
 	verdict verdictFlags
 	inputs  []string // path or label=path, the baseline first
+	record  recordFlags
 }
 
 func newCompareCmd(s stdio) *cobra.Command {
@@ -44,13 +45,17 @@ more than it, or 2 for unreadable input, no benchmarks, or nothing in common.`,
 		},
 	}
 	o.verdict.register(cmd.Flags())
+	o.record.register(cmd.Flags())
 	return cmd
 }
 
 // runCompare compares o's input files and prints the verdicts.
-func runCompare(_ context.Context, o *compareOptions, s stdio) error {
+func runCompare(ctx context.Context, o *compareOptions, s stdio) error {
 	opts, err := o.verdict.options()
 	if err != nil {
+		return err
+	}
+	if err := o.record.check(); err != nil {
 		return err
 	}
 	if err := outputNotInput(o.verdict.output, o.inputs); err != nil {
@@ -67,7 +72,7 @@ func runCompare(_ context.Context, o *compareOptions, s stdio) error {
 	if len(run.Sides) > 1 && !rep.Comparable() {
 		return usageErrorf("no benchmark in common between %s", strings.Join(rep.Sides, " and "))
 	}
-	return o.verdict.emit(s, rep)
+	return o.record.after(ctx, s.err, run, o.verdict.emit(s, rep))
 }
 
 // readInputs reads each argument (path or label=path) and merges them

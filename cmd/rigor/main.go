@@ -140,14 +140,18 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 	})
 	for _, newCmd := range []func(stdio) *cobra.Command{
 		newABCmd,
+		newChangesCmd,
 		newCompareCmd,
 		newDoctorCmd,
 		newEnvCmd,
 		newExecCmd,
 		newGCCmd,
+		newHistoryCmd,
+		newImportCmd,
 		newRampCmd,
 		newReportCmd,
 		newRunCmd,
+		newServeCmd,
 		newVersionCmd,
 	} {
 		root.AddCommand(newCmd(s))

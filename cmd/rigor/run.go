@@ -25,6 +25,7 @@ type runOptions struct {
 	side      sideFlags
 	baselines store.Plan
 	packages  []string
+	record    recordFlags
 }
 
 func newRunCmd(s stdio) *cobra.Command {
@@ -65,6 +66,7 @@ run where nothing could be measured, or an interrupted run.`,
 	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "replace the --baseline with this result when no benchmark regressed beyond --max-regression")
 	o.measure.register(cmd.Flags())
 	o.verdict.register(cmd.Flags())
+	o.record.register(cmd.Flags())
 	return cmd
 }
 
@@ -73,6 +75,9 @@ run where nothing could be measured, or an interrupted run.`,
 func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	opts, err := o.verdict.options()
 	if err != nil {
+		return err
+	}
+	if err := o.record.check(); err != nil {
 		return err
 	}
 	cfg, err := o.measure.config(o.packages)
@@ -137,5 +142,5 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 		}
 		return errors.Join(result, err)
 	}
-	return result
+	return o.record.after(ctx, s.err, run, result)
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// historyModule writes a module with n benchmark files, one per commit
+// (commit:, commit-time: and branch: lines), of two benchmarks: Work
+// steps up by 10% at commit 30, Flat does not. It returns the module's
+// directory and the files.
+func historyModule(t *testing.T, n int) (dir string, files []string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/hist\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for c := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "commit: %s\ncommit-time: %s\nbranch: main\ngoos: linux\ngoarch: amd64\npkg: example.com/hist\ncpu: Test CPU\n",
+			hash(c+1), t0.Add(time.Duration(c)*time.Hour).Format(time.RFC3339))
+		step := 1.0
+		if c >= 30 {
+			step = 1.10
+		}
+		for range 5 {
+			fmt.Fprintf(&b, "BenchmarkWork-2 \t1000\t%.1f ns/op\n", 1000*step*(1+0.005*rng.NormFloat64()))
+			fmt.Fprintf(&b, "BenchmarkFlat-2 \t1000\t%.1f ns/op\n", 500*(1+0.005*rng.NormFloat64()))
+		}
+		f := filepath.Join(dir, fmt.Sprintf("c%03d.txt", c))
+		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return dir, files
+}
+
+// hash is the commit hash of commit c in historyModule: c as two hex
+// digits, 20 times.
+func hash(c int) string { return strings.Repeat(fmt.Sprintf("%02x", c), 20) }
+
+// TestHistoryCommands: import a history, find its step with history and
+// changes, gate on it.
+func TestHistoryCommands(t *testing.T) {
+	dir, files := historyModule(t, 60)
+	// No store yet: history says so in one line.
+	if out, errOut, code := rigorIn(t, dir, "history"); code != exitUsage || !strings.Contains(errOut, "no history recorded yet") || out != "" {
+		t.Errorf("history without a store: exit %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code := rigorIn(t, dir, append([]string{"import"}, files...)...)
+	if code != 0 || strings.Count(out, "recorded as run") != 60 {
+		t.Fatalf("import: exit %d, stderr %s\n%s", code, errOut, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".rigor", "rigor.db")); err != nil {
+		t.Errorf("import did not create .rigor/rigor.db: %v", err)
+	}
+	// Again: nothing recorded twice.
+	if out, _, code := rigorIn(t, dir, "import", files[0]); code != 0 || !strings.Contains(out, "already recorded") {
+		t.Errorf("second import: exit %d\n%s", code, out)
+	}
+
+	// --min-magnitude 0.02: in the 30 results after the step, of iid
+	// noise, E-divisive finds steps of 0.4% and 0.7% with p near 0.001
+	// (as Otava does on this series); how often that happens is what the
+	// experiment in docs/history.md measures, not this test.
+	mag := "--min-magnitude=0.02"
+	out, errOut, code = rigorIn(t, dir, "history", mag, "--format", "table", "^Work")
+	if code != 0 {
+		t.Fatalf("history: exit %d, %s", code, errOut)
+	}
+	// The change comes between commit 30 (hash ...1e) and 31 (...1f).
+	for _, want := range []string{"example.com/hist.Work-2  sec/op", "change: regressed +10.", "1 series, 1 change, 0 transients"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("history lacks %q:\n%s", want, out)
+		}
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "change:") {
+			if i == 0 || !strings.Contains(lines[i-1], hash(30)[:10]) || !strings.Contains(lines[i+1], hash(31)[:10]) {
+				t.Errorf("the change is not between commits 30 and 31:\n%s", strings.Join(lines[max(0, i-1):i+2], "\n"))
+			}
+		}
+	}
+	out, _, code = rigorIn(t, dir, "history", mag)
+	if code != 0 || !strings.Contains(out, "|") || !strings.Contains(out, "2 series, 1 change, ") {
+		t.Errorf("sparklines: exit %d\n%s", code, out)
+	}
+
+	out, _, code = rigorIn(t, dir, "changes", mag, "--fail-on-regression")
+	if code != exitGateFail || !strings.Contains(out, hash(30)[:10]+".."+hash(31)[:10]) || !strings.Contains(out, "1 change in 2 series (1 regression, ") {
+		t.Errorf("changes --fail-on-regression: exit %d, want 1\n%s", code, out)
+	}
+	// After the step, nothing changed.
+	out, _, code = rigorIn(t, dir, "changes", mag, "--fail-on-regression", "--since", hash(40))
+	if code != 0 || !strings.HasPrefix(out, "0 changes") {
+		t.Errorf("changes --since after the step: exit %d\n%s", code, out)
+	}
+	// Another machine's results are another series.
+	out, _, _ = rigorIn(t, dir, "changes", "--machine", "ffffff")
+	if !strings.HasPrefix(out, "0 changes in 0 series") {
+		t.Errorf("changes of an unknown machine:\n%s", out)
+	}
+}
+
+// TestNewerSchemaRefused: a store written by a newer rigor is refused
+// with one line and exit 2, by every command that opens it.
+func TestNewerSchemaRefused(t *testing.T) {
+	dir, files := historyModule(t, 3)
+	if _, errOut, code := rigorIn(t, dir, append([]string{"import"}, files...)...); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	db, err := sql.Open("sqlite", filepath.Join(dir, ".rigor", "rigor.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO goose_db_version (version_id, is_applied) VALUES (999, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, args := range [][]string{{"history"}, {"changes"}, {"import", files[0]}} {
+		out, errOut, code := rigorIn(t, dir, args...)
+		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "schema version 999") {
+			t.Errorf("rigor %s on a newer store: exit %d, stdout %q, stderr %q; want exit 2 and one line", args[0], code, out, errOut)
+		}
+	}
+	// compare --record: the comparison is printed, the recording refused
+	// in one line, and the exit status says it failed.
+	out, errOut, code := rigorIn(t, dir, "compare", "--record", files[0], files[1])
+	if code != exitUsage || !strings.Contains(out, "Work") || !strings.Contains(errOut, "rigor: not recorded:") {
+		t.Errorf("compare --record on a newer store: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
+
+// TestRunRecords: rigor run --record stores the run with its commit, and
+// a later run records by default once the store exists; --no-record does
+// not.
+func TestRunRecords(t *testing.T) {
+	dir := labRepo(t)
+	run := func(extra ...string) (string, int) {
+		t.Helper()
+		stdout, stderr, code := rigorIn(t, dir, append(append(append([]string{"run", "--profile", "off"}, extra...), quickFlags...), "./...")...)
+		if code != exitOK {
+			t.Fatalf("run %v: exit %d\n%s\n%s", extra, code, stdout, stderr)
+		}
+		return stderr, code
+	}
+	if stderr, _ := run(); strings.Contains(stderr, "recorded") {
+		t.Errorf("without a store, run recorded: %s", stderr)
+	}
+	if stderr, _ := run("--record"); !strings.Contains(stderr, "rigor: recorded run 1 in .rigor/rigor.db") {
+		t.Errorf("run --record: %s", stderr)
+	}
+	if stderr, _ := run(); !strings.Contains(stderr, "rigor: recorded run 2") {
+		t.Errorf("run with a store: %s", stderr)
+	}
+	if stderr, _ := run("--no-record"); strings.Contains(stderr, "recorded") {
+		t.Errorf("run --no-record: %s", stderr)
+	}
+	head, err := gitOutput(context.Background(), dir, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := rigorIn(t, dir, "history", "--format", "table")
+	if code != 0 || strings.Count(out, head[:10]) != 2 || !strings.Contains(out, "Work") {
+		t.Errorf("history after two recorded runs at %s: exit %d %s\n%s", head[:10], code, errOut, out)
+	}
+}
+
+// TestImportKilledRun: a run killed before its run.json held any
+// benchmark leaves the samples it had written in SIDE.txt; import reads
+// them.
+func TestImportKilledRun(t *testing.T) {
+	dir, files := historyModule(t, 2)
+	runDir := filepath.Join(dir, ".rigor", "runs", "20260301-120000")
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	early := `{"schema_version": 2, "kind": "run", "paired": false, "sides": [{"label": "current"}], "benchmarks": []}`
+	if err := os.WriteFile(filepath.Join(runDir, "run.json"), []byte(early), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(runDir, "current.txt"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := rigorIn(t, dir, "import", runDir)
+	if code != 0 || !strings.Contains(out, "recorded as run 1 (10 samples") {
+		t.Errorf("import of a killed run: exit %d %s\n%s", code, errOut, out)
+	}
+}

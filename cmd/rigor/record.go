@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/store"
+	"github.com/rigorbench/rigor/store/sqlstore"
+)
+
+// recordFlags say whether and where rigor run, ab and compare record
+// their result in the history store.
+type recordFlags struct {
+	record, noRecord bool
+	store            string
+}
+
+func (f *recordFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.record, "record", false, "record the result in the history store, creating it if needed (default: record when a store exists)")
+	fs.BoolVar(&f.noRecord, "no-record", false, "do not record the result in the history store")
+	registerStoreFlag(fs, &f.store)
+}
+
+func registerStoreFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "store", "", "history `store`: a postgres:// URL or a SQLite file (default $"+sqlstore.EnvStore+", else .rigor/"+sqlstore.FileName+" in the module root)")
+}
+
+// check refuses contradictory flags before anything is measured.
+func (f *recordFlags) check() error {
+	if f.record && f.noRecord {
+		return usageErrorf("--record and --no-record contradict each other")
+	}
+	return nil
+}
+
+// after records run, as the flags say, once the command has produced
+// result (its error, nil on success). A failure to record is one line on
+// stderr; it changes the exit status (to 2) only when --record asked for
+// the recording and the command had otherwise succeeded.
+func (f *recordFlags) after(ctx context.Context, stderr io.Writer, run *model.Run, result error) error {
+	var ee *exitError
+	if f.noRecord || run == nil || (result != nil && !(errors.As(result, &ee) && ee.code == exitGateFail)) {
+		return result // nothing asked for, or a failed command: nothing to keep
+	}
+	root, _ := store.ModuleRoot(".")
+	loc := sqlstore.Default(f.store, root)
+	if !f.record && (f.store == "" && os.Getenv(sqlstore.EnvStore) == "") && !sqlstore.Exists(loc) {
+		return result // no store, none asked for
+	}
+	if root == "" && !sqlstore.IsURL(loc) && f.store == "" && os.Getenv(sqlstore.EnvStore) == "" {
+		fmt.Fprintln(stderr, "rigor: not recorded: no go.mod here, so no .rigor directory; give --store")
+		return recordFailed(f.record, result)
+	}
+	rec, err := recording(ctx, root, run)
+	if err == nil {
+		var got sqlstore.Recorded
+		if got, err = recordRun(ctx, loc, run, rec); err == nil {
+			what := "recorded"
+			if got.Duplicate {
+				what = "already recorded"
+			}
+			fmt.Fprintf(stderr, "rigor: %s run %d in %s (%d samples, machine %s)\n", what, got.ID, locationName(loc), got.Samples, got.Machine)
+			return result
+		}
+	}
+	fmt.Fprintln(stderr, "rigor: not recorded:", oneLine(err))
+	return recordFailed(f.record, result)
+}
+
+func recordFailed(asked bool, result error) error {
+	if asked && result == nil {
+		return &exitError{code: exitUsage}
+	}
+	return result
+}
+
+func oneLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// locationName is a store's location for people: relative to the working
+// directory when that is shorter, a URL without its password.
+func locationName(loc string) string {
+	if sqlstore.IsURL(loc) {
+		u := loc
+		if i := strings.Index(u, "@"); i > 0 {
+			if j := strings.Index(u, "://"); j > 0 && j < i {
+				u = u[:j+3] + u[i+1:]
+			}
+		}
+		return u
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, loc); err == nil && len(rel) < len(loc) {
+			return rel
+		}
+	}
+	return loc
+}
+
+// openStore opens the store at loc, creating a SQLite file when create
+// is set. Its errors are usage errors: one line, exit 2.
+func openStore(ctx context.Context, loc string, create bool) (sqlstore.Store, error) {
+	s, err := sqlstore.Open(ctx, loc, sqlstore.Options{Create: create})
+	if errors.Is(err, sqlstore.ErrNoStore) {
+		return nil, usageErrorf("%s: no history recorded yet (record with rigor run --record, rigor ab --record or rigor import)", locationName(loc))
+	}
+	if err != nil {
+		return nil, usageErrorf("%s", oneLine(err))
+	}
+	return s, nil
+}
+
+func recordRun(ctx context.Context, loc string, run *model.Run, rec sqlstore.Recording) (sqlstore.Recorded, error) {
+	s, err := sqlstore.Open(ctx, loc, sqlstore.Options{Create: true})
+	if err != nil {
+		return sqlstore.Recorded{}, err
+	}
+	defer s.Close()
+	return s.Record(ctx, run, rec)
+}
+
+// recording is what run is recorded with: the module's path as the
+// project, the branch checked out (or $RIGOR_BRANCH, or the CI's), and
+// the time and subject of each side's commit, from git.
+func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recording, error) {
+	rec := sqlstore.Recording{Project: os.Getenv("RIGOR_PROJECT"), Source: run.ID, Commits: map[string]sqlstore.Commit{}}
+	if rec.Project == "" && root != "" {
+		rec.Project = modulePath(root)
+	}
+	if rec.Project == "" {
+		if wd, err := os.Getwd(); err == nil {
+			rec.Project = filepath.Base(wd)
+		}
+	}
+	dir := root
+	if dir == "" {
+		dir = "."
+	}
+	rec.Branch = currentBranch(ctx, dir)
+	for _, sd := range run.Sides {
+		if sd.Rev == "" {
+			continue
+		}
+		if c, ok := gitCommit(ctx, dir, sd.Rev); ok {
+			rec.Commits[sd.Rev] = c
+		}
+	}
+	return rec, nil
+}
+
+// modulePath returns the module path in root's go.mod, or "".
+func modulePath(root string) string {
+	f, err := os.Open(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module"); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+// currentBranch is $RIGOR_BRANCH, else the branch checked out in dir,
+// else (a detached HEAD, as in CI) the CI's branch variables, else "".
+func currentBranch(ctx context.Context, dir string) string {
+	if b := os.Getenv("RIGOR_BRANCH"); b != "" {
+		return b
+	}
+	if out, err := gitOutput(ctx, dir, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && out != "" {
+		return out
+	}
+	for _, k := range []string{"GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BRANCH_NAME"} {
+		if b := os.Getenv(k); b != "" {
+			return b
+		}
+	}
+	return ""
+}
+
+// gitCommit returns rev's committer time and subject.
+func gitCommit(ctx context.Context, dir, rev string) (sqlstore.Commit, bool) {
+	out, err := gitOutput(ctx, dir, "show", "-s", "--format=%H%x00%ct%x00%s", "--end-of-options", rev)
+	if err != nil {
+		return sqlstore.Commit{}, false
+	}
+	parts := strings.SplitN(out, "\x00", 3)
+	if len(parts) != 3 {
+		return sqlstore.Commit{}, false
+	}
+	secs, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return sqlstore.Commit{}, false
+	}
+	return sqlstore.Commit{Hash: parts[0], Time: time.Unix(secs, 0), Subject: parts[2]}, true
+}
+
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}

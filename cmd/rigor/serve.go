@@ -1,0 +1,460 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/history"
+	"github.com/rigorbench/rigor/report"
+	"github.com/rigorbench/rigor/stats"
+	"github.com/rigorbench/rigor/store"
+	"github.com/rigorbench/rigor/store/sqlstore"
+)
+
+// serveOptions are rigor serve's flags.
+type serveOptions struct {
+	series      seriesFlags
+	addr        string
+	allowRemote bool
+}
+
+func newServeCmd(s stdio) *cobra.Command {
+	var opts serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Serve a read-only dashboard of the history store: trends, change points, regressions",
+		Long: `serve shows the history store in a browser: the regressions found (newest
+first), every series (one benchmark's metric on one machine and branch)
+with a sparkline, and per series a trend chart of each recorded result with
+its 95% confidence interval as a band and the change points marked.
+Clicking a result or a change opens that run's full HTML report. Filter by
+package, branch, machine and unit. The pages are rendered on the server as
+HTML and SVG: no script and no request leaves the page.
+
+It is read-only (GET and HEAD only) and listens on 127.0.0.1 by default; an
+address that is not a loopback address is refused unless --allow-remote is
+given. The detection flags are those of rigor changes.
+
+Exit status: 0 when stopped (Ctrl-C), 2 for bad flags, no store, or an
+address it cannot listen on.`,
+		Example: `  rigor serve
+  rigor serve --addr 127.0.0.1:9000 --store postgres://rigor@db/rigor`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), opts, s)
+		},
+	}
+	opts.series.register(cmd.Flags(), "sec/op")
+	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`address` to listen on (host:port; port 0 picks a free one)")
+	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback (the dashboard has no authentication)")
+	return cmd
+}
+
+// checkLoopback refuses an address whose host is not a loopback address
+// (an empty host listens everywhere).
+func checkLoopback(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usageErrorf("--addr %q: %v", addr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usageErrorf("--addr %q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return usageErrorf("--addr %s is not a loopback address: the dashboard has no authentication; give --allow-remote to serve it there anyway", addr)
+}
+
+func runServe(ctx context.Context, opts serveOptions, std stdio) error {
+	stdout := std.out
+	hopts, err := opts.series.options()
+	if err != nil {
+		return err
+	}
+	if !opts.allowRemote {
+		if err := checkLoopback(opts.addr); err != nil {
+			return err
+		}
+	}
+	root, _ := store.ModuleRoot(".")
+	loc := sqlstore.Default(opts.series.store, root)
+	if root == "" && !sqlstore.IsURL(loc) && opts.series.store == "" {
+		return usageErrorf("no go.mod here, so no .rigor directory: give --store")
+	}
+	s, err := openStore(ctx, loc, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return usageErrorf("--addr %s: %v", opts.addr, err)
+	}
+	d := &dashboard{store: s, flags: opts.series, opts: hopts}
+	srv := &http.Server{Handler: d.handler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "rigor: serving %s on http://%s/ (read-only; Ctrl-C stops)\n", locationName(loc), ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+		return nil
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return usageErrorf("serving: %v", err)
+	}
+}
+
+// dashboard serves the pages.
+type dashboard struct {
+	store sqlstore.Store
+	flags seriesFlags
+	opts  history.Options
+}
+
+func (d *dashboard) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", d.index)
+	mux.HandleFunc("/series", d.seriesPage)
+	mux.HandleFunc("/run/{id}", d.runPage)
+	return readOnly(mux)
+}
+
+// readOnly answers every method but GET and HEAD with 405, and sets
+// headers that keep the pages to themselves.
+func readOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "read-only: GET and HEAD only", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// filter is what the pages' query selects.
+type filter struct {
+	Pkg, Branch, Machine, Unit string
+}
+
+func filterOf(r *http.Request, defaultUnit string) filter {
+	q := r.URL.Query()
+	f := filter{Pkg: q.Get("pkg"), Branch: q.Get("branch"), Machine: q.Get("machine"), Unit: q.Get("unit")}
+	if !q.Has("unit") {
+		f.Unit = defaultUnit
+	}
+	return f
+}
+
+func (f filter) query() string {
+	v := url.Values{}
+	for k, x := range map[string]string{"pkg": f.Pkg, "branch": f.Branch, "machine": f.Machine, "unit": f.Unit} {
+		v.Set(k, x)
+	}
+	return v.Encode()
+}
+
+// load reads and analyzes the series f selects.
+func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *history.Analysis, error) {
+	pts, err := d.store.Points(ctx, sqlstore.Filter{Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	if err != nil {
+		return nil, nil, err
+	}
+	series := groupSeries(pts, nil)
+	return series, history.Analyze(series, d.opts), nil
+}
+
+func seriesQuery(s *history.Series) string {
+	v := url.Values{}
+	v.Set("pkg", s.Pkg)
+	v.Set("bench", s.Benchmark)
+	v.Set("unit", s.Unit)
+	v.Set("machine", s.Machine)
+	v.Set("branch", s.Branch)
+	return v.Encode()
+}
+
+type changeRow struct {
+	When, Series, SeriesURL, From, To, RunURL, Text, Subject string
+	Regression                                               bool
+}
+
+func changeRowOf(c *history.Change) changeRow {
+	return changeRow{When: c.After.Time.UTC().Format("2006-01-02 15:04"), Series: c.Series.Name + " " + c.Series.Unit,
+		SeriesURL: "/series?" + seriesQuery(c.Series), From: shortHash(c.Before.Commit), To: shortHash(c.After.Commit),
+		RunURL: fmt.Sprintf("/run/%d", c.After.RunID), Text: changeLine(c), Subject: c.After.Subject, Regression: c.Regression}
+}
+
+type seriesRow struct {
+	Name, URL, Machine, Branch, Unit string
+	Points, Changes                  int
+	Spark                            template.HTML
+}
+
+func (d *dashboard) index(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		http.NotFound(w, r)
+		return
+	}
+	f := filterOf(r, d.flags.unit)
+	series, a, err := d.load(r.Context(), f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var changes []changeRow
+	count := map[*history.Series]int{}
+	byTime := slices.Clone(a.Changes)
+	slices.SortStableFunc(byTime, func(x, y history.Change) int { return y.After.Time.Compare(x.After.Time) })
+	for i := range byTime {
+		count[byTime[i].Series]++
+		if byTime[i].Regression {
+			changes = append(changes, changeRowOf(&byTime[i]))
+		}
+	}
+	var rows []seriesRow
+	for _, s := range series {
+		rows = append(rows, seriesRow{Name: s.Name, URL: "/series?" + seriesQuery(s), Machine: s.Machine, Branch: s.Branch,
+			Unit: s.Unit, Points: len(s.Points), Changes: count[s], Spark: sparkSVG(s, a)})
+	}
+	machines, _ := d.store.Machines(r.Context())
+	render(w, indexTmpl, map[string]any{"Filter": f, "Regressions": changes, "Series": rows, "Machines": machines,
+		"Summary": fmt.Sprintf("%d series, %d changes, %d transients; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests",
+			len(series), len(a.Changes), len(a.Transients), d.opts.WindowLen, d.opts.MaxPValue, a.Tests)})
+}
+
+func (d *dashboard) seriesPage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := filter{Pkg: q.Get("pkg"), Branch: q.Get("branch"), Machine: q.Get("machine"), Unit: q.Get("unit")}
+	pts, err := d.store.Points(r.Context(), sqlstore.Filter{Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var s *history.Series
+	for _, x := range groupSeries(pts, nil) {
+		if x.Benchmark == q.Get("bench") && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch {
+			s = x
+		}
+	}
+	if s == nil {
+		http.Error(w, "no such series", http.StatusNotFound)
+		return
+	}
+	a := history.Analyze([]*history.Series{s}, d.opts)
+	var changes []changeRow
+	for i := len(a.Changes) - 1; i >= 0; i-- {
+		changes = append(changes, changeRowOf(&a.Changes[i]))
+	}
+	render(w, seriesTmpl, map[string]any{"Name": s.Name, "Unit": s.Unit, "Machine": s.Machine, "Branch": s.Branch,
+		"Points": len(s.Points), "Chart": chartSVG(s, a), "Changes": changes, "Back": "/?" + f.query()})
+}
+
+func (d *dashboard) runPage(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	run, err := d.store.Run(r.Context(), id)
+	if errors.Is(err, sqlstore.ErrNoRun) {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	rep, err := analysis.Analyze(run, analysis.DefaultOptions())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := report.Render(w, rep, report.Options{Format: "html"}); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+func render(w http.ResponseWriter, t *template.Template, data any) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	io.WriteString(w, b.String())
+}
+
+// The charts: x is the point's position in the series, y its value.
+const (
+	chartW, chartH = 960.0, 320.0
+	chartPad       = 48.0
+)
+
+// chartSVG draws s: each point's median with its 95% confidence
+// interval as a band, the change points as vertical lines, each point and
+// change a link to its run.
+func chartSVG(s *history.Series, a *history.Analysis) template.HTML {
+	n := len(s.Points)
+	type pt struct{ mid, lo, hi float64 }
+	pts := make([]pt, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, p := range s.Points {
+		m := stats.Median(p.Samples)
+		l, h := m, m
+		if ci, err := stats.MedianCI(p.Samples, 0.95); err == nil && !math.IsNaN(ci.Lo) && !math.IsNaN(ci.Hi) {
+			l, h = ci.Lo, ci.Hi
+		}
+		pts[i] = pt{m, l, h}
+		lo, hi = min(lo, l), max(hi, h)
+	}
+	if !(hi > lo) {
+		lo, hi = lo-1, hi+1
+	}
+	x := func(i int) float64 {
+		if n == 1 {
+			return chartW / 2
+		}
+		return chartPad + float64(i)*(chartW-2*chartPad)/float64(n-1)
+	}
+	y := func(v float64) float64 { return chartH - chartPad - (v-lo)/(hi-lo)*(chartH-2*chartPad) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="chart" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		chartW, chartH, chartW, chartH, template.HTMLEscapeString(s.Name+" "+s.Unit))
+	// Axis labels.
+	fmt.Fprintf(&b, `<text x="4" y="%.1f" class="axis">%s</text><text x="4" y="%.1f" class="axis">%s</text>`,
+		y(hi)+4, template.HTMLEscapeString(scaleValue(hi, s.Unit)), y(lo)+4, template.HTMLEscapeString(scaleValue(lo, s.Unit)))
+	// The band: upper bounds left to right, lower bounds back.
+	b.WriteString(`<path class="band" d="`)
+	for i := range pts {
+		fmt.Fprintf(&b, "%s%.1f,%.1f ", map[bool]string{true: "M", false: "L"}[i == 0], x(i), y(pts[i].hi))
+	}
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "L%.1f,%.1f ", x(i), y(pts[i].lo))
+	}
+	b.WriteString(`Z"/><path class="line" d="`)
+	for i := range pts {
+		fmt.Fprintf(&b, "%s%.1f,%.1f ", map[bool]string{true: "M", false: "L"}[i == 0], x(i), y(pts[i].mid))
+	}
+	b.WriteString(`"/>`)
+	for _, c := range a.Changes {
+		cx := (x(c.Index-c.Outliers-1) + x(c.Index)) / 2
+		class := "change"
+		if c.Regression {
+			class += " regression"
+		}
+		fmt.Fprintf(&b, `<a href="/run/%d" class="%s" data-index="%d"><title>%s</title><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><rect x="%.1f" y="%.1f" width="10" height="10"/></a>`,
+			c.After.RunID, class, c.Index, template.HTMLEscapeString(shortHash(c.Before.Commit)+".."+shortHash(c.After.Commit)+": "+changeLine(&c)),
+			cx, chartPad/2, cx, chartH-chartPad/2, cx-5, chartPad/2-10)
+	}
+	for i, p := range s.Points {
+		fmt.Fprintf(&b, `<a href="/run/%d" class="point"><title>%s</title><circle cx="%.1f" cy="%.1f" r="3"/></a>`,
+			p.RunID, template.HTMLEscapeString(fmt.Sprintf("#%d %s %s: %s [%s, %s]", i+1, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
+				scaleValue(pts[i].mid, s.Unit), scaleValue(pts[i].lo, s.Unit), scaleValue(pts[i].hi, s.Unit))), x(i), y(pts[i].mid))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// sparkSVG draws the last points of s small, changes marked.
+func sparkSVG(s *history.Series, a *history.Analysis) template.HTML {
+	v := s.Values()
+	start := max(0, len(v)-sparkWidth*2)
+	v = v[start:]
+	if len(v) == 0 {
+		return ""
+	}
+	lo, hi := slices.Min(v), slices.Max(v)
+	if !(hi > lo) {
+		lo, hi = lo-1, hi+1
+	}
+	const w, h = 240.0, 32.0
+	x := func(i int) float64 { return 2 + float64(i)*(w-4)/float64(max(1, len(v)-1)) }
+	y := func(f float64) float64 { return h - 2 - (f-lo)/(hi-lo)*(h-4) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="spark" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f"><path d="`, w, h, w, h)
+	for i, f := range v {
+		fmt.Fprintf(&b, "%s%.1f,%.1f ", map[bool]string{true: "M", false: "L"}[i == 0], x(i), y(f))
+	}
+	b.WriteString(`"/>`)
+	for _, c := range a.Changes {
+		if c.Series == s && c.Index >= start {
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="0" x2="%.1f" y2="%.0f"/>`, x(c.Index-start), x(c.Index-start), h)
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+const style = `<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd;vertical-align:middle}
+a{color:#0645ad}.regressed{color:#b00}.improved{color:#070}
+form input{width:12em}.spark path{fill:none;stroke:#446;stroke-width:1.2}.spark line{stroke:#c33;stroke-width:1}
+#chart .band{fill:#cde;stroke:none}#chart .line{fill:none;stroke:#335;stroke-width:1.5}
+#chart .point circle{fill:#335}#chart .point:hover circle{fill:#f80}
+#chart .change line{stroke:#070;stroke-width:2;stroke-dasharray:4 3}#chart .change rect{fill:#070}
+#chart .change.regression line{stroke:#c00}#chart .change.regression rect{fill:#c00}
+#chart .axis{font-size:11px;fill:#555}
+</style>`
+
+var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>rigor history</title>` + style + `</head><body>
+<h1>rigor history</h1>
+<form method="get" action="/">
+package <input name="pkg" value="{{.Filter.Pkg}}">
+branch <input name="branch" value="{{.Filter.Branch}}">
+machine <input name="machine" value="{{.Filter.Machine}}" list="machines">
+unit <input name="unit" value="{{.Filter.Unit}}">
+<button>filter</button>
+<datalist id="machines">{{range .Machines}}<option value="{{.Fingerprint}}">{{.String}}</option>{{end}}</datalist>
+</form>
+<p>{{.Summary}}</p>
+<h2>Regressions</h2>
+{{if .Regressions}}<table id="regressions"><tr><th>after</th><th>series</th><th>commits</th><th>change</th><th>subject</th></tr>
+{{range .Regressions}}<tr><td>{{.When}}</td><td><a href="{{.SeriesURL}}">{{.Series}}</a></td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="regressed">{{.Text}}</td><td>{{.Subject}}</td></tr>
+{{end}}</table>{{else}}<p>None found.</p>{{end}}
+<h2>Series</h2>
+<table id="series"><tr><th>benchmark</th><th>unit</th><th>machine</th><th>branch</th><th>points</th><th>changes</th><th></th></tr>
+{{range .Series}}<tr><td><a href="{{.URL}}">{{.Name}}</a></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td>{{.Branch}}</td><td>{{.Points}}</td><td>{{.Changes}}</td><td>{{.Spark}}</td></tr>
+{{end}}</table>
+</body></html>`))
+
+var seriesTmpl = template.Must(template.New("series").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} {{.Unit}}: rigor history</title>` + style + `</head><body>
+<p><a href="{{.Back}}">all series</a></p>
+<h1>{{.Name}} <small>{{.Unit}}</small></h1>
+<p>machine {{.Machine}}{{if .Branch}}, branch {{.Branch}}{{end}}; {{.Points}} results, each the median of a run's samples with its 95% confidence interval (the band). Click a result or a change for its run's report.</p>
+{{.Chart}}
+<h2>Changes, newest first</h2>
+{{if .Changes}}<table id="changes"><tr><th>after</th><th>commits</th><th>change</th><th>subject</th></tr>
+{{range .Changes}}<tr><td>{{.When}}</td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="{{if .Regression}}regressed{{else}}improved{{end}}">{{.Text}}</td><td>{{.Subject}}</td></tr>
+{{end}}</table>{{else}}<p>None found.</p>{{end}}
+</body></html>`))

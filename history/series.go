@@ -1,0 +1,241 @@
+package history
+
+import (
+	"math"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// A Point is one result of a series: one run's samples of a benchmark's
+// metric, at a commit.
+type Point struct {
+	Commit  string    // full hash, "" when unknown
+	Subject string    // the commit's subject
+	Time    time.Time // the commit's time (or the run's, when unknown)
+	RunID   int64
+	// Samples are the run's raw per-operation values.
+	Samples []float64
+}
+
+// Value is the point's value in the series: the median of its samples.
+func (p Point) Value() float64 { return stats.Median(p.Samples) }
+
+// A Series is one benchmark's metric on one machine and branch, oldest
+// point first.
+type Series struct {
+	// Name identifies the series for people: package, benchmark, unit,
+	// machine, branch.
+	Name      string
+	Pkg       string
+	Benchmark string
+	Unit      string
+	Machine   string
+	Branch    string
+	// Better is model.LowerIsBetter or model.HigherIsBetter.
+	Better int
+	Points []Point
+}
+
+// Values returns the points' values.
+func (s *Series) Values() []float64 {
+	v := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		v[i] = p.Value()
+	}
+	return v
+}
+
+// A Change is a step in a series: the points from Index on (up to the
+// next change) differ from those before (back to the previous change).
+type Change struct {
+	Series *Series
+	// Index is the first point after the change.
+	Index int
+	// Outliers is the number of unusual results just before Index,
+	// left out of the comparison (see Analyze): the step came in at one
+	// of them or at Index.
+	Outliers int
+	// Before is the last point before the change (and before any
+	// Outliers), After the first one after it: the change came in with a
+	// commit after Before's, up to and including After's.
+	Before, After Point
+	// Ratio is the median of the segment after over the median of the
+	// segment before, with a 95% bootstrap confidence interval
+	// (stats.Bootstrap.MedianRatio, seeded; exact up to 200 points a
+	// segment, 10,000 resamples beyond).
+	Ratio stats.Interval
+	// Test is Otava's t-test of the two segments' means.
+	Test TTest
+	// Q is the p-value adjusted by Benjamini-Hochberg across every
+	// series analyzed together.
+	Q float64
+	// Regression is true when the change is for the worse in the
+	// metric's direction.
+	Regression bool
+}
+
+// Percent is the change of the median, in percent.
+func (c *Change) Percent() float64 { return 100 * (c.Ratio.Estimate - 1) }
+
+// An Analysis is the change points of a set of series.
+type Analysis struct {
+	// Changes are the significant steps of every series, in the order
+	// of the series, oldest first within each.
+	Changes []Change
+	// Transients are short runs of unusual results (outliers: a noisy
+	// neighbour, a bad runner) that Otava brackets with two change
+	// points, after which the series returns to its level.
+	Transients []Transient
+	// Tests is the number of hypotheses the correction counted: every
+	// candidate the split step proposed, and one for each series where
+	// it proposed none.
+	Tests int
+	// Options are those used, defaults filled in.
+	Options Options
+}
+
+// A Transient is a run of at most Options.Transient results, bracketed
+// by change points, that the series leaves again without a step.
+type Transient struct {
+	Series *Series
+	// From and To index the unusual points, series.Points[From:To].
+	From, To int
+}
+
+// Analyze finds the change points of each series with Detect and keeps
+// those whose p-value, adjusted by Benjamini-Hochberg across all the
+// series, is below opts.MaxPValue: analyzing fifty benchmarks at once
+// reports fewer chance steps than fifty separate analyses would.
+//
+// Change points closer than opts.Transient+1 points to each other
+// bracket a few unusual results (Otava reports an outlier result as two
+// change points, one on either side). Such a group is one candidate: the
+// segments on either side of it, the unusual results left out, are
+// compared with the t-test; when they differ, it is one step located
+// anywhere from the group's first point to its last (Change.Outliers
+// says how many results in between were left out); when they do not, it
+// is a Transient and no step.
+//
+// The family the correction counts is every candidate that the split
+// step proposed (Otava's weak change points), in every series, and one
+// test for a series where it proposed none. The change points removed by
+// the merge step had p-values of at least MaxPValue, so they enter as 1:
+// they could not have changed which ones are kept. As in Otava, a
+// p-value is that of the t-test between the segments E-divisive chose;
+// it is not corrected for that choice.
+func Analyze(series []*Series, opts Options) *Analysis {
+	opts = opts.withDefaults()
+	out := &Analysis{Options: opts}
+	type candidate struct {
+		s             *Series
+		first, last   int // change point indexes: unusual points are [first, last)
+		before, after interval
+		test          TTest
+	}
+	var cands []candidate
+	for _, s := range series {
+		v := s.Values()
+		final, weak := detectAll(v, opts)
+		out.Tests += max(1, weak)
+		// Statistics against the final segments (the merge step can
+		// leave a left neighbour's stale).
+		ivs := intervals(final, len(v))
+		for lo := 0; lo < len(final); {
+			hi := lo
+			for hi+1 < len(final) && final[hi+1].Index-final[hi].Index <= opts.Transient {
+				hi++
+			}
+			c := candidate{s: s, first: final[lo].Index, last: final[hi].Index, before: ivs[lo], after: ivs[hi+1]}
+			c.test = ttest(v[c.before.start:c.before.end], v[c.after.start:c.after.end])
+			cands = append(cands, c)
+			lo = hi + 1
+		}
+	}
+	ps := make([]float64, max(out.Tests, len(cands)))
+	for i := range ps {
+		ps[i] = 1
+		if i < len(cands) {
+			ps[i] = cands[i].test.P
+		}
+	}
+	q := stats.BenjaminiHochberg(ps)
+	boot := stats.Bootstrap{Seed: 1, Confidence: 0.95, Resamples: 10_000}
+	for i, c := range cands {
+		if !(q[i] < opts.MaxPValue) {
+			if c.last > c.first {
+				out.Transients = append(out.Transients, Transient{Series: c.s, From: c.first, To: c.last})
+			}
+			continue
+		}
+		v := c.s.Values()
+		ch := Change{Series: c.s, Index: c.last, Outliers: c.last - c.first,
+			Before: c.s.Points[c.first-1], After: c.s.Points[c.last], Test: c.test, Q: q[i],
+			Ratio: boot.MedianRatio(v[c.before.start:c.before.end], v[c.after.start:c.after.end])}
+		worse := ch.Ratio.Estimate > 1
+		if c.s.Better == model.HigherIsBetter {
+			worse = ch.Ratio.Estimate < 1
+		}
+		ch.Regression = worse && ch.Ratio.Estimate != 1
+		out.Changes = append(out.Changes, ch)
+	}
+	return out
+}
+
+// detectAll is Detect that also returns the number of weak change points.
+func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
+	if opts.WindowLen < 2 || len(series) < 2 {
+		return nil, 0
+	}
+	first := opts.MaxPValue
+	switch {
+	case first < 0.05:
+		first *= 10
+	case first < 0.5:
+		first *= 2
+	}
+	w := split(series, opts.WindowLen, first)
+	weak = len(w)
+	return merge(w, series, opts.MaxPValue, opts.MinMagnitude, opts.OtavaMerge), weak
+}
+
+// A Verdict is the online check of a new result.
+type Verdict struct {
+	// Since is the index of the first point of the segment the new
+	// result was compared with: the last change point, or 0.
+	Since int
+	// Test compares the segment (before) with the new value (after).
+	Test TTest
+	// Breaks is true when the new value differs from the segment at the
+	// options' MaxPValue.
+	Breaks bool
+	// Regression is true when it breaks for the worse.
+	Regression bool
+}
+
+// Check tells whether value, a new result of s, breaks from the segment
+// since s's last change point: Otava's t-test of that segment against the
+// one new value. A segment of fewer than 2 points cannot tell.
+func Check(s *Series, value float64, opts Options) Verdict {
+	opts = opts.withDefaults()
+	v := s.Values()
+	cps := Detect(v, opts)
+	since := 0
+	if len(cps) > 0 {
+		since = cps[len(cps)-1].Index
+	}
+	seg := v[since:]
+	out := Verdict{Since: since, Test: TTest{P: 1}}
+	if len(seg) < 2 || math.IsNaN(value) {
+		return out
+	}
+	out.Test = ttest(seg, []float64{value})
+	out.Breaks = out.Test.P < opts.MaxPValue
+	worse := out.Test.MeanAfter > out.Test.MeanBefore
+	if s.Better == model.HigherIsBetter {
+		worse = out.Test.MeanAfter < out.Test.MeanBefore
+	}
+	out.Regression = out.Breaks && worse
+	return out
+}

@@ -1,0 +1,322 @@
+// Package sqlstore keeps rigor's history in a database: every recorded
+// run with its project, branch, commits, machine, benchmarks, metrics and
+// every raw sample with its round. One interface, Store, has two engines
+// with the same schema:
+//
+//   - SQLite (modernc.org/sqlite, pure Go), by default at .rigor/rigor.db
+//     in the module root, created on first use, in WAL mode with a busy
+//     timeout so that several processes can record at once;
+//   - PostgreSQL (github.com/jackc/pgx/v5), for a history shared by a team
+//     or a fleet of CI machines: a postgres:// or postgresql:// URL.
+//
+// The schema is versioned with forward-only migrations (pressly/goose),
+// each applied inside a transaction; a database whose schema is newer than
+// this binary is refused (ErrNewerSchema), never written to.
+//
+// Runs are recorded in one transaction each: a process killed while
+// recording leaves the database as it was before the run or with the whole
+// run, never a part of it.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/rigorbench/rigor/model"
+)
+
+// Engines.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// FileName is the SQLite database's name in the .rigor directory.
+const FileName = "rigor.db"
+
+// EnvStore names the environment variable that selects a store, as
+// --store does: a PostgreSQL URL or a SQLite file.
+const EnvStore = "RIGOR_STORE"
+
+// A Store is rigor's history: runs recorded with their context, read back
+// as points of series. Both engines implement it with the same schema.
+type Store interface {
+	// Record stores run in one transaction. A run recorded before (the
+	// same content) is not stored twice: Recorded.Duplicate says so.
+	Record(ctx context.Context, run *model.Run, rec Recording) (Recorded, error)
+	// Points returns, for every run side that matches f, each
+	// benchmark's metric with its raw per-operation values, oldest first
+	// (by commit time, then run start).
+	Points(ctx context.Context, f Filter) ([]Point, error)
+	// Run rebuilds the run recorded with id (a Point's RunID).
+	Run(ctx context.Context, id int64) (*model.Run, error)
+	// Machines lists the machines that recorded runs.
+	Machines(ctx context.Context) ([]Machine, error)
+	// SchemaVersion is the schema version the database is at.
+	SchemaVersion(ctx context.Context) (int64, error)
+	// Engine is SQLite or Postgres.
+	Engine() string
+	// Location says where the store is, for people: a path, or a URL
+	// without its password.
+	Location() string
+	Close() error
+}
+
+//go:embed migrations
+var migrations embed.FS
+
+// ErrNewerSchema is returned by Open for a database whose schema is newer
+// than this binary knows: a newer rigor wrote to it.
+var ErrNewerSchema = errors.New("database schema is newer than this rigor")
+
+// ErrNoStore is returned by Open with Create false when there is no
+// database yet.
+var ErrNoStore = errors.New("no history recorded yet")
+
+// Options say how to open a store.
+type Options struct {
+	// Create makes the SQLite file (and its directory) when missing.
+	// PostgreSQL databases must exist; their tables are always created.
+	Create bool
+	// BusyTimeout is how long a SQLite writer waits for another to
+	// finish (default 30s).
+	BusyTimeout time.Duration
+}
+
+// IsURL reports whether location names a PostgreSQL database.
+func IsURL(location string) bool {
+	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
+}
+
+// Default returns the store location to use: explicit (a --store flag)
+// when set, else $RIGOR_STORE, else .rigor/rigor.db under root.
+func Default(explicit, root string) string {
+	if explicit != "" {
+		return explicit
+	}
+	if env := os.Getenv(EnvStore); env != "" {
+		return env
+	}
+	return filepath.Join(root, ".rigor", FileName)
+}
+
+// Exists reports whether a store is there to record to: always for a
+// PostgreSQL URL, and for a SQLite file when the file exists.
+func Exists(location string) bool {
+	if IsURL(location) {
+		return true
+	}
+	_, err := os.Stat(location)
+	return err == nil
+}
+
+// Open opens the store at location (a PostgreSQL URL or a SQLite file)
+// and brings its schema up to date.
+func Open(ctx context.Context, location string, opts Options) (Store, error) {
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 30 * time.Second
+	}
+	if IsURL(location) {
+		return openPostgres(ctx, location)
+	}
+	return openSQLite(ctx, location, opts)
+}
+
+func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if !opts.Create {
+			return nil, fmt.Errorf("%s: %w", path, ErrNoStore)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("creating the store: %w", err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("opening the store: %w", err)
+	}
+	// WAL lets readers and one writer work at once; the busy timeout
+	// makes a second writer wait instead of failing; _txlock=immediate
+	// takes the write lock when a transaction begins, so that two
+	// writers never deadlock upgrading a read lock; foreign keys are
+	// checked.
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	s := &sqlStore{db: db, engine: SQLite, location: path}
+	unlock, err := lockFile(path + ".migrate-lock")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	err = s.migrate(ctx, goose.DialectSQLite3, "migrations/sqlite")
+	unlock()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openPostgres(ctx context.Context, location string) (Store, error) {
+	cfg, err := pgx.ParseConfig(location)
+	if err != nil {
+		return nil, fmt.Errorf("store URL %s: %w", redact(location), err)
+	}
+	db := stdlib.OpenDB(*cfg)
+	s := &sqlStore{db: db, engine: Postgres, location: redact(location)}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connecting to %s: %w", s.location, err)
+	}
+	if err := s.migrate(ctx, goose.DialectPostgres, "migrations/postgres"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// redact returns a URL without its password.
+func redact(location string) string {
+	u, err := url.Parse(location)
+	if err != nil {
+		return "the PostgreSQL URL"
+	}
+	return u.Redacted()
+}
+
+// latestVersion is the highest schema version this binary knows.
+func latestVersion(dir string) (int64, error) {
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return 0, err
+	}
+	var latest int64
+	for _, e := range entries {
+		v, err := goose.NumericComponent(e.Name())
+		if err != nil {
+			return 0, err
+		}
+		latest = max(latest, v)
+	}
+	return latest, nil
+}
+
+// migrate refuses a newer schema, then applies the pending migrations,
+// each in its own transaction.
+func (s *sqlStore) migrate(ctx context.Context, dialect goose.Dialect, dir string) error {
+	sub, err := fs.Sub(migrations, dir)
+	if err != nil {
+		return err
+	}
+	latest, err := latestVersion(dir)
+	if err != nil {
+		return err
+	}
+	// Look before migrating: goose would create its version table in
+	// any database it is pointed at.
+	check := func() (bool, error) {
+		v, err := s.readVersion(ctx)
+		if err != nil {
+			return false, fmt.Errorf("store %s: %w", s.location, err)
+		}
+		if v > latest {
+			return false, fmt.Errorf("store %s is at schema version %d, this rigor knows up to %d: %w (upgrade rigor)", s.location, v, latest, ErrNewerSchema)
+		}
+		return v == latest, nil
+	}
+	if current, err := check(); err != nil || current {
+		return err
+	}
+	if dialect == goose.DialectPostgres {
+		// Two processes opening a new database at once: one migrates,
+		// the other waits for it (a session-level advisory lock, held
+		// on a connection of its own, released when it closes).
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("store %s: %w", s.location, err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrationLockID); err != nil {
+			return fmt.Errorf("store %s: locking for the migration: %w", s.location, err)
+		}
+		defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, migrationLockID)
+		// Another process may have migrated while this one waited.
+		if current, err := check(); err != nil || current {
+			return err
+		}
+	}
+	p, err := goose.NewProvider(dialect, s.db, sub)
+	if err != nil {
+		return fmt.Errorf("store %s: %w", s.location, err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("store %s: migrating the schema: %w", s.location, err)
+	}
+	return nil
+}
+
+// migrationLockID is the PostgreSQL advisory lock that serializes
+// migrations (an arbitrary constant: "rigor" in ASCII).
+const migrationLockID = 0x7269676f72
+
+// versionTable is goose's table of applied migrations.
+const versionTable = "goose_db_version"
+
+// readVersion returns the highest applied schema version, 0 for a
+// database without rigor's tables.
+func (s *sqlStore) readVersion(ctx context.Context) (int64, error) {
+	var exists bool
+	var err error
+	switch s.engine {
+	case SQLite:
+		var n int
+		err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1`, versionTable).Scan(&n)
+		exists = n > 0
+	default:
+		err = s.db.QueryRowContext(ctx, `SELECT to_regclass($1) IS NOT NULL`, versionTable).Scan(&exists)
+	}
+	if err != nil || !exists {
+		return 0, err
+	}
+	var v sql.NullInt64
+	err = s.db.QueryRowContext(ctx, `SELECT max(version_id) FROM `+versionTable+` WHERE is_applied`).Scan(&v)
+	return v.Int64, err
+}
+
+// sqlStore is Store on database/sql, for both engines: the statements
+// are written in the SQL both accept ($N parameters, ON CONFLICT,
+// RETURNING).
+type sqlStore struct {
+	db       *sql.DB
+	engine   string
+	location string
+}
+
+func (s *sqlStore) Engine() string   { return s.engine }
+func (s *sqlStore) Location() string { return s.location }
+func (s *sqlStore) Close() error     { return s.db.Close() }
+
+func (s *sqlStore) SchemaVersion(ctx context.Context) (int64, error) {
+	return s.readVersion(ctx)
+}
