@@ -14,6 +14,7 @@ import (
 // a want not found, fails the test); the cases without a want are those
 // the check must not report.
 func TestAnalyzers(t *testing.T) {
+	fixes := map[string]bool{"elided": true, "noreset": true, "rigorsink": true}
 	for _, tt := range []struct {
 		a   *analysis.Analyzer
 		pkg string
@@ -27,11 +28,17 @@ func TestAnalyzers(t *testing.T) {
 		{lint.NSize, "nsize"},
 		{lint.Parallel, "parallel"},
 		{lint.ParentWork, "parentwork"},
-		{lint.RigorGroup, "rigorapi"},
-		{lint.RigorSink, "rigorapi"},
-		{lint.RigorSetup, "rigorapi"},
+		{lint.RigorGroup, "rigorgroup"},
+		{lint.RigorSink, "rigorsink"},
+		{lint.RigorSetup, "rigorsetup"},
 	} {
 		t.Run(tt.a.Name, func(t *testing.T) {
+			// Checks with mechanical fixes compare the fixed files
+			// with the .golden files beside them.
+			if fixes[tt.a.Name] {
+				analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), tt.a, tt.pkg)
+				return
+			}
 			analysistest.Run(t, analysistest.TestData(), tt.a, tt.pkg)
 		})
 	}

@@ -1,0 +1,26 @@
+package rigorgroup
+
+import (
+	"testing"
+
+	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/harness"
+)
+
+func BenchmarkEmptyGroup(b *testing.B) {
+	g := rigor.NewGroup("empty") // want `group g gets no Bench`
+	g.Baseline("x")
+	harness.Run(b, g)
+}
+
+func newGroup() *rigor.Group {
+	g := rigor.NewGroup("elsewhere")
+	return g
+}
+
+// Not reported.
+func BenchmarkGoodGroup(b *testing.B) {
+	g := rigor.NewGroup("one")
+	g.Bench("x", func(b *rigor.B) { b.Iter(func() {}) })
+	harness.Run(b, g)
+}
