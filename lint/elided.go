@@ -133,14 +133,21 @@ func discarded(pass *analysis.Pass, pure *purity, body, fn *ast.BlockStmt) []dea
 						return true
 					}
 				}
-				why := "assigned to _"
-				if !allBlank(n.Lhs) {
-					why = "assigned to a variable never read"
-				}
 				for _, rhs := range n.Rhs {
-					if what := pureWork(pure, info, rhs); what != "" {
-						out = append(out, deadWork{rhs, what, why})
+					what := pureWork(pure, info, rhs)
+					if what == "" {
+						continue
 					}
+					why := "value"
+					if c, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
+						why = "result of " + types.ExprString(c.Fun)
+					}
+					if allBlank(n.Lhs) {
+						why += " assigned to _"
+					} else {
+						why += " assigned to a variable never read"
+					}
+					out = append(out, deadWork{rhs, what, why})
 				}
 			}
 		}

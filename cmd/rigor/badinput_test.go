@@ -147,6 +147,8 @@ func TestBadInput(t *testing.T) {
 		{"exec", "--export-json", nodir, "true"},
 		{"exec", "--out", held, "true"},
 		{"exec", "--input", filepath.Join(dir, "nofile"), "true"},
+		// Issue 16: rigor lint on no package, an unknown check or format.
+		{"lint", "./nosuchdir"}, {"lint", "--checks", "nope", "."}, {"lint", "--format", "xml", "."},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

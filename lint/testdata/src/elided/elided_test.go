@@ -34,7 +34,7 @@ var Sink uint64
 // Seed 003's elided benchmark.
 func BenchmarkElided(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		_ = square(uint64(i)) // want `assigned to _: the compiler deletes this pure call`
+		_ = square(uint64(i)) // want `result of square assigned to _: the compiler deletes this pure call`
 	}
 }
 
