@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -15,16 +16,18 @@ import (
 
 // NoReset reports expensive set-up before a b.N loop with no b.ResetTimer
 // (or StopTimer/StartTimer around it) between the two. testing times the
-// whole benchmark function and calls it once for each trial b.N (1, then
-// up to 100 times more each time, until the run lasts -benchtime), so
-// the set-up's time divided by b.N is added to ns/op: 10 ms of set-up adds
-// 1% to a 1 s run, and more to the short trial runs that choose b.N. A
-// b.Loop benchmark is not reported: b.Loop resets the timer when it starts.
+// whole benchmark function and calls it once for each trial b.N, so the
+// set-up's time divided by b.N is added to ns/op: the set-up's share of
+// the run. That is 1% for 10 ms of set-up in go test's default 1 s run,
+// and for 1 ms in one of rigor's 100 ms samples (which run the function
+// once per sample with a fixed b.N). A b.Loop benchmark is not reported:
+// b.Loop resets the timer when it starts.
 //
 // Set-up is expensive when it does I/O or runs processes (os.ReadFile,
-// os.Open, io.ReadAll, exec.Command, net.Listen, time.Sleep and the like),
-// or a loop of at least 10,000 iterations (a constant bound) or loops
-// nested two deep. The suggested fix inserts b.ResetTimer() before the loop.
+// os.Open, io.ReadAll, exec.Command, net.Listen, time.Sleep, runtime.GC
+// and the like), or a `for i := 0; i < K; i++` loop with K at least a
+// million. Set-up after a StopTimer is not timed and not reported. The
+// suggested fix inserts b.ResetTimer() before the loop.
 var NoReset = &analysis.Analyzer{
 	Name:     "noreset",
 	Doc:      "report expensive set-up before a b.N loop without b.ResetTimer",
@@ -80,6 +83,13 @@ func runNoReset(pass *analysis.Pass) (any, error) {
 		if last == nil {
 			continue
 		}
+		// Set-up after a StopTimer that is not undone before it is not
+		// timed.
+		if s := lastCall(f.body, timerCall(info, "StopTimer"), last.Pos()); s != nil {
+			if st := lastCall(f.body, timerCall(info, "StartTimer"), last.Pos()); st == nil || st.Pos() < s.Pos() {
+				continue
+			}
+		}
 		reset := false
 		for _, c := range calls(f.body, func(c *ast.CallExpr) bool {
 			return timerCall(info, "ResetTimer")(c) || timerCall(info, "StartTimer")(c)
@@ -96,7 +106,7 @@ func runNoReset(pass *analysis.Pass) (any, error) {
 		pass.Report(analysis.Diagnostic{
 			Pos: last.Pos(), End: last.End(),
 			Message: fmt.Sprintf("set-up before the b.N loop (%s) is timed: it runs once per trial b.N and its time divided by b.N is added to ns/op "+
-				"(10 ms adds 1%% to a 1 s run); call %s.ResetTimer() before the loop, or use %s.Loop()", what, bname, bname),
+				"(1 ms is 1%% of a 100 ms rigor sample, 10 ms of go test's 1 s); call %s.ResetTimer() before the loop, or use %s.Loop()", what, bname, bname),
 			SuggestedFixes: []analysis.SuggestedFix{{
 				Message:   "call b.ResetTimer() before the loop",
 				TextEdits: []analysis.TextEdit{{Pos: l.stmt.Pos(), End: l.stmt.Pos(), NewText: []byte(bname + ".ResetTimer()\n" + indent)}},
@@ -120,32 +130,35 @@ func expensive(info *types.Info, n ast.Node, l *timedLoop) string {
 		if within(l.stmt.Pos(), n) {
 			return "" // the timed loop is inside: a loop over cases
 		}
-		if k := tripCount(info, n); k >= 10000 {
+		if k := tripCount(info, n); k >= minSetupLoop {
 			return fmt.Sprintf("a loop of %d iterations", k)
-		}
-		if nestedLoop(n.Body) {
-			return "nested loops"
 		}
 	case *ast.RangeStmt:
 		if within(l.stmt.Pos(), n) {
 			return ""
 		}
 		if tv := info.Types[n.X]; tv.Value != nil {
-			if k, ok := constant.Int64Val(tv.Value); ok && k >= 10000 {
+			if k, ok := constant.Int64Val(tv.Value); ok && k >= minSetupLoop {
 				return fmt.Sprintf("a loop of %d iterations", k)
 			}
-		}
-		if nestedLoop(n.Body) {
-			return "nested loops"
 		}
 	}
 	return ""
 }
 
-// tripCount returns the constant bound of `for i := 0; i < K; i++`, or 0.
+// minSetupLoop is the constant trip count from which a set-up loop is
+// taken to be expensive: a million iterations of even a few instructions
+// take a millisecond, 1% of one of rigor's 100 ms samples.
+const minSetupLoop = 1_000_000
+
+// tripCount returns the constant bound of `for i := 0; i < K; i++` (or
+// i <= K), 0 for any other loop.
 func tripCount(info *types.Info, f *ast.ForStmt) int64 {
-	cond, ok := f.Cond.(*ast.BinaryExpr)
-	if !ok {
+	init, ok := f.Init.(*ast.AssignStmt)
+	cond, ok2 := f.Cond.(*ast.BinaryExpr)
+	post, ok3 := f.Post.(*ast.IncDecStmt)
+	if !ok || !ok2 || !ok3 || len(init.Lhs) != 1 || (cond.Op != token.LSS && cond.Op != token.LEQ) ||
+		types.ExprString(cond.X) != types.ExprString(init.Lhs[0]) || types.ExprString(post.X) != types.ExprString(init.Lhs[0]) {
 		return 0
 	}
 	if tv := info.Types[cond.Y]; tv.Value != nil && tv.Value.Kind() == constant.Int {
@@ -155,16 +168,13 @@ func tripCount(info *types.Info, f *ast.ForStmt) int64 {
 	return 0
 }
 
-func nestedLoop(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			found = true
-		case *ast.FuncLit:
-			return false
+// lastCall returns the last call in body before pos that match accepts.
+func lastCall(body *ast.BlockStmt, match func(*ast.CallExpr) bool, pos token.Pos) *ast.CallExpr {
+	var last *ast.CallExpr
+	for _, c := range calls(body, match) {
+		if c.Pos() < pos {
+			last = c
 		}
-		return !found
-	})
-	return found
+	}
+	return last
 }

@@ -43,7 +43,9 @@ func runStopTimer(pass *analysis.Pass) (any, error) {
 				if l.stmt.Pos() < s.Pos() {
 					continue
 				}
-				restarted := false
+				// Restarted before the loop, or in its body (around
+				// the timed part of each iteration).
+				restarted := anyWithin(starts, l.body)
 				for _, st := range starts {
 					if s.Pos() < st.Pos() && st.Pos() < l.stmt.Pos() {
 						restarted = true

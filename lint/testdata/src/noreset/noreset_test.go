@@ -59,3 +59,22 @@ func BenchmarkCases(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkStopped(b *testing.B) {
+	b.StopTimer()
+	data, _ := os.ReadFile("testdata/input")
+	b.StartTimer()
+	for i := 0; i < b.N; i++ {
+		sink += len(data)
+	}
+}
+
+func BenchmarkAppendLoop(b *testing.B) {
+	var s []byte
+	for len(s) < 1<<20 { // not a counted loop
+		s = append(s, "x"...)
+	}
+	for i := 0; i < b.N; i++ {
+		sink += len(s)
+	}
+}

@@ -53,3 +53,14 @@ func BenchmarkCleanup(b *testing.B) {
 	b.StopTimer()
 	sink = 0
 }
+
+func BenchmarkStartedInLoop(b *testing.B) {
+	b.StopTimer()
+	data := make([]int, 100)
+	for i := 0; i < b.N; i++ {
+		data[0] = i
+		b.StartTimer()
+		work(data[i%100])
+		b.StopTimer()
+	}
+}
