@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -86,25 +87,31 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		patterns = []string{"."}
 	}
 	start := time.Now()
-	cfg := &packages.Config{Context: ctx, Mode: packages.LoadSyntax | packages.NeedForTest, Tests: opts.Tests}
-	pkgs, err := packages.Load(cfg, patterns...)
+	// List the packages first (no type checking) and load only those
+	// that can hold something to check: type-checking every package of
+	// the standard library with its tests is most of the time.
+	list, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedFiles | packages.NeedForTest, Tests: opts.Tests}, patterns...)
 	if err != nil {
-		return fail("loading %s: %v", strings.Join(patterns, " "), oneLine(err))
+		return fail("listing %s: %v", strings.Join(patterns, " "), oneLine(err))
 	}
-	pkgs = lintRoots(pkgs)
-	var loadErrs []string
-	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
-		}
+	if msg := loadErrors(list); msg != "" {
+		return fail("%s", msg)
 	}
-	switch {
-	case len(loadErrs) == 1:
-		return fail("%s", oneLine(fmt.Errorf("%s", loadErrs[0])))
-	case len(loadErrs) > 1:
-		return fail("%s (and %d more errors)", oneLine(fmt.Errorf("%s", loadErrs[0])), len(loadErrs)-1)
-	case len(pkgs) == 0:
+	if len(list) == 0 {
 		return fail("no packages match %s", strings.Join(patterns, " "))
+	}
+	paths, listed := lintCandidates(list)
+	var pkgs []*packages.Package
+	if len(paths) > 0 {
+		cfg := &packages.Config{Context: ctx, Mode: packages.LoadSyntax | packages.NeedForTest, Tests: opts.Tests}
+		pkgs, err = packages.Load(cfg, paths...)
+		if err != nil {
+			return fail("loading %s: %v", strings.Join(patterns, " "), oneLine(err))
+		}
+		if msg := loadErrors(pkgs); msg != "" {
+			return fail("%s", msg)
+		}
+		pkgs = lintRoots(pkgs)
 	}
 	graph, err := checker.Analyze(analyzers, pkgs, nil)
 	if err != nil {
@@ -134,7 +141,8 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 			per = append(per, fmt.Sprintf("%s %d", c, n))
 		}
 		sort.Strings(per)
-		summary := fmt.Sprintf("rigor lint: %s in %s (%.1fs)", lintPlural(len(findings), "finding"), lintPlural(len(pkgs), "package"), time.Since(start).Seconds())
+		summary := fmt.Sprintf("rigor lint: %s in %s with benchmarks or rigor groups, of %d (%.1fs)",
+			lintPlural(len(findings), "finding"), lintPlural(len(paths), "package"), listed, time.Since(start).Seconds())
 		if len(per) > 0 {
 			summary += ": " + strings.Join(per, ", ")
 		}
@@ -144,6 +152,65 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		return exitGateFail
 	}
 	return exitOK
+}
+
+// loadErrors returns the first of the packages' errors on one line, with
+// a count of the others; "" when there are none.
+func loadErrors(pkgs []*packages.Package) string {
+	var errs []string
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return ""
+	case 1:
+		return oneLine(fmt.Errorf("%s", errs[0]))
+	}
+	return fmt.Sprintf("%s (and %d more errors)", oneLine(fmt.Errorf("%s", errs[0])), len(errs)-1)
+}
+
+// lintMarkers are the texts without which a package has nothing to check:
+// benchmarks take a *testing.B, rigor groups import rigor.
+var lintMarkers = [][]byte{[]byte("testing.B"), []byte("rigorbench/rigor")}
+
+// lintCandidates returns the import paths of the listed packages that
+// have a file containing a marker, and how many distinct packages were
+// listed.
+func lintCandidates(list []*packages.Package) (paths []string, listed int) {
+	seen := map[string]bool{}
+	want := map[string]bool{}
+	for _, p := range list {
+		path := p.PkgPath
+		if p.ForTest != "" {
+			path = p.ForTest // p [p.test] and p_test [p.test]
+		}
+		if strings.HasSuffix(p.ID, ".test") && p.Name == "main" {
+			continue
+		}
+		seen[path] = true
+		if want[path] {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for _, m := range lintMarkers {
+				if bytes.Contains(b, m) {
+					want[path] = true
+				}
+			}
+		}
+	}
+	for p := range want {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths, len(seen)
 }
 
 // selectChecks returns the analyzers named in names, all when names is

@@ -59,7 +59,7 @@ func BenchmarkSquare(b *testing.B) {
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "text", Tests: true}, &stdout, &stderr)
-	if code != exitOK || !strings.HasPrefix(stdout.String(), "rigor lint: 0 findings in 1 package") || stderr.Len() != 0 {
+	if code != exitOK || !strings.HasPrefix(stdout.String(), "rigor lint: 0 findings in 1 package with benchmarks") || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 0 and a summary of 0 findings", code, stdout.String(), stderr.String())
 	}
 }

@@ -76,3 +76,21 @@ func BenchmarkOutside(b *testing.B) {
 		s[0] = i
 	}
 }
+
+func count(s []int) int {
+	if len(s) == 0 {
+		return 0
+	}
+	return 1 + count(s[1:])
+}
+
+// Not reported: recursion has no visible bound.
+func BenchmarkRecursive(b *testing.B) {
+	s := make([]int, 800)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		reset(s)
+		b.StartTimer()
+		count(s)
+	}
+}
