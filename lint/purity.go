@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -57,7 +58,8 @@ func (f *pureFact) String() string {
 
 // purity answers whether a call can be deleted.
 type purity struct {
-	pass  *analysis.Pass
+	pass   *analysis.Pass
+	shared *sync.Map // FullName -> pureFact, across packages, for drivers without facts (RootAnalyzers)
 	decls map[*types.Func]*ast.FuncDecl
 	memo  map[*types.Func]*pureFact // nil value: not pure
 	busy  map[*types.Func]bool
@@ -76,6 +78,12 @@ func (p *purity) fact(fn *types.Func) *pureFact {
 		var f pureFact
 		if len(p.pass.Analyzer.FactTypes) > 0 && fn.Pkg() != nil && p.pass.ImportObjectFact(fn, &f) {
 			return &f
+		}
+		if p.shared != nil {
+			if v, ok := p.shared.Load(fn.FullName()); ok {
+				f := v.(pureFact)
+				return &f
+			}
 		}
 		return nil
 	}
@@ -103,9 +111,14 @@ func (p *purity) call(call *ast.CallExpr) *pureFact {
 	return p.fact(fn)
 }
 
-func runPurity(pass *analysis.Pass) (any, error) {
+func runPurity(pass *analysis.Pass) (any, error) { return runPurityShared(pass, nil) }
+
+// runPurityShared is runPurity that also reads and records what it finds
+// in shared, when not nil.
+func runPurityShared(pass *analysis.Pass, shared *sync.Map) (any, error) {
 	p := &purity{
-		pass:  pass,
+		pass:   pass,
+		shared: shared,
 		decls: map[*types.Func]*ast.FuncDecl{},
 		memo:  map[*types.Func]*pureFact{},
 		busy:  map[*types.Func]bool{},
@@ -119,11 +132,14 @@ func runPurity(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	if len(pass.Analyzer.FactTypes) > 0 {
-		for fn := range p.decls {
-			if f := p.fact(fn); f != nil {
-				pass.ExportObjectFact(fn, f)
-			}
+	for fn := range p.decls {
+		f := p.fact(fn)
+		switch {
+		case f == nil:
+		case len(pass.Analyzer.FactTypes) > 0:
+			pass.ExportObjectFact(fn, f)
+		case shared != nil:
+			shared.Store(fn.FullName(), *f)
 		}
 	}
 	return p, nil

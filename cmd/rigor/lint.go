@@ -78,7 +78,8 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 	if opts.Format != "text" && opts.Format != "json" {
 		return fail("unknown --format %q (want text or json)", opts.Format)
 	}
-	analyzers, err := selectChecks(lint.RootAnalyzers(), opts.Checks)
+	prime, all := lint.RootAnalyzers()
+	analyzers, err := selectChecks(all, opts.Checks)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -112,6 +113,10 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 			return fail("%s", msg)
 		}
 		pkgs = lintRoots(pkgs)
+	}
+	// First what is pure in every package, so that p_test knows p's.
+	if _, err := checker.Analyze([]*analysis.Analyzer{prime}, pkgs, nil); err != nil {
+		return fail("%v", oneLine(err))
 	}
 	graph, err := checker.Analyze(analyzers, pkgs, nil)
 	if err != nil {

@@ -81,3 +81,44 @@ func lineOf(t *testing.T, file, s string) int {
 	t.Fatalf("%s has no line with %q", file, s)
 	return 0
 }
+
+// TestLintExternalTest: a benchmark in an external test package (p_test)
+// that drops the result of the package's own pure function is reported:
+// rigor lint loads no facts, so it must carry what it learned of p to
+// p_test itself (lint.RootAnalyzers' first pass).
+func TestLintExternalTest(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/ext\n\ngo 1.26\n",
+		"ext.go": "package ext\n\nfunc Square(x int) int { return x * x }\n",
+		"ext_test.go": `package ext_test
+
+import (
+	"testing"
+
+	"example.com/ext"
+)
+
+func BenchmarkSquare(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		ext.Square(i)
+	}
+}
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "json", Tests: true}, &stdout, &stderr)
+	var got []lintFinding
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || code != exitGateFail {
+		t.Fatalf("exit %d, stderr %q, output %q (%v)", code, stderr.String(), stdout.String(), err)
+	}
+	if len(got) != 1 || got[0].Check != "elided" || !strings.HasPrefix(got[0].Pos, "ext_test.go:11:") {
+		t.Fatalf("findings %+v; want one elided finding at ext_test.go:11", got)
+	}
+}
