@@ -60,9 +60,9 @@ func (f *pureFact) String() string {
 type purity struct {
 	pass   *analysis.Pass
 	shared *sync.Map // FullName -> pureFact, across packages, for drivers without facts (RootAnalyzers)
-	decls map[*types.Func]*ast.FuncDecl
-	memo  map[*types.Func]*pureFact // nil value: not pure
-	busy  map[*types.Func]bool
+	decls  map[*types.Func]*ast.FuncDecl
+	memo   map[*types.Func]*pureFact // nil value: not pure
+	busy   map[*types.Func]bool
 }
 
 // fact returns what is known of fn, nil when its calls cannot be deleted.
@@ -119,9 +119,9 @@ func runPurityShared(pass *analysis.Pass, shared *sync.Map) (any, error) {
 	p := &purity{
 		pass:   pass,
 		shared: shared,
-		decls: map[*types.Func]*ast.FuncDecl{},
-		memo:  map[*types.Func]*pureFact{},
-		busy:  map[*types.Func]bool{},
+		decls:  map[*types.Func]*ast.FuncDecl{},
+		memo:   map[*types.Func]*pureFact{},
+		busy:   map[*types.Func]bool{},
 	}
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {
