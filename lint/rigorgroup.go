@@ -11,10 +11,11 @@ import (
 
 const rigorPath = "github.com/rigorbench/rigor"
 
-// RigorGroup reports a rigor.Group that never gets a variant: a local
-// variable set from rigor.NewGroup on which no Bench, BenchParallel or
-// BenchScaling is called. Measuring it fails ("group ... has no
-// variants") after everything before it has run. A group that leaves the
+// RigorGroup reports a rigor.Group that is measured without a variant: a
+// local variable set from rigor.NewGroup, passed to package harness (Run,
+// Main, Measure) or rigor.NewSampler in the same function, on which no
+// Bench, BenchParallel or BenchScaling is called. Measuring it fails
+// ("group ... has no variants") after everything before it has run. A group that leaves the
 // function (returned, stored, passed to anything but package harness) is
 // not reported.
 var RigorGroup = &analysis.Analyzer{
@@ -60,12 +61,36 @@ func runRigorGroup(pass *analysis.Pass) (any, error) {
 			return true
 		})
 		for v, mk := range groups {
-			if !benched(info, body, v) {
+			if measured(info, body, v) && !benched(info, body, v) {
 				pass.ReportRangef(mk, "group %s gets no Bench, BenchParallel or BenchScaling: measuring it fails with \"group has no variants\"", v.Name())
 			}
 		}
 	})
 	return nil, nil
+}
+
+// measured reports whether body passes g to package harness (Run, Main,
+// Measure) or to rigor.NewSampler: only then does a group without
+// variants fail.
+func measured(info *types.Info, body *ast.BlockStmt, g *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn, ok := info.Uses[calleeIdent(call)].(*types.Func)
+		if !ok || fn.Pkg() == nil || !(fn.Pkg().Path() == rigorPath+"/harness" || fn.Pkg().Path() == rigorPath && fn.Name() == "NewSampler") {
+			return true
+		}
+		for _, a := range call.Args {
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == g {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // benched reports whether g gets a variant in body, or leaves it.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"go/ast"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -9,7 +10,7 @@ import (
 )
 
 // RigorSetup reports rigor.IterWithSetup whose routine never reads the
-// value setup returns. setup runs, untimed, once per iteration for
+// value setup returns, and reads a variable from outside instead. setup runs, untimed, once per iteration for
 // nothing, and routine works on something captured from outside instead:
 // shared by all iterations, so what setup was meant to renew (a fresh
 // unsorted copy, say) is not renewed, and after the first iteration
@@ -47,6 +48,20 @@ func runRigorSetup(pass *analysis.Pass) (any, error) {
 			if used {
 				return
 			}
+		}
+		// The message is about input captured from outside: a routine
+		// that reads nothing from outside (a stub) is another matter.
+		captured := false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && !within(v.Pos(), lit) && !v.IsField() {
+					captured = true
+				}
+			}
+			return !captured
+		})
+		if !captured {
+			return
 		}
 		pass.ReportRangef(lit.Type, "routine never reads the value setup returns: setup runs once per iteration for nothing, and routine's input, captured from outside, is shared by all iterations (what setup should renew is not renewed)")
 	})

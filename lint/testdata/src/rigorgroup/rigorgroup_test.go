@@ -24,3 +24,11 @@ func BenchmarkGoodGroup(b *testing.B) {
 	g.Bench("x", func(b *rigor.B) { b.Iter(func() {}) })
 	harness.Run(b, g)
 }
+
+// Not reported: never measured (only its name and configuration are used).
+func TestGroupName(t *testing.T) {
+	g := rigor.NewGroup("name")
+	if g.Name != "name" {
+		t.Fatal(g.Name)
+	}
+}

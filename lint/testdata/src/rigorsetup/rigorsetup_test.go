@@ -28,3 +28,12 @@ func BenchmarkGoodSetup(b *testing.B) {
 	})
 	harness.Run(b, g)
 }
+
+// Not reported: a stub routine that reads nothing from outside.
+func BenchmarkStubRoutine(b *testing.B) {
+	g := rigor.NewGroup("stub")
+	g.Bench("stub", func(b *rigor.B) {
+		rigor.IterWithSetup(b, func() int { return 1 }, func(int) int { return 1 })
+	})
+	harness.Run(b, g)
+}
