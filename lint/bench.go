@@ -105,8 +105,6 @@ func findLoops(info *types.Info, body *ast.BlockStmt) []*timedLoop {
 
 func isTestingB(t types.Type) bool { return isPtrTo(t, "testing", "B") }
 
-func isTestingPB(t types.Type) bool { return isPtrTo(t, "testing", "PB") }
-
 // isPtrTo reports whether t is *pkg.name.
 func isPtrTo(t types.Type, pkg, name string) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)
@@ -203,12 +201,3 @@ func timerCall(info *types.Info, name string) func(*ast.CallExpr) bool {
 
 // within reports whether pos lies in n.
 func within(pos token.Pos, n ast.Node) bool { return n.Pos() <= pos && pos < n.End() }
-
-// benchName returns the name of f for messages: "BenchmarkX" or "a
-// function literal".
-func benchName(f *benchFunc) string {
-	if d, ok := f.node.(*ast.FuncDecl); ok {
-		return d.Name.Name
-	}
-	return "this sub-benchmark"
-}
