@@ -413,8 +413,8 @@ func foldedCalls(pass *analysis.Pass, pure *purity, body ast.Node, consts map[*t
 
 // loopFix rewrites `for i := 0; i < b.N; i++ {` or `for range b.N {` as
 // `for b.Loop() {` when that is safe: Go 1.24 or later, the counter is
-// unused, b.N is not read in the body, no timer calls in the function, and
-// the loop is the function's only timed loop.
+// unused, b.N is read nowhere else in the function, no timer calls in the
+// function, and the loop is the function's only timed loop.
 func loopFix(pass *analysis.Pass, f *benchFunc, l *timedLoop) []analysis.SuggestedFix {
 	info := pass.TypesInfo
 	file := fileOf(pass, l.stmt.Pos())
@@ -424,7 +424,16 @@ func loopFix(pass *analysis.Pass, f *benchFunc, l *timedLoop) []analysis.Suggest
 	if v := info.FileVersions[file]; v == "" || version.Compare(v, "go1.24") < 0 {
 		return nil
 	}
-	if mentionsBN(info, l.body) || len(calls(f.body, func(c *ast.CallExpr) bool {
+	// b.N anywhere but in this loop's header would change meaning: it
+	// is 1 before a b.Loop loop and 0 inside it.
+	bnElsewhere := false
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && isBN(info, e) && (!within(e.Pos(), l.stmt) || within(e.Pos(), l.body)) {
+			bnElsewhere = true
+		}
+		return !bnElsewhere
+	})
+	if bnElsewhere || len(calls(f.body, func(c *ast.CallExpr) bool {
 		return timerCall(info, "StopTimer")(c) || timerCall(info, "StartTimer")(c) || timerCall(info, "ResetTimer")(c)
 	})) > 0 {
 		return nil

@@ -157,3 +157,12 @@ func BenchmarkFixable(b *testing.B) {
 		mix(x) // want `result of mix discarded`
 	}
 }
+
+// No fix: b.N sizes the input, and would be 1 before a b.Loop loop.
+func BenchmarkNotFixable(b *testing.B) {
+	in := make([]uint64, b.N)
+	x := in[0]
+	for i := 0; i < b.N; i++ {
+		mix(x) // want `result of mix discarded`
+	}
+}
