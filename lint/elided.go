@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -412,16 +411,17 @@ func foldedCalls(pass *analysis.Pass, pure *purity, body ast.Node, consts map[*t
 }
 
 // loopFix rewrites `for i := 0; i < b.N; i++ {` or `for range b.N {` as
-// `for b.Loop() {` when that is safe: Go 1.24 or later, the counter is
+// `for b.Loop() {` when that is safe: testing.B has Loop, the counter is
 // unused, b.N is read nowhere else in the function, no timer calls in the
 // function, and the loop is the function's only timed loop.
 func loopFix(pass *analysis.Pass, f *benchFunc, l *timedLoop) []analysis.SuggestedFix {
 	info := pass.TypesInfo
-	file := fileOf(pass, l.stmt.Pos())
-	if file == nil || len(f.loops) != 1 {
+	if len(f.loops) != 1 {
 		return nil
 	}
-	if v := info.FileVersions[file]; v == "" || version.Compare(v, "go1.24") < 0 {
+	// b.Loop is a method of testing.B from Go 1.24 on; the compiler keeps
+	// the body's results alive whatever the module's go version.
+	if obj, _, _ := types.LookupFieldOrMethod(f.b.Type(), true, nil, "Loop"); obj == nil {
 		return nil
 	}
 	// b.N anywhere but in this loop's header would change meaning: it
