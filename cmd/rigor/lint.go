@@ -28,7 +28,8 @@ type lintOptions struct {
 	Tests    bool     // include _test.go files (where benchmarks live)
 }
 
-func init() {
+// newLintCmd builds rigor lint; its RunE only calls runLint.
+func newLintCmd(s stdio) *cobra.Command {
 	opts := lintOptions{Format: "text", Tests: true}
 	cmd := &cobra.Command{
 		Use:   "lint [packages]",
@@ -49,7 +50,7 @@ other packages.`,
   rigor lint std`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Packages = args
-			if code := runLint(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != exitOK {
+			if code := runLint(cmd.Context(), opts, s.out, s.err); code != exitOK {
 				return &exitError{code: code}
 			}
 			return nil
@@ -58,7 +59,7 @@ other packages.`,
 	cmd.Flags().StringVar(&opts.Format, "format", opts.Format, "output format: text or json")
 	cmd.Flags().StringSliceVar(&opts.Checks, "checks", nil, "run only these checks (comma-separated names)")
 	cmd.Flags().BoolVar(&opts.Tests, "tests", opts.Tests, "check _test.go files too")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // A lintFinding is one diagnostic, as rigor lint prints it.

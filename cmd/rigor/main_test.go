@@ -29,7 +29,7 @@ func TestRootLists(t *testing.T) {
 	for _, c := range newRootCmd(stdio{}).Commands() {
 		names = append(names, c.Name())
 	}
-	want := []string{"ab", "compare", "completion", "doctor", "env", "exec", "gc", "help", "ramp", "report", "run", "version"}
+	want := []string{"ab", "compare", "completion", "doctor", "env", "exec", "gc", "help", "lint", "ramp", "report", "run", "version"}
 	if !slices.Equal(names, want) {
 		t.Errorf("commands %q, want %q", names, want)
 	}
