@@ -173,6 +173,8 @@ func TestBadInput(t *testing.T) {
 		{"serve", "--addr", ":0"},
 		{"serve", "--addr", "nonsense"},
 		{"serve"}, // no store
+		// Issue 16: rigor lint on no package, an unknown check or format.
+		{"lint", "./nosuchdir"}, {"lint", "--checks", "nope", "."}, {"lint", "--format", "xml", "."},
 	} {
 		stdout, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||

@@ -20,7 +20,7 @@
 // measure.go (the measurement flags and the measuring shared by ab and
 // run), progress.go (the terminal progress bar), term.go (colour and
 // width), and one file per command: ab, compare, doctor, env, exec, gc,
-// ramp, report, run, version.
+// lint, ramp, report, run, version.
 package main
 
 import (
@@ -148,6 +148,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 		newGCCmd,
 		newHistoryCmd,
 		newImportCmd,
+		newLintCmd,
 		newRampCmd,
 		newReportCmd,
 		newRunCmd,

@@ -1,0 +1,42 @@
+package nsize
+
+import (
+	"math/rand"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func BenchmarkSortN(b *testing.B) {
+	data := rand.Perm(b.N)
+	sort.Ints(data) // want `sort.Ints gets all b.N elements of data \(made by rand.Perm\(b.N\)\) in one call`
+}
+
+func BenchmarkJoinN(b *testing.B) {
+	parts := make([]string, b.N)
+	for i := range parts {
+		parts[i] = "x"
+	}
+	b.ResetTimer()
+	_ = strings.Join(parts, ",") // want `strings.Join gets all b.N elements of parts`
+}
+
+// Not reported: b.N-sized data is one input per iteration of a timed loop.
+func BenchmarkInputs(b *testing.B) {
+	data := rand.Perm(b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = data[i] * 2
+	}
+}
+
+// Not reported: the set-up fills the data before ResetTimer.
+func BenchmarkFilled(b *testing.B) {
+	data := make([]int, b.N)
+	copy(data, rand.Perm(b.N))
+	b.ResetTimer()
+	for _, v := range data {
+		_ = slices.Contains(data[:1], v)
+	}
+}
