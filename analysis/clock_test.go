@@ -72,6 +72,11 @@ func TestChooseClock(t *testing.T) {
 		{"busy throughout, CPU-bound: CPU", clockRun(1.03, 1.03, 1, always, 1, -1), CPUUnit, "CPU time is used"},
 		// No -N suffix: go test ran it at GOMAXPROCS 1.
 		{"busy, no procs suffix: CPU", clockRun(1.03, 1.03, 1, evenRounds, 0, -1), CPUUnit, "its one thread busy, GOMAXPROCS 1"},
+		// Every round busy with 3 runnable threads on 2 CPUs: a thread
+		// that only computes gets 2/3 of a CPU (CPU time 66% of wall
+		// time); one that sleeps far less.
+		{"busy throughout, fair share: CPU", clockRun(1.03, 1.03, 0.66, always, 1, -1), CPUUnit, "CPU time is used"},
+		{"busy throughout, sleeps: wall", clockRun(1.03, 1.03, 0.2, always, 1, -1), WallUnit, "not CPU-bound"},
 		// A sleeping benchmark: 5% of its wall time on the CPU.
 		{"busy, sleeps: wall", clockRun(1.03, 1.03, 0.05, evenRounds, 1, -1), WallUnit, "not CPU-bound"},
 		// One of two threads busy, no profile: a lock handed on could

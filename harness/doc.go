@@ -94,8 +94,8 @@
 //   - measure.go: Measure and the passes; processes.go: the fresh
 //     processes of a multi-process run; combine.go: combining passes and
 //     processes by policy;
-//   - pass.go: one pass of a group, its sets and the runner, which takes
-//     samples and subtracts the loop overhead;
+//   - pass.go: one pass of a group, its sets and the runner; sample.go:
+//     one sample through rigor.Sampler, less the loop overhead;
 //   - plan.go: warm-up and calibration; set.go: one set's allocation
 //     rounds and timed rounds; rounds.go: the round loop's sampler and
 //     stopping rule for package experiment;

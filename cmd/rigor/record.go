@@ -86,11 +86,6 @@ func recordFailed(asked bool, result error) error {
 	return result
 }
 
-func oneLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
-
 // locationName is a store's location for people: relative to the working
 // directory when that is shorter, a URL without its password.
 func locationName(loc string) string {
