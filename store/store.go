@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -212,7 +211,7 @@ func Against(baseline *model.Run, label string, current *model.Run) (*model.Run,
 	if len(baseline.Sides) != 1 {
 		return nil, fmt.Errorf("baseline %s has %d sides; a baseline has one", label, len(baseline.Sides))
 	}
-	base := relabel(baseline, baseline.Sides[0].Label, label)
+	base := baseline.Relabel(baseline.Sides[0].Label, label)
 	for _, sd := range current.Sides {
 		if sd.Label == label {
 			return nil, fmt.Errorf("baseline label %q is also a side of the current run", label)
@@ -250,40 +249,3 @@ func shortRev(r string) string {
 	return r
 }
 
-// relabel returns a copy of r with side from renamed to, sharing nothing
-// that it changes.
-func relabel(r *model.Run, from, to string) *model.Run {
-	out := *r
-	out.Sides = slices.Clone(r.Sides)
-	for i := range out.Sides {
-		if out.Sides[i].Label == from {
-			out.Sides[i].Label = to
-		}
-	}
-	out.Benchmarks = slices.Clone(r.Benchmarks)
-	for i := range out.Benchmarks {
-		b := &out.Benchmarks[i]
-		if m, ok := b.Missing[from]; ok {
-			b.Missing = maps.Clone(b.Missing)
-			delete(b.Missing, from)
-			b.Missing[to] = m
-		}
-		b.Metrics = slices.Clone(b.Metrics)
-		for j := range b.Metrics {
-			m := &b.Metrics[j]
-			m.Samples = slices.Clone(m.Samples)
-			for k := range m.Samples {
-				if m.Samples[k].Side == from {
-					m.Samples[k].Side = to
-				}
-			}
-		}
-	}
-	out.Observations = slices.Clone(r.Observations)
-	for i := range out.Observations {
-		if out.Observations[i].Side == from {
-			out.Observations[i].Side = to
-		}
-	}
-	return &out
-}
