@@ -248,4 +248,3 @@ func shortRev(r string) string {
 	}
 	return r
 }
-
