@@ -37,3 +37,39 @@ func BenchmarkStoppingRule(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLookOneBenchmark measures one look of the stopping rule at a
+// paired run of one benchmark after 20 rounds whose iteration counts vary
+// fourfold (as replanned samples do), with the analysis's default 10000
+// bootstrap resamples and with the rule's own (lookResamples).
+func BenchmarkLookOneBenchmark(b *testing.B) {
+	run := &model.Run{Kind: model.KindAB, Paired: true, Sides: []model.Side{{Label: "old"}, {Label: "new"}}}
+	rng := NewRand(1)
+	bm := model.Benchmark{Name: "B", Pkg: "p"}
+	for _, unit := range []string{"sec/op", "cpu-sec/op", "B/op", "allocs/op"} {
+		m := model.Metric{Unit: unit, Better: model.DefaultBetter(unit)}
+		for r := 1; r <= 20; r++ {
+			iters := int64(500 + 100*r)
+			for _, side := range []string{"old", "new"} {
+				v := 60e-6 * (1 + 0.02*rng.NormFloat64())
+				if unit == "B/op" || unit == "allocs/op" {
+					v = 0
+				}
+				m.Samples = append(m.Samples, model.Sample{Side: side, Round: r, Iters: iters, Value: v})
+			}
+		}
+		bm.Metrics = append(bm.Metrics, m)
+	}
+	run.Benchmarks = []model.Benchmark{bm}
+	for _, n := range []int{10000, lookResamples} {
+		b.Run(fmt.Sprintf("resamples=%d", n), func(b *testing.B) {
+			opts := analysis.DefaultOptions()
+			opts.Resamples = n
+			for b.Loop() {
+				if _, err := analysis.Analyze(run, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -15,6 +15,10 @@ import (
 // looks at 0.001 the overall rate stays close to the final look's alpha.
 const InterimAlpha = 0.001
 
+// lookResamples is the bootstrap resamples of one look of the stopping
+// rule: the analysis's minimum.
+const lookResamples = 100
+
 // InterimConfidence is the confidence of intervals a stopping rule
 // checks at an interim look, for the same reason: 1 - InterimAlpha.
 const InterimConfidence = 1 - InterimAlpha
@@ -32,6 +36,11 @@ const InterimConfidence = 1 - InterimAlpha
 // derived from another, or a clock the verdict is not taken from, is
 // context and never keeps a run going.
 func Unresolved(run *model.Run, opts analysis.Options) ([]string, error) {
+	// The rule reads verdicts, which rest on rank tests and exact
+	// intervals; the bootstrap only serves the slopes of the summaries
+	// (and unpaired ratios of more than 200 samples), so a look spends
+	// as few resamples as the analysis accepts.
+	opts.Resamples = min(opts.Resamples, lookResamples)
 	rep, err := analysis.Analyze(run, opts)
 	if err != nil {
 		return nil, err
