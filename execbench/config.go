@@ -141,22 +141,8 @@ const (
 	PhaseCleanup = "cleaning up"
 )
 
-// Progress says what a run is doing.
-type Progress struct {
-	Phase string
-	// Round is the current round, from 1, while measuring.
-	Round int
-	// Start is when the budget started; Budget is Config.Time.
-	Start  time.Time
-	Budget time.Duration
-	// Step of Steps is the position within the phase or round.
-	Step, Steps int
-	// Unresolved are the benchmarks still unresolved after the last
-	// look; nil before the first.
-	Unresolved []string
-	// Current is what runs now.
-	Current string
-}
+// Progress says what a run is doing (see experiment.Progress).
+type Progress = experiment.Progress
 
 // A ConfigError is a Config that cannot run: an empty command, one that
 // is not found, shell syntax without a shell, a bad parameter. Nothing

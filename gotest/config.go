@@ -122,23 +122,8 @@ const (
 	PhaseProfile   = "profiling"
 )
 
-// Progress says what a run is doing.
-type Progress struct {
-	Phase string
-	// Round is the current round, from 1, while measuring.
-	Round int
-	// Start is when measuring (calibration included) began; Budget is
-	// Config.Time.
-	Start  time.Time
-	Budget time.Duration
-	// Step of Steps is the position within the phase or the round.
-	Step, Steps int
-	// Unresolved are the benchmarks still unresolved after the last
-	// analysed round; nil before the first analysis.
-	Unresolved []string
-	// Current is what runs now: "new Build/size=1".
-	Current string
-}
+// Progress says what a run is doing (see experiment.Progress).
+type Progress = experiment.Progress
 
 func (c *Config) defaults() error {
 	if len(c.Sides) == 0 || len(c.Sides) > 2 {
