@@ -16,7 +16,6 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/experiment"
-	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/store"
@@ -500,10 +499,7 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	cfg.Log = s.err
 	bar := newProgressBar(s.err, cfg.Time)
 	if bar != nil {
-		cfg.Progress, cfg.Log = func(p execbench.Progress) {
-			bar.update(gotest.Progress{Phase: p.Phase, Round: p.Round, Start: p.Start, Budget: p.Budget,
-				Step: p.Step, Steps: p.Steps, Unresolved: p.Unresolved, Current: p.Current})
-		}, bar
+		cfg.Progress, cfg.Log = bar.update, bar
 	}
 	res, err := execbench.Run(ctx, cfg)
 	bar.done()
