@@ -331,3 +331,37 @@ func TestPairedAAWithPreemptedRound(t *testing.T) {
 		t.Errorf("verdict %s (%s), want unchanged", c.Verdict, c.Reason)
 	}
 }
+
+// TestMoreRounds: an unsettled paired change says how many rounds would
+// settle it, from its own interval (hand-computed: z.975 = 1.959964,
+// z.80 = 0.841621, so w' = gap / 1.429410 and n' = n (w/w')^2), never from
+// the sides' coefficient of variation, which pairing cancels: a machine
+// that slowed both sides by 35% asked for about 20,000 samples per side
+// where about 500 rounds suffice.
+func TestMoreRounds(t *testing.T) {
+	opts := DefaultOptions() // noise 1%, confidence 95%
+	tests := []struct {
+		name        string
+		est, lo, hi float64
+		n           int
+		want        string
+	}{
+		// w = 0.0145, gap = 0.013, w' = 0.0090946: n' = 20 * 2.54195 = 50.84.
+		{"real change overlapping the band", 0.023, 0.004, 0.033, 20, "about 51 rounds"},
+		// w = 0.025, gap = 0.005, w' = 0.0034979: n' = 10 * 51.08 = 510.8.
+		{"no change, wide interval", 0.005, -0.02, 0.03, 10, "about 511 rounds"},
+		// gap = 0.0001: w' = 0.00007, and 10 w' < w = 0.008.
+		{"on the band's edge", 0.0101, 0.002, 0.018, 20, "even 100 times this run's 20 rounds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Change{Paired: true, Test: "wilcoxon", N: tt.n, Estimate: tt.est, Lo: tt.lo, Hi: tt.hi, P: 0.01, PAdjusted: 0.01}
+			// Each side drifted: a CV of 35.9%, as a busy machine gave.
+			m := &Metric{Unit: "sec/op", Better: model.LowerIsBetter, Sides: []Summary{{Center: 1e-4, CV: 0.359, Iters: 300}, {Center: 1e-4, CV: 0.359, Iters: 300}}}
+			decide(c, m, opts)
+			if c.Verdict != Inconclusive || !strings.Contains(c.Reason, tt.want) || strings.Contains(c.Reason, "per side") {
+				t.Errorf("verdict %s, reason %q: want inconclusive saying %q", c.Verdict, c.Reason, tt.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/stats"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // correct applies the multiple-comparison correction across every
@@ -125,10 +126,14 @@ func decide(c *Change, m *Metric, opts Options) {
 		c.Reason = fmt.Sprintf("%s clears the %s noise band, but %s is not below %v", ci, band, pText, opts.Alpha)
 	case c.Lo > 0 || c.Hi < 0:
 		c.Verdict = Inconclusive
-		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter", ci, band)
+		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter%s", ci, band, moreRounds(c, opts))
 	default:
 		c.Verdict = Inconclusive
-		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, moreSamples(m, opts))
+		more := moreSamples(m, opts)
+		if c.Paired {
+			more = moreRounds(c, opts)
+		}
+		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, more)
 	}
 }
 
@@ -141,6 +146,41 @@ func aboveFloor(c *Change, m *Metric, opts Options) bool {
 	base := m.Sides[0]
 	diff := math.Abs(c.Estimate * base.Center)
 	return diff*base.Iters >= opts.TimerResolution
+}
+
+// settlePower is the chance moreRounds plans for: the rounds it names
+// settle the comparison in about four runs of five.
+const settlePower = 0.8
+
+// moreRounds says, for a paired change the noise band leaves unsettled,
+// about how many rounds would settle it at the variation this run saw:
+// clear the band when the estimate lies beyond it, or fit inside it when
+// the estimate lies within. The interval's half-width w shrinks as
+// 1/sqrt(rounds); settling with probability settlePower needs a half-width
+// w' with |estimate - band edge| = w' (1 + z_power/z_confidence), so
+// n' = n (w/w')^2. It reads the run's own interval, not a per-side
+// coefficient of variation: pairing cancels what the sides share (a
+// machine that slowed both), and the per-side spread would ask for
+// thousands of samples where tens of rounds suffice.
+func moreRounds(c *Change, opts Options) string {
+	n := c.N
+	w := (c.Hi - c.Lo) / 2
+	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
+	if n < 2 || !(w > 0) || math.IsNaN(gap) || opts.Noise <= 0 {
+		return ""
+	}
+	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
+	zp := distuv.UnitNormal.Quantile(settlePower)
+	target := gap / (1 + zp/zc)
+	const most = 100 // times this run's rounds
+	if target*math.Sqrt(most) < w {
+		return fmt.Sprintf("; its estimate sits so near the band's edge that even %d times this run's %d rounds would likely not settle it", most, n)
+	}
+	need := int(math.Ceil(float64(n) * (w / target) * (w / target)))
+	if need <= n {
+		return "" // the interval is as narrow as settling needs: chance, not rounds, left it open
+	}
+	return fmt.Sprintf("; at this run's variation about %d rounds (%.1f times this run's %d) would likely settle it", need, float64(need)/float64(n), n)
 }
 
 func moreSamples(m *Metric, opts Options) string {
