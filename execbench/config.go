@@ -129,6 +129,9 @@ type Observer interface {
 	Mark(benchmark, side string, round int)
 	Pause()
 	AddProcess(*model.ProcessStats)
+	// Observations returns the intervals that have ended so far, for
+	// the stopping rule's interim looks.
+	Observations() []model.Observation
 	Stop() []model.Observation
 }
 

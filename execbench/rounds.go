@@ -94,7 +94,11 @@ func (p *sampler) Checkpoint() error {
 // Unresolved applies the stopping rule, ignoring failed benchmarks.
 func (p *sampler) Unresolved() ([]string, error) {
 	s := (*session)(p)
-	keys, err := experiment.Unresolved(s.run, s.cfg.Analysis)
+	run := s.run
+	if s.cfg.Observer != nil {
+		run = experiment.Interim(run, s.cfg.Observer.Observations())
+	}
+	keys, err := experiment.Unresolved(run, s.cfg.Analysis)
 	if err != nil {
 		return nil, fmt.Errorf("analysing round: %w", err)
 	}

@@ -446,10 +446,11 @@ func TestSleepVerdict(t *testing.T) {
 // fakeObserver counts what it is told.
 type fakeObserver struct{ marks, procs, stops int }
 
-func (f *fakeObserver) Mark(string, string, int)       { f.marks++ }
-func (f *fakeObserver) Pause()                         {}
-func (f *fakeObserver) AddProcess(*model.ProcessStats) { f.procs++ }
-func (f *fakeObserver) Stop() []model.Observation      { f.stops++; return nil }
+func (f *fakeObserver) Mark(string, string, int)          { f.marks++ }
+func (f *fakeObserver) Pause()                            {}
+func (f *fakeObserver) AddProcess(*model.ProcessStats)    { f.procs++ }
+func (f *fakeObserver) Observations() []model.Observation { return nil }
+func (f *fakeObserver) Stop() []model.Observation         { f.stops++; return nil }
 
 // TestObserver: every timed run is marked and its usage attached; the
 // observer is stopped once, whether the run measures or fails first.

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"math"
+	"slices"
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
@@ -52,6 +53,20 @@ func Unresolved(run *model.Run, opts analysis.Options) ([]string, error) {
 		}
 	}
 	return keys, nil
+}
+
+// Interim returns run as an interim look should see it: with obs, the
+// observer's intervals that have ended so far, after the run's own
+// observations, so that the look chooses the verdict's clock as the final
+// analysis will (a look on wall time alone would never settle, beside a
+// busy neighbour, what CPU time settles). run itself is not changed.
+func Interim(run *model.Run, obs []model.Observation) *model.Run {
+	if len(obs) == 0 {
+		return run
+	}
+	r := *run
+	r.Observations = append(slices.Clip(run.Observations), obs...)
+	return &r
 }
 
 // Settled reports whether more rounds could no longer change b's verdict

@@ -83,3 +83,55 @@ func TestUnresolvedOneSide(t *testing.T) {
 		t.Errorf("wide values: %q, %v; want [B]", keys, err)
 	}
 }
+
+// TestInterimChoosesClock: beside a busy neighbour, an interim look that
+// sees what the observer saw settles on CPU time what wall time cannot:
+// the stopping rule uses the verdict's clock. Wall time swings ±20% from
+// pair to pair; CPU time is +10% in all 12 rounds (Wilcoxon's exact
+// two-sided p = 2/2^12 = 0.00049, below the interim 0.001); every sample
+// ran with three runnable threads on two CPUs at GOMAXPROCS 1.
+func TestInterimChoosesClock(t *testing.T) {
+	wall := model.Metric{Unit: analysis.WallUnit, Better: model.LowerIsBetter}
+	cpu := model.Metric{Unit: analysis.CPUUnit, Better: model.LowerIsBetter}
+	bench := model.Benchmark{Name: "B", Pkg: "p", Procs: 1}
+	var obs []model.Observation
+	for r := 1; r <= 12; r++ {
+		swing := 1.2
+		if r%2 == 0 {
+			swing = 0.8
+		}
+		for _, side := range []string{"old", "new"} {
+			w, c := 100e-6, 95e-6*(1+0.0005*float64(r%3))
+			if side == "new" {
+				w *= swing
+				c *= 1.1
+			}
+			wall.Samples = append(wall.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: w})
+			cpu.Samples = append(cpu.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: c})
+			obs = append(obs, model.Observation{Benchmark: bench.Key(), Side: side, Round: r, OtherCPU: 0.6,
+				System: &model.SystemStats{CPUs: 2, Running: 3}})
+		}
+	}
+	bench.Metrics = []model.Metric{wall, cpu}
+	run := &model.Run{Kind: model.KindAB, Paired: true, Sides: []model.Side{{Label: "old"}, {Label: "new"}},
+		Benchmarks: []model.Benchmark{bench}}
+	opts := analysis.DefaultOptions()
+
+	blind, err := Unresolved(run, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(blind, []string{bench.Key()}) {
+		t.Errorf("without the observer's data: unresolved %q, want %q (wall time cannot settle)", blind, bench.Key())
+	}
+	seen, err := Unresolved(Interim(run, obs), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 0 {
+		t.Errorf("with the observer's data: unresolved %q, want none (CPU time settles)", seen)
+	}
+	if len(run.Observations) != 0 {
+		t.Errorf("Interim changed the run: %d observations", len(run.Observations))
+	}
+}

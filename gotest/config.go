@@ -110,7 +110,10 @@ type Observer interface {
 	AddProcess(*model.ProcessStats)
 	// AddProfile attaches a summary of the process's CPU profile.
 	AddProfile(*model.ProfileStats)
-	// Stop ends observing and returns one observation per interval.
+	// Observations returns the intervals that have ended so far, for
+	// the stopping rule's interim looks; Stop ends observing and returns
+	// one observation per interval.
+	Observations() []model.Observation
 	Stop() []model.Observation
 }
 

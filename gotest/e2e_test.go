@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -187,8 +188,8 @@ func worktrees(t *testing.T, dir string) int {
 }
 
 type fakeObserver struct {
-	marks, pauses, procs, profiles int
-	keys                           map[string]bool
+	marks, pauses, procs, profiles, looks int
+	keys                                  map[string]bool
 }
 
 func (f *fakeObserver) Mark(benchmark, side string, round int) {
@@ -198,6 +199,10 @@ func (f *fakeObserver) Mark(benchmark, side string, round int) {
 func (f *fakeObserver) Pause()                         { f.pauses++ }
 func (f *fakeObserver) AddProcess(*model.ProcessStats) { f.procs++ }
 func (f *fakeObserver) AddProfile(*model.ProfileStats) { f.profiles++ }
+func (f *fakeObserver) Observations() []model.Observation {
+	f.looks++
+	return []model.Observation{{Benchmark: "interim"}}
+}
 func (f *fakeObserver) Stop() []model.Observation {
 	return []model.Observation{{Benchmark: "fake"}}
 }
@@ -222,9 +227,25 @@ func TestABTenfold(t *testing.T) {
 		}
 		run.Notes = append(run.Notes, model.Note{Kind: model.NoteOther, Text: "annotated"})
 	}
+	// Every look of the stopping rule sees the observer's intervals so
+	// far, which choose its clock.
+	var looks, blind int
+	cfg.Unresolved = func(run *model.Run) ([]string, error) {
+		looks++
+		if !slices.ContainsFunc(run.Observations, func(o model.Observation) bool { return o.Benchmark == "interim" }) {
+			blind++
+		}
+		return experiment.Unresolved(run, analysis.DefaultOptions())
+	}
 	run, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if looks == 0 || blind != 0 || obs.looks < looks {
+		t.Errorf("%d looks of the stopping rule, %d without the observer's intervals (observer asked %d times)", looks, blind, obs.looks)
+	}
+	if slices.ContainsFunc(run.Observations, func(o model.Observation) bool { return o.Benchmark == "interim" }) {
+		t.Error("an interim look's observations were kept in the run")
 	}
 	if n := worktrees(t, dir); n != 1 {
 		t.Errorf("%d worktrees left after the run, want only the main one", n)

@@ -135,10 +135,14 @@ func (p *sampler) Unresolved() ([]string, error) {
 	s := (*session)(p)
 	var keys []string
 	var err error
+	run := s.run
+	if s.cfg.Observer != nil {
+		run = experiment.Interim(run, s.cfg.Observer.Observations())
+	}
 	if s.cfg.Unresolved != nil {
-		keys, err = s.cfg.Unresolved(s.run)
+		keys, err = s.cfg.Unresolved(run)
 	} else {
-		keys, err = experiment.Unresolved(s.run, s.cfg.Analysis)
+		keys, err = experiment.Unresolved(run, s.cfg.Analysis)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("analysing round: %w", err)

@@ -42,6 +42,9 @@ type runner struct {
 type marker interface {
 	Mark(benchmark, side string, round int)
 	Pause()
+	// Observations are the intervals ended so far, for the stopping
+	// rule's interim looks.
+	Observations() []model.Observation
 }
 
 // newRunner returns a runner of s's samples: it measures the clock

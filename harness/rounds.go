@@ -90,6 +90,9 @@ func (m *setSampler) Unresolved() ([]string, error) {
 	hdr.Metrics = out.allMetrics()
 	run := &model.Run{Kind: model.KindHarness, Paired: true, Sides: r.pass.Sides,
 		Benchmarks: []model.Benchmark{hdr}}
+	if r.obs != nil {
+		run = experiment.Interim(run, r.obs.Observations())
+	}
 	o := analysis.DefaultOptions()
 	o.Confidence, o.Noise, o.Seed = r.cfg.Confidence, r.cfg.Noise, r.cfg.Seed
 	o.TimerResolution = r.clock.Resolution.Seconds()

@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -296,21 +297,58 @@ func (o *Observer) Stop() []model.Observation {
 		if i+1 < len(marks) {
 			t1 = marks[i+1].t
 		}
-		obs := model.Observation{
-			Start:     m.t,
-			Duration:  t1.Sub(m.t),
-			Benchmark: m.benchmark,
-			Side:      m.side,
-			Round:     m.round,
-			System:    systemStats(o.snaps, m.t, t1),
-			Process:   m.proc,
-			Runtime:   m.rt,
-			Profile:   m.prof,
-		}
-		obs.OtherCPU = otherCPU(&obs, o.self)
-		o.result = append(o.result, obs)
+		o.result = append(o.result, o.observation(m, t1))
 	}
 	return o.result
+}
+
+// Observations returns, without stopping, an Observation for every
+// interval that has ended and that the sampler has read past: what an
+// interim look of a stopping rule can know of the system so far. An
+// interval still open, or one whose end came after the last sample, waits
+// for a later call (or Stop), so its numbers are never extrapolated.
+// After Stop it returns what Stop did.
+func (o *Observer) Observations() []model.Observation {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stopped {
+		return slices.Clone(o.result)
+	}
+	var read time.Time
+	if n := len(o.snaps); n > 0 {
+		read = o.snaps[n-1].t
+	}
+	var out []model.Observation
+	for i, m := range o.marks {
+		if i+1 >= len(o.marks) {
+			break // still open
+		}
+		t1 := o.marks[i+1].t
+		if o.rd != nil && t1.After(read) {
+			break // the sampler has not read past its end yet
+		}
+		if !m.paused {
+			out = append(out, o.observation(m, t1))
+		}
+	}
+	return out
+}
+
+// observation is mark m's interval, ending at t1. o.mu is held.
+func (o *Observer) observation(m mark, t1 time.Time) model.Observation {
+	obs := model.Observation{
+		Start:     m.t,
+		Duration:  t1.Sub(m.t),
+		Benchmark: m.benchmark,
+		Side:      m.side,
+		Round:     m.round,
+		System:    systemStats(o.snaps, m.t, t1),
+		Process:   m.proc,
+		Runtime:   m.rt,
+		Profile:   m.prof,
+	}
+	obs.OtherCPU = otherCPU(&obs, o.self)
+	return obs
 }
 
 // otherCPU is the fraction of all CPUs that processes other than the

@@ -129,3 +129,38 @@ func TestOtherCPU(t *testing.T) {
 		t.Errorf("no data: got %v, want 0", got)
 	}
 }
+
+// TestObserverInterim: Observations gives the intervals that have ended,
+// with what Stop would give for them, and leaves the open one for later;
+// it never waits for the machine, only for the sampler to read past an
+// interval's end (it does within a few periods).
+func TestObserverInterim(t *testing.T) {
+	o := Start(context.Background(), 5*time.Millisecond)
+	if got := o.Observations(); len(got) != 0 {
+		t.Fatalf("before any Mark: %d observations, want none", len(got))
+	}
+	o.Mark("A", "old", 1)
+	o.AddProcess(&model.ProcessStats{UserSec: 0.01})
+	time.Sleep(10 * time.Millisecond)
+	o.Pause()
+	o.Mark("B", "new", 1)
+	var got []model.Observation
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got = o.Observations(); len(got) > 0 {
+			break
+		}
+	}
+	if len(got) != 1 || got[0].Benchmark != "A" || got[0].Round != 1 || got[0].Process == nil || got[0].Process.UserSec != 0.01 {
+		t.Fatalf("interim observations %+v, want A's alone (B is open, the pause is nobody's)", got)
+	}
+	if runtime.GOOS == "linux" && got[0].System == nil {
+		t.Errorf("A has no system stats on Linux")
+	}
+	final := o.Stop()
+	if len(final) != 2 || final[0].Start != got[0].Start || final[0].Duration != got[0].Duration {
+		t.Errorf("Stop gave %+v; its first interval should be the interim one %+v", final, got[0])
+	}
+	if after := o.Observations(); len(after) != 2 {
+		t.Errorf("after Stop, Observations gave %d, want Stop's 2", len(after))
+	}
+}
