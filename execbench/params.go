@@ -121,12 +121,18 @@ func combinations(params []Param) ([]binding, error) {
 	return out, nil
 }
 
-// substitute replaces every {name} in line with its value.
+// substitute replaces every {name} in line with its value, in one pass
+// as hyperfine does: a value that holds another parameter's {name} is
+// not substituted again.
 func (b binding) substitute(line string) string {
-	for _, p := range b {
-		line = strings.ReplaceAll(line, "{"+p.name+"}", p.value)
+	if len(b) == 0 {
+		return line
 	}
-	return line
+	pairs := make([]string, 0, 2*len(b))
+	for _, p := range b {
+		pairs = append(pairs, "{"+p.name+"}", p.value)
+	}
+	return strings.NewReplacer(pairs...).Replace(line)
 }
 
 // name is the benchmark's name: "x=1/y=a", or DefaultName without

@@ -101,3 +101,23 @@ func FuzzScanValues(f *testing.F) {
 		}
 	})
 }
+
+// TestSubstituteOnce: a value that holds another parameter's {name} is
+// substituted as given, never substituted again (hyperfine's
+// test_get_command_line_nonoverlapping: -L foo 'a,{bar}' -L bar baz
+// never runs 'echo baz baz').
+func TestSubstituteOnce(t *testing.T) {
+	for _, tc := range []struct {
+		b          binding
+		line, want string
+	}{
+		{binding{{"foo", "{bar}"}, {"bar", "baz"}}, "echo {foo} {bar}", "echo {bar} baz"},
+		{binding{{"bar", "baz"}, {"foo", "{bar}"}}, "echo {foo} {bar}", "echo {bar} baz"},
+		{binding{{"a", "{a}"}}, "x {a}{a}", "x {a}{a}"},
+		{binding{{"a", "1"}, {"ab", "2"}}, "{ab}{a}", "21"},
+	} {
+		if got := tc.b.substitute(tc.line); got != tc.want {
+			t.Errorf("%v.substitute(%q) = %q, want %q", tc.b, tc.line, got, tc.want)
+		}
+	}
+}
