@@ -93,6 +93,14 @@ type Config struct {
 	// or when Time is spent. At least two rounds run.
 	MinRounds, MaxRounds int
 	Time                 time.Duration
+	// Runs, when positive, is the number of rounds to run, exactly
+	// (hyperfine's --runs): MinRounds and MaxRounds are set to it, the
+	// stopping rule ends nothing early, and Time does not cut the rounds
+	// short unless RunsTimed is set (an explicit --time); Time still
+	// bounds a single run when Timeout is zero. The run's notes say the
+	// rule was off.
+	Runs      int
+	RunsTimed bool
 	// Order is experiment.OrderThueMorse (default) or OrderABBA; more
 	// than two commands rotate.
 	Order string
@@ -194,6 +202,12 @@ func (c *Config) defaults() error {
 		if len(c.AuxShell) == 0 {
 			c.AuxShell = []string{"sh"}
 		}
+	}
+	switch {
+	case c.Runs == 1 || c.Runs < 0:
+		return configErrorf("runs %d: a paired comparison needs at least 2 rounds", c.Runs)
+	case c.Runs > 0:
+		c.MinRounds, c.MaxRounds = c.Runs, c.Runs
 	}
 	if c.MinRounds <= 0 {
 		c.MinRounds = DefaultMinRounds

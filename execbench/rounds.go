@@ -53,10 +53,11 @@ func (s *session) measure(ctx context.Context) error {
 		growth = lookGrowth(s.budget.Spent("warm-up") / time.Duration(s.warmRuns) * time.Duration(len(s.units)*len(s.labels)))
 	}
 	out, err := experiment.Loop(ctx, experiment.Design{
-		MinRounds:  s.cfg.MinRounds,
-		MaxRounds:  s.cfg.MaxRounds,
-		Budget:     s.budget,
-		LookGrowth: growth,
+		MinRounds:     s.cfg.MinRounds,
+		MaxRounds:     s.cfg.MaxRounds,
+		MinOverBudget: s.cfg.Runs > 0 && !s.cfg.RunsTimed,
+		Budget:        s.budget,
+		LookGrowth:    growth,
 		Progress: func(round int, unresolved []string) {
 			s.progress(Progress{Phase: PhaseMeasure, Round: round, Unresolved: unresolved})
 		},
@@ -232,13 +233,22 @@ func (s *session) roundsNote(out experiment.Outcome) {
 		msg = fmt.Sprintf("Stopped when the %v time budget was spent, after %d rounds", s.cfg.Time, out.Rounds)
 	case experiment.StopMaxRounds:
 		msg = fmt.Sprintf("Stopped at the maximum number of rounds, after %d rounds", out.Rounds)
+		if s.cfg.Runs > 0 {
+			// The verdicts still come from the rounds, but nothing
+			// decided how many there were: say so.
+			msg = fmt.Sprintf("Ran the %d rounds --runs asked for: the stopping rule was off, so a verdict may be inconclusive where more rounds would have resolved it", out.Rounds)
+		}
 	case experiment.StopFailed:
 		msg = fmt.Sprintf("Stopped because every benchmark failed, after %d rounds", out.Rounds)
 	default:
 		return // interrupted or failed: finish says so
 	}
 	if out.Rounds < s.cfg.MinRounds && out.Stop != experiment.StopResolved {
-		msg += fmt.Sprintf(" (fewer than the minimum of %d)", s.cfg.MinRounds)
+		if s.cfg.Runs > 0 {
+			msg += fmt.Sprintf(" (fewer than the %d --runs asked for)", s.cfg.Runs)
+		} else {
+			msg += fmt.Sprintf(" (fewer than the minimum of %d)", s.cfg.MinRounds)
+		}
 	}
 	if out.Stop != experiment.StopResolved {
 		var left []string

@@ -33,6 +33,7 @@ type execOptions struct {
 	// once.
 	minRounds, maxRounds, runs int
 	minSet, maxSet, runsSet    bool
+	timeSet                    bool
 	budget                     time.Duration
 	timeout                    time.Duration
 	order                      string
@@ -140,7 +141,7 @@ printed).`,
 			o.commands = fs.Args()
 			o.minSet = fs.Changed("min-rounds") || fs.Changed("min-runs")
 			o.maxSet = fs.Changed("max-rounds") || fs.Changed("max-runs")
-			o.runsSet, o.shellSet = fs.Changed("runs"), fs.Changed("shell")
+			o.runsSet, o.shellSet, o.timeSet = fs.Changed("runs"), fs.Changed("shell"), fs.Changed("time")
 			o.argv = os.Args
 			return runExec(cmd.Context(), &o, s)
 		},
@@ -159,7 +160,7 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.IntVarP(&o.minRounds, "min-runs", "m", execbench.DefaultMinRounds, "same as --min-rounds: a round runs every command once")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
 	fs.IntVarP(&o.maxRounds, "max-runs", "M", 0, "same as --max-rounds")
-	fs.IntVarP(&o.runs, "runs", "r", 0, "run exactly this many rounds (--min-rounds and --max-rounds at once)")
+	fs.IntVarP(&o.runs, "runs", "r", 0, "run exactly this many rounds: the stopping rule is off, and --time ends them early only when given too")
 	fs.DurationVar(&o.budget, "time", execbench.DefaultTime, "wall-clock budget for warm-up and rounds (setup and cleanup excluded)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop a run (and every process it started) that lasts longer than this, and report it (default: the whole --time budget)")
 	fs.StringVar(&o.order, "order", experiment.OrderThueMorse, "order of two commands across rounds: thue-morse or abba (more commands rotate)")
@@ -328,7 +329,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		cfg.Output = execbench.OutputInherit
 	}
 	if o.runsSet {
-		cfg.MinRounds, cfg.MaxRounds = o.runs, o.runs
+		cfg.Runs, cfg.RunsTimed = o.runs, o.timeSet
 	}
 	var err error
 	if !o.noShell {
