@@ -26,6 +26,14 @@ type Command struct {
 	// Prepare runs before, and Conclude after, every run of Line, warm-up
 	// runs included, untimed (hyperfine's --prepare and --conclude).
 	Prepare, Conclude string
+	// Names, when set, name the command in each combination of parameter
+	// values, one per combination in hyperfine's order (the first
+	// parameter varying fastest), its parameters substituted: what
+	// hyperfine's --command-name given once per benchmark says. They
+	// name the results of --export-json and the other exports; the side's
+	// label is Label, else the names when they are all the same, else
+	// Line.
+	Names []string
 }
 
 // Defaults for Config's zero fields.

@@ -93,6 +93,31 @@ func validParamName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "{}= \t\n/,")
 }
 
+// hyperfineIndex returns where the combination at index i of
+// combinations (the first parameter varying slowest) comes in hyperfine's
+// order, in which the first parameter varies fastest.
+func hyperfineIndex(params []Param, i int) int {
+	h, mult := 0, 1
+	idx := combinationIndices(params, i)
+	for p := range params {
+		h += idx[p] * mult
+		mult *= max(len(params[p].Values), 1)
+	}
+	return h
+}
+
+// combinationIndices returns the index of each parameter's value in the
+// combination at index i of combinations.
+func combinationIndices(params []Param, i int) []int {
+	idx := make([]int, len(params))
+	for p := len(params) - 1; p >= 0; p-- {
+		n := max(len(params[p].Values), 1)
+		idx[p] = i % n
+		i /= n
+	}
+	return idx
+}
+
 // A binding is one combination of parameter values: one benchmark.
 type binding []paramValue
 

@@ -30,9 +30,12 @@ type unit struct {
 	key   string // model.Benchmark.Key
 	bind  binding
 	index int // in run.Benchmarks
+	// hindex is the unit's place in hyperfine's order of combinations.
+	hindex int
 	// Per side: the command line with the parameters substituted, the
-	// words that run it, and its --prepare and --conclude lines.
-	line              []string
+	// words that run it, its --prepare and --conclude lines, and its name
+	// in this combination ("" without Command.Names).
+	line, names       []string
 	argv              [][]string
 	prepare, conclude []string
 	failed            bool
@@ -174,8 +177,14 @@ func (s *session) plan() error {
 		return &ConfigError{err}
 	}
 	seen := map[string]int{}
-	for _, c := range s.cfg.Commands {
+	for i, c := range s.cfg.Commands {
+		if len(c.Names) > 0 && len(c.Names) != len(binds) {
+			return configErrorf("command %d has %d names for %d parameter combinations", i+1, len(c.Names), len(binds))
+		}
 		label := strings.TrimSpace(c.Label)
+		if label == "" && len(c.Names) > 0 && len(slices.Compact(slices.Clone(c.Names))) == 1 {
+			label = strings.TrimSpace(c.Names[0])
+		}
 		if label == "" {
 			label = strings.TrimSpace(c.Line)
 		}
@@ -184,8 +193,8 @@ func (s *session) plan() error {
 		s.run.Sides = append(s.run.Sides, model.Side{Label: label, Source: c.Line})
 	}
 	keys := map[string]bool{}
-	for _, b := range binds {
-		u := &unit{bind: b, key: b.name(), index: len(s.run.Benchmarks), runs: make([][]runRecord, len(s.labels))}
+	for i, b := range binds {
+		u := &unit{bind: b, key: b.name(), index: len(s.run.Benchmarks), hindex: hyperfineIndex(s.cfg.Params, i), runs: make([][]runRecord, len(s.labels))}
 		if keys[u.key] {
 			return configErrorf("two parameter combinations are both named %s", u.key)
 		}
@@ -200,6 +209,11 @@ func (s *session) plan() error {
 				return configErrorf("%s: %v", argv[0], unwrapExecError(err))
 			}
 			u.line = append(u.line, line)
+			name := ""
+			if len(c.Names) > 0 {
+				name = b.substitute(c.Names[u.hindex])
+			}
+			u.names = append(u.names, name)
 			u.argv = append(u.argv, argv)
 			u.prepare = append(u.prepare, b.substitute(c.Prepare))
 			u.conclude = append(u.conclude, b.substitute(c.Conclude))
