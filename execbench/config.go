@@ -93,6 +93,11 @@ type Config struct {
 	// measuring, or is dropped from later rounds when it fails after
 	// having succeeded.
 	IgnoreFailure bool
+	// IgnoreExitCodes, when set, limits IgnoreFailure to these exit
+	// codes (hyperfine's --ignore-failure=1,2): a run that exits with
+	// another code, or is killed by a signal, fails as without
+	// IgnoreFailure.
+	IgnoreExitCodes []int
 	// Timeout stops (kills the process group of) a run that lasts
 	// longer; zero means the whole time budget.
 	Timeout time.Duration
@@ -288,6 +293,15 @@ func (c *Config) defaults() error {
 		}
 	}
 	return nil
+}
+
+// ignores reports whether the failure of m, a run that failed, is to be
+// measured as any other run.
+func (c *Config) ignores(m *measurement) bool {
+	if !c.IgnoreFailure {
+		return false
+	}
+	return len(c.IgnoreExitCodes) == 0 || m.exit > 0 && slices.Contains(c.IgnoreExitCodes, m.exit)
 }
 
 // uses reports whether s appears in a command or an auxiliary command.

@@ -167,9 +167,9 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 	case err != nil:
 		s.drop(u, si, k, s.explain(err))
 		return nil
-	case m.failed() && !s.cfg.IgnoreFailure && !had:
+	case m.failed() && !s.cfg.ignores(m) && !had:
 		return s.failure(u, si, m, "in its first timed run")
-	case m.failed() && !s.cfg.IgnoreFailure:
+	case m.failed() && !s.cfg.ignores(m):
 		s.drop(u, si, k, "failed: "+m.status())
 		return nil
 	}

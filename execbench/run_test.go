@@ -473,3 +473,26 @@ func TestObserver(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreExitCodes: --ignore-failure=3 measures runs that exit 3, and
+// still refuses a command that exits 4.
+func TestIgnoreExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		exit    string
+		codes   []int
+		refused bool
+	}{
+		{"3", []int{3}, false},
+		{"3", []int{1, 3}, false},
+		{"4", []int{1, 3}, true},
+		{"4", nil, false}, // every non-zero code
+	} {
+		cfg := config(t, 2, h("-exit", tc.exit))
+		cfg.IgnoreFailure, cfg.IgnoreExitCodes = true, tc.codes
+		_, err := Run(context.Background(), cfg)
+		var ce *CommandError
+		if refused := errors.As(err, &ce); refused != tc.refused || !refused && err != nil {
+			t.Errorf("exit %s, ignoring %v: error %v, want refused %v", tc.exit, tc.codes, err, tc.refused)
+		}
+	}
+}

@@ -407,7 +407,7 @@ func (s *session) warmup(ctx context.Context) error {
 					}
 					return &CommandError{s.what(u, si) + " " + s.explain(err)}
 				}
-				if m.failed() && !s.cfg.IgnoreFailure {
+				if m.failed() && !s.cfg.ignores(m) {
 					return s.failure(u, si, m, "in its first run")
 				}
 				if err := s.aux(ctx, "--conclude", u.conclude[si]); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,18 +48,14 @@ type execOptions struct {
 	// joined by paramSep (see joinParamArgs); step is -D.
 	scans, lists  []string
 	step          string
-	ignoreFailure bool
+	ignoreFailure ignoreFailureFlag
 	input, output string
 	showOutput    bool
 	exportJSON    string
+	hf            hyperfineFlags
 	// argv is the command line the results record (os.Args).
 	argv []string
 }
-
-// hyperfineStyles are hyperfine's --style values, which choose colours
-// and a progress bar rather than a layout: exec takes them for rigor's
-// default layout, so that a hyperfine command line keeps working.
-var hyperfineStyles = []string{"auto", "basic", "full", "nocolor", "color"}
 
 // paramSep joins the words of -P and -L into one flag value: no argument
 // can hold a NUL byte.
@@ -104,11 +101,32 @@ hyperfine's flags keep their meaning: --warmup, --prepare and --conclude
 last: with interleaved rounds every setup runs before any command is
 measured), -P NAME MIN MAX [-D STEP] and -L NAME A,B,C (each value, or
 combination of values, is a benchmark of its own, {NAME} substituted),
---shell and -N, --ignore-failure, --input, --output (and --show-output),
---name, --runs, --min-runs, --max-runs, --style (hyperfine's values are
-taken as rigor's default layout), and --export-json in hyperfine's own JSON shape
-(rigor compare reads it, and hyperfine's). The report is written to standard
-output or -o FILE in --format, as rigor compare's.
+--shell and -N, -i/--ignore-failure[=CODES], --input, --output (and
+--show-output), -n/--command-name (once per command, or with parameters once
+per benchmark in hyperfine's order), --reference and --reference-name,
+--min-runs and --max-runs, and --runs: exactly that many rounds, the stopping
+rule off (a note says so; --time, when given too, still ends them). --style
+takes hyperfine's values for colour and progress (basic: neither; nocolor;
+color; full; none: no report, only the exports and the exit status) and keeps
+rigor's layout.
+
+--export-json writes hyperfine's JSON shape (rigor compare reads it, and
+hyperfine's). --export-csv, --export-markdown, --export-asciidoc and
+--export-orgmode write hyperfine's tables, one row per command and parameter
+value in hyperfine's order, with rigor's columns added: the median and its
+confidence interval next to hyperfine's mean ± standard deviation; Relative,
+the command's wall time over the reference's in the same parameter value (the
+paired Hodges-Lehmann ratio with its interval; with one command, the median
+over the fastest median, as hyperfine relates rows to the fastest, and no
+interval); and the verdict against the reference, "(CPU time)" when CPU time
+decided it. -u/--time-unit (second, millisecond, microsecond or nanosecond)
+sets the unit of those tables, and --sort their order (command, or
+mean-time: by median). The terminal table keeps its own scale and order. The
+report is written to standard output or -o FILE in --format, as rigor
+compare's.
+
+hyperfine's --min-benchmarking-time and --debug-mode have no rigor meaning and
+are refused.
 
 Every sample is written as it arrives to --out (default .rigor/runs/ID in the
 module root, or in the current directory outside a module) as run.json.
@@ -152,8 +170,15 @@ printed).`,
 
 func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.names, "name", "n", nil, "`NAME` of a command in reports and --export-json, in order (repeatable; hyperfine's --command-name)")
-	fs.StringArrayVar(&o.names, "command-name", nil, "same as --name")
-	fs.MarkHidden("command-name")
+	// --command-name is hyperfine's name for --name: one flag, so that
+	// -n a --command-name b names two commands (two flags sharing a
+	// slice each replaced it on first use, and a was lost).
+	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "command-name" {
+			name = "name"
+		}
+		return pflag.NormalizedName(name)
+	})
 	fs.StringVar(&o.reference, "reference", "", "the `CMD` every other is compared with: one of the commands (or a --name), or another command to measure first (default: the first command)")
 	fs.IntVarP(&o.warmup, "warmup", "w", execbench.DefaultWarmup, "untimed runs of every command (per parameter value) before the rounds; the first also checks that it runs")
 	fs.IntVar(&o.minRounds, "min-rounds", execbench.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
@@ -168,17 +193,18 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.shell, "shell", "S", "none", "run the commands through this `shell` (sh, \"bash --norc\", default for sh) and subtract its start-up; none runs them directly")
 	fs.BoolVarP(&o.noShell, "no-shell", "N", false, "run the commands directly, without a shell (the default; as --shell none)")
 	fs.StringArrayVarP(&o.prepare, "prepare", "p", nil, "`CMD` to run before every run, untimed: once for all commands, or once per command in order")
-	fs.StringArrayVar(&o.conclude, "conclude", nil, "`CMD` to run after every run, untimed: once for all commands, or once per command in order")
+	fs.StringArrayVarP(&o.conclude, "conclude", "C", nil, "`CMD` to run after every run, untimed: once for all commands, or once per command in order")
 	fs.StringVarP(&o.setup, "setup", "s", "", "`CMD` to run once per command and parameter value before the first run")
 	fs.StringVarP(&o.cleanup, "cleanup", "c", "", "`CMD` to run once per command and parameter value after the last run")
 	fs.StringArrayVarP(&o.scans, "parameter-scan", "P", nil, "`NAME MIN MAX`: one benchmark per value from MIN to MAX (step 1, or -D), substituted for {NAME}")
 	fs.StringVarP(&o.step, "parameter-step-size", "D", "", "the `STEP` of -P's range (decimals allowed: -P d 0.3 0.7 -D 0.2)")
 	fs.StringArrayVarP(&o.lists, "parameter-list", "L", nil, "`NAME A,B,C`: one benchmark per value, substituted for {NAME} (repeatable: every combination)")
-	fs.BoolVarP(&o.ignoreFailure, "ignore-failure", "i", false, "measure runs that exit non-zero like any other, rather than refusing the command")
+	fs.VarPF(&o.ignoreFailure, "ignore-failure", "i", "measure runs that exit non-zero like any other, rather than refusing the command; =1,2 only those exit codes (hyperfine's --ignore-failure=CODES)").NoOptDefVal = allNonZero
 	fs.StringVar(&o.input, "input", execbench.InputNull, "what the commands read: null or a `FILE` (read from its start by every run)")
 	fs.StringVar(&o.output, "output", execbench.OutputNull, "where the commands' output goes: null, pipe (read and discarded), inherit, or a `FILE` (rewritten by every run)")
 	fs.BoolVar(&o.showOutput, "show-output", false, "same as --output inherit")
 	fs.StringVar(&o.exportJSON, "export-json", "", "also write the runs to `FILE` in hyperfine's --export-json shape")
+	o.hf.register(fs)
 	// The verdict flags, with -o's long name --report: --output is
 	// hyperfine's.
 	vf := pflag.NewFlagSet("verdict", pflag.ContinueOnError)
@@ -282,7 +308,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		Warmup:        o.warmup,
 		Input:         o.input,
 		Output:        o.output,
-		IgnoreFailure: o.ignoreFailure,
+		IgnoreFailure: o.ignoreFailure.set,
 		Timeout:       o.timeout,
 		MinRounds:     o.minRounds,
 		MaxRounds:     o.maxRounds,
@@ -291,6 +317,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		Out:           o.out,
 		Argv:          o.argv,
 	}
+	cfg.IgnoreExitCodes = o.ignoreFailure.codes
 	if len(o.commands) == 0 {
 		return cfg, usageErrorf("no command to measure: rigor exec 'CMD A' 'CMD B' ...")
 	}
@@ -320,8 +347,6 @@ func (o *execOptions) config() (execbench.Config, error) {
 		return cfg, usageErrorf("unknown --order %q (want %s or %s)", o.order, experiment.OrderThueMorse, experiment.OrderABBA)
 	case o.noShell && o.shellSet && strings.TrimSpace(o.shell) != "none":
 		return cfg, usageErrorf("-N runs the commands without a shell, and --shell %s with one: give one", o.shell)
-	case len(o.names) > len(o.commands):
-		return cfg, usageErrorf("%d --name values for %d commands", len(o.names), len(o.commands))
 	case o.showOutput && o.output != execbench.OutputNull && o.output != execbench.OutputInherit:
 		return cfg, usageErrorf("--show-output is --output inherit, and --output says %s: give one", o.output)
 	}
@@ -337,6 +362,20 @@ func (o *execOptions) config() (execbench.Config, error) {
 			return cfg, usageErrorf("%v", err)
 		}
 	}
+	if err := o.hf.check(o.reference); err != nil {
+		return cfg, err
+	}
+	if cfg.Params, err = o.params(); err != nil {
+		return cfg, err
+	}
+	combinations := 1
+	for _, p := range cfg.Params {
+		combinations *= len(p.Values)
+	}
+	labels, names, err := commandNames(o.names, len(o.commands), combinations)
+	if err != nil {
+		return cfg, err
+	}
 	prepare, err := perCommand("--prepare", o.prepare, len(o.commands))
 	if err != nil {
 		return cfg, err
@@ -347,16 +386,19 @@ func (o *execOptions) config() (execbench.Config, error) {
 	}
 	for i, line := range o.commands {
 		c := execbench.Command{Line: line, Prepare: prepare[i], Conclude: conclude[i]}
-		if i < len(o.names) {
-			c.Label = o.names[i]
+		if i < len(labels) {
+			c.Label = labels[i]
+		}
+		if names != nil {
+			c.Names = names[i]
 		}
 		cfg.Commands = append(cfg.Commands, c)
 	}
 	if o.reference != "" {
 		cfg.Commands = withReference(cfg.Commands, o.reference, prepare, conclude)
-	}
-	if cfg.Params, err = o.params(); err != nil {
-		return cfg, err
+		if o.hf.referenceName != "" {
+			cfg.Commands[0].Label, cfg.Commands[0].Names = o.hf.referenceName, nil
+		}
 	}
 	if err := checkFile("--export-json", o.exportJSON); err != nil {
 		return cfg, err
@@ -467,7 +509,11 @@ func checkFile(flag, path string) error {
 // (or -o), progress and failures on s.err.
 func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if slices.Contains(hyperfineStyles, o.verdict.style) {
-		o.verdict.style = "benchstat"
+		o.hf.style, o.verdict.style = o.verdict.style, "benchstat"
+		o.verdict.color = o.hf.colour()
+		if o.hf.style == "none" {
+			s.out = io.Discard
+		}
 	}
 	opts, err := o.verdict.options()
 	if err != nil {
@@ -498,7 +544,10 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	cfg.Env = &env
 	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), observe.ProcessStats, observe.Annotate
 	cfg.Log = s.err
-	bar := newProgressBar(s.err, cfg.Time)
+	var bar *progressBar
+	if o.hf.progress() {
+		bar = newProgressBar(s.err, cfg.Time)
+	}
 	if bar != nil {
 		cfg.Progress, cfg.Log = bar.update, bar
 	}
@@ -517,7 +566,9 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if err != nil && !interrupted {
 		return usageErrorf("%v", err)
 	}
-	fmt.Fprintf(s.err, "rigor: samples in %s\n", cfg.Out)
+	if o.hf.style != "none" {
+		fmt.Fprintf(s.err, "rigor: samples in %s\n", cfg.Out)
+	}
 	if o.exportJSON != "" {
 		if werr := writeExport(o.exportJSON, res.Hyperfine()); werr != nil {
 			return usageErrorf("%v", werr)
@@ -530,6 +581,9 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if aerr != nil {
 		return usageErrorf("%v", aerr)
 	}
+	if werr := o.hf.write(res, rep); werr != nil {
+		return usageErrorf("%v", werr)
+	}
 	if !interrupted {
 		err = nil
 	}
@@ -538,22 +592,7 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 
 // writeExport writes exp to path through a temporary file.
 func writeExport(path string, exp *model.HyperfineExport) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("--export-json: %w", err)
-	}
-	err = exp.Write(f)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := writeFileAtomic(path, exp.Write); err != nil {
 		return fmt.Errorf("--export-json: %w", err)
 	}
 	return nil

@@ -23,7 +23,10 @@ type verdictFlags struct {
 	format  string
 	// style is the text layout; a command may preset it before register
 	// to choose its default.
-	style         string
+	style string
+	// color, when set by a command (exec's hyperfine --style), turns
+	// colours on or off; nil: on when writing to a terminal.
+	color         *bool
 	output        string
 	maxRegression float64
 	allowMissing  bool
@@ -99,6 +102,9 @@ func (f *verdictFlags) emit(s stdio, rep *analysis.Report) error {
 		color := false
 		if file, ok := w.(*os.File); ok {
 			color = isTerminal(file)
+		}
+		if f.color != nil {
+			color = *f.color
 		}
 		return report.Render(w, rep, report.Options{Format: f.format, Style: f.style, Color: color, Width: terminalWidth(w), Verbose: f.verbose})
 	})
