@@ -229,6 +229,11 @@ func (s *session) roundsNote(out experiment.Outcome) {
 	switch out.Stop {
 	case experiment.StopResolved:
 		msg = fmt.Sprintf("Stopped after %d rounds: every comparison resolved", out.Rounds)
+		if empty := s.unrecorded(); len(empty) > 0 {
+			// The stopping rule leaves out a benchmark a side has no
+			// sample of: it was not resolved, it could not be compared.
+			msg = fmt.Sprintf("Stopped after %d rounds: every comparison that could be made resolved; nothing was recorded of %s, so it was not compared", out.Rounds, joinMax(empty, 3))
+		}
 	case experiment.StopBudget:
 		msg = fmt.Sprintf("Stopped when the %v time budget was spent, after %d rounds", s.cfg.Time, out.Rounds)
 	case experiment.StopMaxRounds:
@@ -275,6 +280,24 @@ func (s *session) roundsNote(out experiment.Outcome) {
 			s.note(model.NoteRounds, fmt.Sprintf("Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5)))
 		}
 	}
+}
+
+// unrecorded names the sides of the benchmarks that ran without a
+// recorded run (every run no longer than the shell's start-up), when
+// commands are compared.
+func (s *session) unrecorded() []string {
+	if len(s.labels) < 2 {
+		return nil
+	}
+	var out []string
+	for _, u := range s.units {
+		for si := range s.labels {
+			if len(u.runs[si]) > 0 && !slices.ContainsFunc(u.runs[si], func(r runRecord) bool { return !math.IsNaN(r.wall) }) {
+				out = append(out, s.current(u, si))
+			}
+		}
+	}
+	return out
 }
 
 // finish adds the run's closing notes and observations.

@@ -3,11 +3,13 @@ package execbench
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -62,5 +64,25 @@ func TestRunsBad(t *testing.T) {
 		if _, err := Run(context.Background(), cfg); !errors.As(err, &ce) {
 			t.Errorf("Runs %d: error %v, want a ConfigError", runs, err)
 		}
+	}
+}
+
+// TestRoundsNoteUnrecorded: when every run of a side was too short to
+// record (no longer than the shell's start-up), the stopping rule has no
+// comparison to make; the note must not say every comparison resolved.
+func TestRoundsNoteUnrecorded(t *testing.T) {
+	s := &session{
+		cfg:    Config{MinRounds: 10, Commands: []Command{{Line: "true"}, {Line: "true"}}},
+		labels: []string{"true", "true (2)"},
+		run:    &model.Run{},
+		units: []*unit{{key: DefaultName, runs: [][]runRecord{
+			{{round: 1, wall: math.NaN()}, {round: 2, wall: math.NaN()}},
+			{{round: 1, wall: 0.001}, {round: 2, wall: math.NaN()}},
+		}}},
+	}
+	s.roundsNote(experiment.Outcome{Stop: experiment.StopResolved, Rounds: 11})
+	text := model.Texts(s.run.Notes)
+	if len(text) != 1 || strings.Contains(text[0], "every comparison resolved") || !strings.Contains(text[0], "nothing was recorded of true") {
+		t.Errorf("rounds note %q", text)
 	}
 }
