@@ -40,6 +40,9 @@ type Clock struct {
 	// a fair scheduler could give one thread (CPUs over runnable
 	// threads). NaN when not measured.
 	CPUPerWall float64
+	// Basis says what CPUPerWall was measured against: BasisQuiet,
+	// BasisFairShare or BasisLeastDisturbed; empty when not measured.
+	Basis string
 	// Procs is the benchmark's GOMAXPROCS.
 	Procs int
 	// Waiting is the largest share, over the sides' CPU profiles, of
@@ -47,6 +50,19 @@ type Clock struct {
 	// at least profileSamples samples.
 	Waiting float64
 }
+
+// What Clock.CPUPerWall is measured against.
+const (
+	// BasisQuiet: wall time on the uncontended rounds.
+	BasisQuiet = "quiet rounds"
+	// BasisFairShare: every round contended; the share of a CPU a fair
+	// scheduler could give one thread (CPUs over runnable threads).
+	// Above 1 when the benchmark got more than that share.
+	BasisFairShare = "fair share"
+	// BasisLeastDisturbed: every round contended, the run queue unknown;
+	// wall time on the least disturbed quarter of the samples.
+	BasisLeastDisturbed = "least disturbed quarter"
+)
 
 // Thresholds of the clock choice.
 const (
@@ -148,6 +164,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 			}
 		}
 	}
+	basis := BasisQuiet
 	if len(quiet) < 3 {
 		// Every round disturbed. A thread that never waits takes what
 		// the scheduler gives it; one that sleeps or blocks takes less
@@ -156,14 +173,14 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		// that only computes). Without the run queue's length, the
 		// least disturbed quarter.
 		if len(normalized) >= 3 {
-			quiet = normalized
+			quiet, basis = normalized, BasisFairShare
 		} else {
 			slices.Sort(all)
-			quiet = all[len(all)*3/4:]
+			quiet, basis = all[len(all)*3/4:], BasisLeastDisturbed
 		}
 	}
 	if len(quiet) > 0 {
-		c.CPUPerWall = stats.Median(quiet)
+		c.CPUPerWall, c.Basis = stats.Median(quiet), basis
 	}
 	if c.Intervals == 0 || c.Contended < contendedShare {
 		return c // quiet, or not observed: wall time
@@ -179,7 +196,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
-		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %.0f%% of wall time): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, 100*c.CPUPerWall)
+		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %s): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, cpuShareWords(c))
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
 	case math.IsNaN(c.Waiting) && c.Procs != 1:
@@ -190,9 +207,22 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("%s, but CPU time varied as much as wall time from round to round (%.1f%% against %.1f%%), so the verdict stays on wall time", busy, 100*cpuSpread, 100*wallSpread)
 	default:
 		c.Unit = CPUUnit
-		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %.0f%% of wall time on the quiet rounds, %s), so CPU time is used for the verdict", busy, 100*c.CPUPerWall, evidenceWords(c))
+		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %s, %s), so CPU time is used for the verdict", busy, cpuShareWords(c), evidenceWords(c))
 	}
 	return c
+}
+
+// cpuShareWords says what c.CPUPerWall measured, against what.
+func cpuShareWords(c *Clock) string {
+	switch c.Basis {
+	case BasisFairShare:
+		return fmt.Sprintf("%.0f%% of the share of a CPU a fair scheduler could give one thread, every round being contended", 100*c.CPUPerWall)
+	case BasisLeastDisturbed:
+		return fmt.Sprintf("%.0f%% of wall time on the least disturbed quarter of the samples, every round being contended", 100*c.CPUPerWall)
+	case BasisQuiet:
+		return fmt.Sprintf("%.0f%% of wall time on the quiet rounds", 100*c.CPUPerWall)
+	}
+	return "not measured"
 }
 
 func procsWords(procs int) string {

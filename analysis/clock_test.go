@@ -183,3 +183,31 @@ func TestGateFollowsClock(t *testing.T) {
 		t.Errorf("busy machine: gate %+v, want one failure on %s", f, CPUUnit)
 	}
 }
+
+// TestClockBasisWords: the reason says what CPU time was compared with.
+// Every round contended with 3 runnable threads on 2 CPUs gives a fair
+// share of 2/3 of a CPU, and a thread busy 66% of its wall time is at 99%
+// of it: not "66% of wall time on the quiet rounds", which there were none
+// of (the words a `rigor exec true` run showed as "538% of wall time").
+func TestClockBasisWords(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		run   *model.Run
+		basis string
+		words string
+	}{
+		{"quiet rounds", clockRun(1.03, 1.03, 1, evenRounds, 1, -1), BasisQuiet, "100% of wall time on the quiet rounds"},
+		{"fair share", clockRun(1.03, 1.03, 0.66, always, 1, -1), BasisFairShare, "99% of the share of a CPU a fair scheduler could give one thread"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Analyze(tc.run, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rep.Benchmarks[0].Clock
+			if c == nil || c.Basis != tc.basis || !strings.Contains(c.Reason, tc.words) {
+				t.Fatalf("clock %+v: want basis %q and reason saying %q", c, tc.basis, tc.words)
+			}
+		})
+	}
+}

@@ -63,6 +63,7 @@ type jsonClock struct {
 	Contended  float64  `json:"contended"`
 	Intervals  int      `json:"intervals"`
 	CPUPerWall *float64 `json:"cpu_per_wall"`
+	CPUBasis   string   `json:"cpu_basis,omitempty"`
 	Procs      int      `json:"procs,omitempty"`
 	Waiting    *float64 `json:"waiting"`
 }
@@ -256,7 +257,7 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 	if c := b.Clock; c != nil {
 		jb.VerdictMetric = c.Unit
 		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
-			CPUPerWall: num(c.CPUPerWall), Procs: c.Procs, Waiting: num(c.Waiting)}
+			CPUPerWall: num(c.CPUPerWall), CPUBasis: c.Basis, Procs: c.Procs, Waiting: num(c.Waiting)}
 	}
 	for _, m := range b.Metrics {
 		jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, DerivedFrom: m.DerivedFrom, Notes: m.Notes, Context: m.Context}
