@@ -132,15 +132,7 @@ func recordRun(ctx context.Context, loc string, run *model.Run, rec sqlstore.Rec
 // project, the branch checked out (or $RIGOR_BRANCH, or the CI's), and
 // the time and subject of each side's commit, from git.
 func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recording, error) {
-	rec := sqlstore.Recording{Project: os.Getenv("RIGOR_PROJECT"), Source: run.ID, Commits: map[string]sqlstore.Commit{}}
-	if rec.Project == "" && root != "" {
-		rec.Project = modulePath(root)
-	}
-	if rec.Project == "" {
-		if wd, err := os.Getwd(); err == nil {
-			rec.Project = filepath.Base(wd)
-		}
-	}
+	rec := sqlstore.Recording{Project: projectOf(root), Source: run.ID, Commits: map[string]sqlstore.Commit{}}
 	dir := root
 	if dir == "" {
 		dir = "."
@@ -155,6 +147,24 @@ func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recor
 		}
 	}
 	return rec, nil
+}
+
+// projectOf is the project that runs measured in the module at root
+// belong to: $RIGOR_PROJECT, else the module path, else (outside a
+// module) the current directory's name.
+func projectOf(root string) string {
+	if p := os.Getenv("RIGOR_PROJECT"); p != "" {
+		return p
+	}
+	if root != "" {
+		if p := modulePath(root); p != "" {
+			return p
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return filepath.Base(wd)
+	}
+	return ""
 }
 
 // modulePath returns the module path in root's go.mod, or "".

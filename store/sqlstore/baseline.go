@@ -35,6 +35,10 @@ type Baseline struct {
 // ErrNoBaseline is returned for a baseline that is not there.
 var ErrNoBaseline = errors.New("no such baseline")
 
+// ErrWhichSide is returned by SetBaseline for a run of several sides
+// when no side is named.
+var ErrWhichSide = errors.New("name the side to point at")
+
 // SetBaseline points the baseline name of project at side of the run
 // recorded with runID, on the machine the run was measured on, replacing
 // the pointer of that name there. side may be "" for a run of one side.
@@ -69,7 +73,7 @@ func (s *sqlStore) SetBaseline(ctx context.Context, project, name string, runID 
 	case side == "" && len(labels) == 1:
 		side = labels[0]
 	case side == "":
-		return Baseline{}, fmt.Errorf("run %d has %d sides (%s): say which one is the baseline", runID, len(labels), strings.Join(labels, ", "))
+		return Baseline{}, fmt.Errorf("run %d has %d sides (%s): %w", runID, len(labels), strings.Join(labels, ", "), ErrWhichSide)
 	case !slices.Contains(labels, side):
 		return Baseline{}, fmt.Errorf("run %d has no side %q (it has %s)", runID, side, strings.Join(labels, ", "))
 	}

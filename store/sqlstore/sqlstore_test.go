@@ -461,7 +461,7 @@ func TestBaselines(t *testing.T) {
 				t.Errorf("SetBaseline of machine y's run = %+v, %v", got, err)
 			}
 			// A run of two sides: say which.
-			if _, err := s.SetBaseline(ctx, "p", "main", b, "", now); err == nil || !strings.Contains(err.Error(), "current, new") {
+			if _, err := s.SetBaseline(ctx, "p", "main", b, "", now); !errors.Is(err, ErrWhichSide) || !strings.Contains(err.Error(), "current, new") {
 				t.Errorf("two sides, none named: %v", err)
 			}
 			if _, err := s.SetBaseline(ctx, "p", "main", b, "ghost", now); err == nil || !strings.Contains(err.Error(), "no side") {
