@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -17,8 +18,9 @@ import (
 // one, store its result as one, and replace the one it was compared with
 // when the comparison passed.
 type Plan struct {
-	// Compare is the baseline to compare the result with: a name, or a
-	// file (rigor JSON, Go benchmark output); "" for none.
+	// Compare is the baseline to compare the result with: a name, a
+	// file (rigor JSON, Go benchmark output) or a results directory
+	// (its run.json); "" for none.
 	Compare string
 	// Save names the baseline to store the result as; "" for none.
 	Save string
@@ -79,8 +81,9 @@ type Lifecycle struct {
 }
 
 // Open checks p, and loads the baseline to compare with: Compare is a
-// file when one of that name exists (and no baseline has the same name:
-// that is refused as ambiguous), else a baseline's name, looked up in
+// file when one of that name exists, or a results directory holding a
+// run.json (and no baseline has the same name: that is refused as
+// ambiguous), else a baseline's name, looked up in
 // ptrs for this machine, then in .rigor/baselines of the module that
 // holds dir. label is the label of the side being measured, which a
 // baseline cannot share. ptrs may be nil when the plan saves nothing.
@@ -103,24 +106,29 @@ func (p Plan) Open(ctx context.Context, dir, label string, ptrs Pointers) (*Life
 	if p.Compare == "" {
 		return l, nil
 	}
-	isFile := false
-	if fi, err := os.Stat(p.Compare); err == nil && fi.Mode().IsRegular() {
+	// A file, or a results directory's run.json.
+	path, isFile := p.Compare, false
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		isFile = true
+	} else if err == nil && fi.IsDir() {
+		if fi, err := os.Stat(filepath.Join(path, experiment.RunFile)); err == nil && fi.Mode().IsRegular() {
+			path, isFile = filepath.Join(path, experiment.RunFile), true
+		}
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && CheckName(p.Compare) != nil {
 		return nil, fmt.Errorf("baseline %s: %w", p.Compare, err)
 	}
 	if CheckName(p.Compare) != nil {
 		if !isFile {
-			return nil, fmt.Errorf("baseline %q: no such file, and not a baseline name (letters, digits, '.', '_' and '-', starting with a letter or digit)", p.Compare)
+			return nil, fmt.Errorf("baseline %q: no such file (or results directory with a %s), and not a baseline name (letters, digits, '.', '_' and '-', starting with a letter or digit)", p.Compare, experiment.RunFile)
 		}
-		return l, l.openFile(p.Compare)
+		return l, l.openFile(path)
 	}
 	run, file, err := l.loadNamed(ctx, p.Compare)
 	switch {
 	case isFile && err == nil:
 		return nil, fmt.Errorf("baseline %s is both a file here and a saved baseline: write ./%s for the file, or move it", p.Compare, p.Compare)
 	case isFile && errors.Is(err, ErrNotFound):
-		return l, l.openFile(p.Compare)
+		return l, l.openFile(path)
 	case err != nil:
 		return nil, err
 	}
@@ -137,7 +145,10 @@ func (l *Lifecycle) openFile(path string) error {
 		return fmt.Errorf("--update-on-pass replaces a named baseline, and %s is a file, which rigor does not overwrite", path)
 	}
 	label := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if label == "" || label == l.side {
+	if filepath.Base(path) == experiment.RunFile {
+		label = filepath.Base(filepath.Dir(path)) // the results directory's ID
+	}
+	if label == "" || label == "." || label == string(filepath.Separator) || label == l.side {
 		label = "baseline"
 	}
 	run, err := model.ReadFile(path, label)

@@ -98,7 +98,7 @@ func TestPlanOpenRefuses(t *testing.T) {
 		{"update without a baseline", Plan{Save: "main", UpdateOnPass: true}, newPointers(), "needs a baseline"},
 		{"bad save name", Plan{Save: "../x"}, newPointers(), "invalid baseline name"},
 		{"save without a store", Plan{Save: "main"}, nil, "needs the history store"},
-		{"neither a file nor a name", Plan{Compare: "../x"}, newPointers(), "no such file, and not a baseline name"},
+		{"neither a file nor a name", Plan{Compare: "../x"}, newPointers(), "no such file (or results directory with a run.json), and not a baseline name"},
 		{"no such baseline", Plan{Compare: "nothing"}, newPointers(), "no such baseline on this machine (none saved yet"},
 		{"no such baseline, others saved", Plan{Compare: "nope"}, elsewhere, "no such baseline on this machine (saved: dev)"},
 		{"another machine's", Plan{Compare: "ci"}, elsewhere, "it was saved on another machine, 0123abcd"},
@@ -234,12 +234,20 @@ func TestLifecycleFile(t *testing.T) {
 	if err := os.WriteFile(txt, []byte("pkg: example.com/lab\nBenchmarkBuild-2 \t1000\t1500 ns/op\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ path, label string }{{jsonFile, "release-1.2"}, {txt, "baseline"}} {
+	// A results directory: its run.json, labelled with the run's ID.
+	resDir := filepath.Join(dir, "20260102-150405")
+	if err := os.Mkdir(resDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(jsonFile); err != nil || os.WriteFile(filepath.Join(resDir, "run.json"), data, 0o644) != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, label string }{{jsonFile, "release-1.2"}, {txt, "baseline"}, {resDir, "20260102-150405"}} {
 		l, err := Plan{Compare: c.path}.Open(ctx, sub, "current", newPointers())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l.File != c.path || l.Label != c.label || len(l.Base.Sides) != 1 || l.Base.Sides[0].Label != c.label {
+		if file := strings.TrimSuffix(l.File, string(filepath.Separator)+"run.json"); file != c.path || l.Label != c.label || len(l.Base.Sides) != 1 || l.Base.Sides[0].Label != c.label {
 			t.Errorf("%s: File %q, Label %q, sides %+v; want label %q", c.path, l.File, l.Label, l.Base.Sides, c.label)
 		}
 		cmp, err := l.Against(sampleRun("current", 1e-6))
@@ -249,6 +257,17 @@ func TestLifecycleFile(t *testing.T) {
 		if done, err := l.Finish(ctx, sampleRun("current", 1e-6), 0); err != nil || len(done) != 0 {
 			t.Errorf("%s: Finish without a save did %q, %v", c.path, done, err)
 		}
+	}
+	// A directory without a run.json that has a baseline's name is the
+	// baseline.
+	t.Chdir(sub)
+	if err := os.Mkdir("main", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ptrs := newPointers()
+	ptrs.runs["main"] = sampleRun("main", 1)
+	if l, err := (Plan{Compare: "main"}).Open(ctx, sub, "current", ptrs); err != nil || l.File != "" || l.Label != "main" {
+		t.Errorf("a directory main and a baseline main: %+v, %v; want the baseline", l, err)
 	}
 }
 

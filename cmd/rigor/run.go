@@ -45,7 +45,7 @@ machine at it (see rigor baseline). --baseline NAME compares the result with
 this machine's baseline NAME; one saved on other machines only is refused,
 since results of different hardware are not comparable. --baseline FILE
 compares with a file instead (rigor JSON, such as a results directory's
-run.json, or Go benchmark output), with a warning when the file was measured
+run.json, or Go benchmark output) or a results directory (.rigor/runs/ID), with a warning when the file was measured
 on another machine or does not say; a baseline saved by earlier versions as
 .rigor/baselines/NAME.json is still found by its name. Those rounds were not
 run together with these, so the comparison is unpaired (ratio of medians,
