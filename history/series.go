@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -200,24 +202,73 @@ func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
 	return merge(w, series, opts.MaxPValue, opts.MinMagnitude, opts.OtavaMerge), weak
 }
 
-// A Verdict is the online check of a new result.
+// A Verdict is the online check of a new result: does it break from the
+// segment since the last change point? See Check for the method.
 type Verdict struct {
 	// Since is the index of the first point of the segment the new
 	// result was compared with: the last change point, or 0.
 	Since int
-	// Test compares the segment (before) with the new value (after).
-	Test TTest
-	// Breaks is true when the new value differs from the segment at the
-	// options' MaxPValue.
+	// Points is the number of points in the segment.
+	Points int
+	// SegmentMean is the mean of the segment's values (its runs'
+	// medians), SegmentSD their standard deviation (divisor n-1).
+	SegmentMean, SegmentSD float64
+	// Value is the new run's median, ValueSE the standard error of that
+	// median from the run's own samples (see Check).
+	Value, ValueSE float64
+	// BetweenSD is the run-to-run standard deviation of the segment's
+	// values beyond what their own samples' noise explains (0 when that
+	// noise explains it all).
+	BetweenSD float64
+	// SE is the standard error of Value - SegmentMean, T that difference
+	// over SE, with DF degrees of freedom (Points-1), and P its two-sided
+	// p-value (1 when the segment cannot tell).
+	SE, T float64
+	DF    int
+	P     float64
+	// Breaks is true when P is below the options' MaxPValue.
 	Breaks bool
 	// Regression is true when it breaks for the worse.
 	Regression bool
 }
 
-// Check tells whether value, a new result of s, breaks from the segment
-// since s's last change point: Otava's t-test of that segment against the
-// one new value. A segment of fewer than 2 points cannot tell.
-func Check(s *Series, value float64, opts Options) Verdict {
+// Change is the relative change of the new value from the segment's
+// mean: Value/SegmentMean - 1 (0 when the mean is 0).
+func (v Verdict) Change() float64 {
+	if v.SegmentMean == 0 {
+		return 0
+	}
+	return v.Value/v.SegmentMean - 1
+}
+
+// Check tells whether p, a new result of s, breaks from the segment since
+// s's last change point (Detect with opts), using the new run's own
+// samples, not its median alone.
+//
+// The segment's k values m_1..m_k are its runs' medians; their spread
+// holds two things: how much runs differ from each other (tau^2) and how
+// noisy each run's median is, v_i, estimated from that run's samples as
+// the large-sample variance of a median, (pi/2) MAD_i^2 / n_i (MAD scaled
+// to a standard deviation, stats.MAD). So with s^2 the sample variance of
+// the m_i and vbar the mean of the v_i, tau^2 = max(0, s^2 - vbar). The
+// new run's median m has its own noise v (from its samples, the same
+// way). Under "no change", m - mean(m_i) has variance tau^2 + v + s^2/k,
+// and
+//
+//	t = (m - mean(m_i)) / sqrt(tau^2 + v + s^2/k)
+//
+// is referred to Student's t with k-1 degrees of freedom (two-sided). A
+// new run as noisy as the segment's (v = vbar) gives the prediction
+// interval's t-test of one new value against the segment, s^2 (1 + 1/k);
+// a noisier run (fewer samples, a disturbed machine) needs a larger step
+// to break, a quieter one a smaller step. A run of one sample tells
+// nothing of its noise: it counts as vbar; segment runs of one sample
+// count as v_i = 0, which leaves all their spread to tau^2 (a wider,
+// safer test). Otava's own check, a pooled t-test of the segment against
+// the one value with numpy's divisor-n deviation, is this with v = vbar
+// and s^2 computed with divisor k instead of k-1. A segment of fewer than
+// 2 points cannot tell.
+func Check(s *Series, p Point, opts Options) Verdict {
 	opts = opts.withDefaults()
 	v := s.Values()
 	cps := Detect(v, opts)
@@ -225,17 +276,66 @@ func Check(s *Series, value float64, opts Options) Verdict {
 	if len(cps) > 0 {
 		since = cps[len(cps)-1].Index
 	}
-	seg := v[since:]
-	out := Verdict{Since: since, Test: TTest{P: 1}}
-	if len(seg) < 2 || math.IsNaN(value) {
+	seg := s.Points[since:]
+	out := Verdict{Since: since, Points: len(seg), Value: p.Value(), P: 1}
+	k := len(seg)
+	if k < 2 || math.IsNaN(out.Value) {
 		return out
 	}
-	out.Test = ttest(seg, []float64{value})
-	out.Breaks = out.Test.P < opts.MaxPValue
-	worse := out.Test.MeanAfter > out.Test.MeanBefore
+	vals := v[since:]
+	out.SegmentMean = stats.Mean(vals)
+	out.SegmentSD = stats.StdDev(vals)
+	var vbar float64
+	known := 0
+	for _, q := range seg {
+		if w, ok := medianVariance(q.Samples); ok {
+			vbar += w
+			known++
+		}
+	}
+	if known > 0 {
+		vbar /= float64(known)
+	}
+	vnew, ok := medianVariance(p.Samples)
+	if !ok {
+		vnew = vbar
+	}
+	s2 := out.SegmentSD * out.SegmentSD
+	tau2 := max(0, s2-vbar)
+	out.ValueSE, out.BetweenSD = math.Sqrt(vnew), math.Sqrt(tau2)
+	out.SE = math.Sqrt(tau2 + vnew + s2/float64(k))
+	out.DF = k - 1
+	d := out.Value - out.SegmentMean
+	switch {
+	case math.IsNaN(d) || math.IsNaN(out.SE):
+		return out
+	case out.SE == 0 && d == 0:
+		out.P = 1
+	case out.SE == 0:
+		out.P, out.T = 0, math.Copysign(math.Inf(1), d)
+	default:
+		out.T = d / out.SE
+		out.P = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(out.DF)}.Survival(math.Abs(out.T)))
+	}
+	out.Breaks = out.P < opts.MaxPValue
+	worse := d > 0
 	if s.Better == model.HigherIsBetter {
-		worse = out.Test.MeanAfter < out.Test.MeanBefore
+		worse = d < 0
 	}
 	out.Regression = out.Breaks && worse
 	return out
+}
+
+// medianVariance is the large-sample variance of the median of x,
+// (pi/2) sigma^2 / n with sigma estimated by the scaled MAD; false for
+// fewer than 2 values.
+func medianVariance(x []float64) (float64, bool) {
+	if len(x) < 2 {
+		return 0, false
+	}
+	mad := stats.MAD(x)
+	if math.IsNaN(mad) {
+		return 0, false
+	}
+	return math.Pi / 2 * mad * mad / float64(len(x)), true
 }

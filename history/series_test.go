@@ -100,22 +100,93 @@ func TestCheck(t *testing.T) {
 		v[i] += 10 // a change at 20: the segment is v[20:]
 	}
 	s := seriesOf("s", model.LowerIsBetter, v)
-	if got := Check(s, 110, Options{}); got.Since != 20 || got.Breaks {
+	one := func(x float64) Point { return Point{Samples: []float64{x}} }
+	if got := Check(s, one(110), Options{}); got.Since != 20 || got.Points != 20 || got.Breaks {
 		t.Errorf("a value inside the segment: %+v, want since 20, no break", got)
 	}
 	// 100 is inside the segment before the change, far outside the one
 	// after it: the check compares with the latter.
-	if got := Check(s, 100, Options{}); !got.Breaks || got.Regression {
+	if got := Check(s, one(100), Options{}); !got.Breaks || got.Regression {
 		t.Errorf("back to the old level: %+v, want a break for the better", got)
 	}
-	if got := Check(s, 130, Options{}); !got.Breaks || !got.Regression {
+	if got := Check(s, one(130), Options{}); !got.Breaks || !got.Regression {
 		t.Errorf("far above: %+v, want a regression", got)
 	}
-	one := seriesOf("one", model.LowerIsBetter, []float64{100})
-	if got := Check(one, 1000, Options{}); got.Breaks {
+	if got := Check(seriesOf("up", model.HigherIsBetter, v), one(100), Options{}); !got.Breaks || !got.Regression {
+		t.Errorf("higher is better, far below: %+v, want a regression", got)
+	}
+	single := seriesOf("one", model.LowerIsBetter, []float64{100})
+	if got := Check(single, one(1000), Options{}); got.Breaks || got.P != 1 {
 		t.Errorf("one point: %+v, want no verdict", got)
 	}
 }
+
+// TestCheckSamples checks Check against a hand derivation. The segment
+// is three runs of five samples each, m + {-2, -1, 0, 1, 2} for medians m
+// = 99, 100, 101: their mean is 100 and their sample variance s^2 = 1.
+// Each run's distances from its median are {2, 1, 0, 1, 2}, of median 1,
+// so MAD = 1.4826 (scaled) and the variance of each
+// median is v = (pi/2) 1.4826^2 / 5 = 0.690554348. The run-to-run part is
+// tau^2 = 1 - v = 0.309445652, and s^2/k = 1/3. With k - 1 = 2 degrees of
+// freedom Student's t has the closed form p = 1 - sqrt(t^2 / (t^2 + 2)).
+//
+//   - 104 + {-2..2}: v' = v, SE^2 = tau^2 + v + 1/3 = 4/3 exactly,
+//     t = 4 / sqrt(4/3) = 2 sqrt(3), p = 1 - sqrt(12/14) = 0.0741799002.
+//   - 104 + 10 {-2..2}: MAD 14.826, v' = 100 v = 69.0554348, SE^2 =
+//     69.6982138, t = 0.479125369, p = 0.679122344: the same median, but
+//     the run's own noise explains the distance. (The median alone, as
+//     Otava checks it: 4 / sqrt(2/3 (1 + 1/3)) = 4.24264069, p = 1 -
+//     sqrt(18/20) = 0.0513167019.)
+//   - 104 + 0.1 {-2..2}: v' = v/100, SE^2 = 0.649684529, t = 4.96259380,
+//     p = 0.0382883890.
+//   - 150 + {-2..2}: t = 50 / sqrt(4/3) = 43.3012702, p = 1 -
+//     sqrt(1875/1877) = 5.32907046e-4, below 0.001: a break, for the
+//     worse (lower is better); 50 + {-2..2}: the same p, for the better.
+func TestCheckSamples(t *testing.T) {
+	run := func(m, scale float64) []float64 {
+		return []float64{m - 2*scale, m - scale, m, m + scale, m + 2*scale}
+	}
+	s := &Series{Name: "s", Unit: "sec/op", Better: model.LowerIsBetter}
+	for i, m := range []float64{99, 100, 101} {
+		s.Points = append(s.Points, Point{Commit: fmt.Sprint("c", i), Samples: run(m, 1)})
+	}
+	for _, c := range []struct {
+		name        string
+		samples     []float64
+		se, tv, p   float64
+		breaks, reg bool
+	}{
+		{"as noisy as the segment", run(104, 1), math.Sqrt(4.0 / 3), 2 * math.Sqrt(3), 0.0741799002, false, false},
+		{"ten times noisier", run(104, 10), math.Sqrt(69.6982138), 0.479125369, 0.679122344, false, false},
+		{"ten times quieter", run(104, 0.1), math.Sqrt(0.649684529), 4.96259380, 0.0382883890, false, false},
+		{"far above", run(150, 1), math.Sqrt(4.0 / 3), 43.3012702, 5.32907046e-4, true, true},
+		{"far below", run(50, 1), math.Sqrt(4.0 / 3), -43.3012702, 5.32907046e-4, true, false},
+	} {
+		got := Check(s, Point{Samples: c.samples}, Options{})
+		if got.Since != 0 || got.Points != 3 || got.DF != 2 || got.SegmentMean != 100 || got.SegmentSD != 1 ||
+			!close9(got.SE, c.se) || !close9(got.T, c.tv) || !close9(got.P, c.p) || got.Breaks != c.breaks || got.Regression != c.reg {
+			t.Errorf("%s: %+v\nwant SE %.9g, t %.9g, p %.9g, breaks %v, regression %v", c.name, got, c.se, c.tv, c.p, c.breaks, c.reg)
+		}
+	}
+	if got := Check(s, Point{Samples: run(104, 1)}, Options{}); !close9(got.BetweenSD, math.Sqrt(0.309445652)) || !close9(got.ValueSE, math.Sqrt(0.690554348)) {
+		t.Errorf("between-run SD %.9g, value SE %.9g; want sqrt(0.309445652), sqrt(0.690554348)", got.BetweenSD, got.ValueSE)
+	}
+	// A new run of one sample tells nothing of its noise: it counts as
+	// the segment's, v' = v, so 104 is case one.
+	if got := Check(s, Point{Samples: []float64{104}}, Options{}); !close9(got.P, 0.0741799002) {
+		t.Errorf("one sample: p %.9g, want 0.0741799002", got.P)
+	}
+	// Segment runs of one sample: v = 0, all their spread is between
+	// runs; a new run of one sample is then the prediction interval's
+	// t-test, s^2 (1 + 1/k): the same t as case one.
+	flat := seriesOf("flat", model.LowerIsBetter, []float64{99, 100, 101})
+	if got := Check(flat, Point{Samples: []float64{104}}, Options{}); !close9(got.P, 0.0741799002) || got.BetweenSD != 1 {
+		t.Errorf("single samples: %+v, want p 0.0741799002, between-run SD 1", got)
+	}
+}
+
+// close9 reports whether a is b to 8 significant digits.
+func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-8*math.Abs(b) }
 
 // TestAnalyzeTransient: two outlier results in a row are two change
 // points to Otava (one on either side); Analyze reports them as a

@@ -1,7 +1,12 @@
-// Package store keeps rigor's files in the module root: named baselines
-// under .rigor/baselines/NAME.json and result directories under
-// .rigor/runs/ID/. A Plan says what one run does with baselines, and its
-// Lifecycle carries them from loading to saving (lifecycle.go).
+// Package store keeps rigor's files in the module root: result
+// directories under .rigor/runs/ID/, and baselines saved as files under
+// .rigor/baselines/NAME.json (by the in-process harness, and by rigor run
+// before the history store). A Plan says what one run does with
+// baselines, and its Lifecycle carries them from loading to saving
+// (lifecycle.go): rigor run's named baselines are pointers into the
+// history store (Pointers, which the command implements over package
+// sqlstore: this package opens no database), and a baseline can also be
+// any results file.
 package store
 
 import (

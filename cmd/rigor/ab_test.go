@@ -184,42 +184,49 @@ func TestRunBaseline(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("run --save-baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	path := filepath.Join(dir, ".rigor", "baselines", "main.json")
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("baseline not saved: %v", err)
-	}
-	if !strings.Contains(stdout, "current") || !strings.Contains(stderr, "saved baseline main") {
+	// The run is recorded (the store is created) and main points at it.
+	if !strings.Contains(stdout, "current") || !strings.Contains(stderr, "saved baseline main (run 1 in .rigor/rigor.db, machine ") {
 		t.Errorf("output:\n%s\n%s", stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".rigor", "baselines")); !os.IsNotExist(err) {
+		t.Errorf(".rigor/baselines: %v; want no baseline file", err)
 	}
 	runs, _ := os.ReadDir(filepath.Join(dir, ".rigor", "runs"))
 	if len(runs) != 1 {
-		t.Errorf("%d run directories under .rigor/runs, want 1", len(runs))
+		t.Fatalf("%d run directories under .rigor/runs, want 1", len(runs))
 	} else if _, err := os.Stat(filepath.Join(dir, ".rigor", "runs", runs[0].Name(), "profiles")); !os.IsNotExist(err) {
 		t.Errorf("--profile off: want no profiles directory, got %v", err)
+	}
+	list, _, _ := rigorIn(t, dir, "baseline", "list")
+	if !strings.Contains(list, "main") || !strings.Contains(list, " * ") {
+		t.Errorf("baseline list after --save-baseline:\n%s", list)
 	}
 
 	// The same code against the baseline: unpaired, and said so; nothing
 	// regressed beyond 100000% (a limit no busy machine reaches: the test
 	// checks the baseline's life cycle, not the machine's noise), so
-	// --update-on-pass replaces it.
-	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", "main", "--update-on-pass", "--max-regression", "100000"}, quickFlags...), "./...")...)
+	// --update-on-pass points main at the new run.
+	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", "main", "--update-on-pass", "--max-regression", "100000", "--profile", "off"}, quickFlags...), "./...")...)
 	if code != exitOK {
 		t.Fatalf("run --baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "unpaired") || !strings.Contains(stdout, "main") {
 		t.Errorf("comparison with a baseline does not say it is unpaired:\n%s", stdout)
 	}
-	if !strings.Contains(stderr, "baseline main updated") {
+	if !strings.Contains(stderr, "recorded run 2") || !strings.Contains(stderr, "the run passed; baseline main updated (run 2 in ") {
 		t.Errorf("baseline not updated:\n%s", stderr)
 	}
-	after, _ := os.ReadFile(path)
-	if bytes.Equal(before, after) {
-		t.Error("baseline file unchanged after --update-on-pass")
+
+	// A file still works: the first run's run.json, of this machine, so
+	// without a warning.
+	file := filepath.Join(".rigor", "runs", runs[0].Name(), "run.json")
+	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", file, "--no-record", "--profile", "off"}, quickFlags...), "./...")...)
+	if code != exitOK || !strings.Contains(stdout, "unpaired") || strings.Contains(stderr, "machine") || strings.Contains(stderr, "recorded") {
+		t.Errorf("run --baseline FILE --no-record: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
 	_, stderr, code = rigorIn(t, dir, "run", "--baseline", "nope")
-	if code != exitUsage || !strings.Contains(stderr, "no such baseline") {
+	if code != exitUsage || !strings.Contains(stderr, "no such baseline on this machine (saved: main)") {
 		t.Errorf("missing baseline: exit %d, %q", code, stderr)
 	}
 }

@@ -35,9 +35,11 @@ before it and the first after), the change of the median with a 95%
 confidence interval, the p-value and the corrected q-value, newest first.
 
 It also checks each series' newest result against the segment since its
-last change (the same t-test, one value against the segment): a newest
-result that breaks away for the worse is listed as "newest result", since
-a change point needs results on both sides to be found.
+last change: a t-test of its median against the segment's medians that
+counts the run-to-run spread and the newest run's own noise, from its
+samples (see docs/history.md). A newest result that breaks away for the
+worse is listed as "newest result", since a change point needs results on
+both sides to be found.
 
 --since REV|TIME keeps the changes after a commit (a hash, or anything git
 rev-parse accepts here) or a time (RFC 3339, or a duration such as 168h
@@ -137,7 +139,7 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 			continue
 		}
 		prefix := &history.Series{Better: s.Better, Points: s.Points[:n-1]}
-		v := history.Check(prefix, s.Points[n-1].Value(), hopts)
+		v := history.Check(prefix, s.Points[n-1], hopts)
 		if !v.Breaks {
 			continue
 		}
@@ -146,7 +148,7 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 			what = "regressed"
 		}
 		out = append(out, listed{series: s, when: s.Points[n-1].Time, from: s.Points[v.Since], to: s.Points[n-1], regression: v.Regression,
-			text: fmt.Sprintf("newest result %s %s from the %d since %s, p %s", what, signedPct(v.Test.Forward()), n-1-v.Since, shortHash(s.Points[v.Since].Commit), fmtP(v.Test.P))})
+			text: fmt.Sprintf("newest result %s %s from the %d since %s, p %s", what, signedPct(v.Change()), v.Points, shortHash(s.Points[v.Since].Commit), fmtP(v.P))})
 	}
 	slices.SortStableFunc(out, func(a, b listed) int { return b.when.Compare(a.when) })
 	regressions := 0

@@ -53,6 +53,7 @@ type execOptions struct {
 	showOutput    bool
 	exportJSON    string
 	hf            hyperfineFlags
+	record        recordFlags
 	// argv is the command line the results record (os.Args).
 	argv []string
 }
@@ -130,6 +131,9 @@ are refused.
 
 Every sample is written as it arrives to --out (default .rigor/runs/ID in the
 module root, or in the current directory outside a module) as run.json.
+The result is recorded in the history store as rigor run's is (--record,
+--no-record, --store): each command is a series of its own, at the commit
+checked out here.
 
 Exit status: 0, or 1 when --max-regression is set and a command regressed by
 more than it against the reference, or 2 for bad input (an empty command, one
@@ -205,6 +209,7 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.showOutput, "show-output", false, "same as --output inherit")
 	fs.StringVar(&o.exportJSON, "export-json", "", "also write the runs to `FILE` in hyperfine's --export-json shape")
 	o.hf.register(fs)
+	o.record.register(fs)
 	// The verdict flags, with -o's long name --report: --output is
 	// hyperfine's.
 	vf := pflag.NewFlagSet("verdict", pflag.ContinueOnError)
@@ -523,6 +528,9 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := o.record.check(); err != nil {
+		return err
+	}
 	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
 	if cfg.Output == execbench.OutputInherit {
 		cfg.Stdout, cfg.Stderr = s.out, s.err
@@ -584,10 +592,10 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if werr := o.hf.write(res, rep); werr != nil {
 		return usageErrorf("%v", werr)
 	}
-	if !interrupted {
-		err = nil
+	if interrupted {
+		return finish(s, &o.verdict, rep, err) // never recorded
 	}
-	return finish(s, &o.verdict, rep, err)
+	return o.record.afterPlacing(ctx, s.err, res.Run, finish(s, &o.verdict, rep, nil), atWorkingTree)
 }
 
 // writeExport writes exp to path through a temporary file.

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/perf/benchunit"
 
+	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
@@ -95,9 +96,9 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 	return groupSeries(pts, re), nil
 }
 
-// groupSeries makes one series per benchmark, unit, machine and branch,
-// in the order of their names; points keep the store's order (oldest
-// first).
+// groupSeries makes one series per benchmark, unit, machine and branch
+// (and per command for rigor exec's runs), in the order of their names;
+// points keep the store's order (oldest first).
 func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 	byKey := map[string]*history.Series{}
 	var out []*history.Series
@@ -106,10 +107,19 @@ func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 		if p.Procs > 0 {
 			full = fmt.Sprintf("%s-%d", p.Name, p.Procs)
 		}
+		k := p.SeriesKey()
+		if p.Kind == execbench.Kind {
+			// The sides of rigor exec are commands, not revisions of
+			// one benchmark: each command is a series of its own.
+			full = p.Side
+			if p.Name != execbench.DefaultName {
+				full += "/" + p.Name
+			}
+			k += "\x00" + p.Side
+		}
 		if re != nil && !re.MatchString(full) && !re.MatchString(p.Pkg+"."+full) {
 			continue
 		}
-		k := p.SeriesKey()
 		s := byKey[k]
 		if s == nil {
 			name := full

@@ -202,3 +202,54 @@ func TestImportKilledRun(t *testing.T) {
 		t.Errorf("import of a killed run: exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// TestExecRecords: rigor exec records as rigor run does, each command a
+// series of its own at the commit checked out; outside a git repository
+// the run is kept without a commit, and exec says so.
+func TestExecRecords(t *testing.T) {
+	dir := labRepo(t)
+	exec := func(extra ...string) string {
+		t.Helper()
+		args := append([]string{"exec", "--runs", "3", "--warmup", "0", "--out", filepath.Join(t.TempDir(), "out")}, extra...)
+		stdout, stderr, code := rigorIn(t, dir, append(args, "-n", "fast", "true", "true x")...)
+		if code != exitOK {
+			t.Fatalf("exec %v: exit %d\n%s\n%s", extra, code, stdout, stderr)
+		}
+		return stderr
+	}
+	if stderr := exec(); strings.Contains(stderr, "recorded") {
+		t.Errorf("without a store, exec recorded: %s", stderr)
+	}
+	if stderr := exec("--record"); !strings.Contains(stderr, "rigor: recorded run 1 in .rigor/rigor.db") || strings.Contains(stderr, "no commit") {
+		t.Errorf("exec --record: %s", stderr)
+	}
+	if stderr := exec(); !strings.Contains(stderr, "rigor: recorded run 2") {
+		t.Errorf("exec with a store: %s", stderr)
+	}
+	if stderr := exec("--no-record"); strings.Contains(stderr, "recorded") {
+		t.Errorf("exec --no-record: %s", stderr)
+	}
+	_, stderr, code := rigorIn(t, dir, "exec", "--record", "--no-record", "true")
+	if code != exitUsage || !strings.Contains(stderr, "contradict") {
+		t.Errorf("exec --record --no-record: exit %d, %q", code, stderr)
+	}
+	head, err := gitOutput(context.Background(), dir, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := rigorIn(t, dir, "history", "--format", "table")
+	if code != 0 || strings.Count(out, head[:10]) != 4 || !strings.HasPrefix(out, "fast  sec/op") || !strings.Contains(out, "\ntrue x  sec/op") || !strings.Contains(out, "2 series") {
+		t.Errorf("history after two recorded exec runs at %s: exit %d %s\n%s", head[:10], code, errOut, out)
+	}
+	if out, _, _ := rigorIn(t, dir, "history", "--format", "table", "^fast$"); !strings.Contains(out, "1 series") {
+		t.Errorf("history ^fast$:\n%s", out)
+	}
+
+	// Outside a git repository: recorded, with no commit.
+	plain := t.TempDir()
+	db := filepath.Join(t.TempDir(), "s.db")
+	stdout, stderr, code := rigorIn(t, plain, "exec", "--runs", "3", "--warmup", "0", "--out", filepath.Join(t.TempDir(), "out"), "--store", db, "true")
+	if code != exitOK || !strings.Contains(stderr, "rigor: recorded run 1") || !strings.Contains(stderr, "run 1 names no commit (not in a git repository): history and changes show it only with --dirty") {
+		t.Errorf("exec outside git: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -19,8 +19,8 @@
 // analysis, output and gate flags of compare, ab, run and report),
 // measure.go (the measurement flags and the measuring shared by ab and
 // run), progress.go (the terminal progress bar), term.go (colour and
-// width), and one file per command: ab, compare, doctor, env, exec, gc,
-// lint, ramp, report, run, version.
+// width), and one file per command: ab, baseline, compare, doctor, env,
+// exec, gc, lint, ramp, report, run, version.
 package main
 
 import (
@@ -140,6 +140,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 	})
 	for _, newCmd := range []func(stdio) *cobra.Command{
 		newABCmd,
+		newBaselineCmd,
 		newChangesCmd,
 		newCompareCmd,
 		newDoctorCmd,

@@ -9,19 +9,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
 
-// recordFlags say whether and where rigor run, ab and compare record
-// their result in the history store.
+// recordFlags say whether and where rigor run, ab, compare and exec
+// record their result in the history store.
 type recordFlags struct {
 	record, noRecord bool
 	store            string
@@ -50,6 +52,12 @@ func (f *recordFlags) check() error {
 // stderr; it changes the exit status (to 2) only when --record asked for
 // the recording and the command had otherwise succeeded.
 func (f *recordFlags) after(ctx context.Context, stderr io.Writer, run *model.Run, result error) error {
+	return f.afterPlacing(ctx, stderr, run, result, nil)
+}
+
+// afterPlacing is after, with place, when not nil, giving the run's sides
+// their commits before it is recorded (see atWorkingTree).
+func (f *recordFlags) afterPlacing(ctx context.Context, stderr io.Writer, run *model.Run, result error, place func(context.Context, *model.Run) *model.Run) error {
 	var ee *exitError
 	if f.noRecord || run == nil || (result != nil && !(errors.As(result, &ee) && ee.code == exitGateFail)) {
 		return result // nothing asked for, or a failed command: nothing to keep
@@ -63,6 +71,9 @@ func (f *recordFlags) after(ctx context.Context, stderr io.Writer, run *model.Ru
 		fmt.Fprintln(stderr, "rigor: not recorded: no go.mod here, so no .rigor directory; give --store")
 		return recordFailed(f.record, result)
 	}
+	if place != nil {
+		run = place(ctx, run)
+	}
 	rec, err := recording(ctx, root, run)
 	if err == nil {
 		var got sqlstore.Recorded
@@ -72,11 +83,34 @@ func (f *recordFlags) after(ctx context.Context, stderr io.Writer, run *model.Ru
 				what = "already recorded"
 			}
 			fmt.Fprintf(stderr, "rigor: %s run %d in %s (%d samples, machine %s)\n", what, got.ID, locationName(loc), got.Samples, got.Machine)
+			if place != nil && !slices.ContainsFunc(run.Sides, func(sd model.Side) bool { return sd.Rev != "" }) {
+				fmt.Fprintf(stderr, "rigor: run %d names no commit (not in a git repository): history and changes show it only with --dirty\n", got.ID)
+			}
 			return result
 		}
 	}
 	fmt.Fprintln(stderr, "rigor: not recorded:", oneLine(err))
 	return recordFailed(f.record, result)
+}
+
+// atWorkingTree places the sides of run that name no commit, such as
+// rigor exec's (commands, not revisions), at the commit checked out in
+// the current directory: HEAD, dirty when the working tree has
+// uncommitted changes, as rigor run places the working tree. Outside a
+// git repository they stay without a commit. run is not modified.
+func atWorkingTree(ctx context.Context, run *model.Run) *model.Run {
+	t, err := gotest.Checkout(ctx, ".", gotest.WorkingTree)
+	if err != nil || t.Rev == "" {
+		return run
+	}
+	out := *run
+	out.Sides = slices.Clone(run.Sides)
+	for i := range out.Sides {
+		if out.Sides[i].Rev == "" {
+			out.Sides[i].Rev, out.Sides[i].Dirty = t.Rev, t.Dirty
+		}
+	}
+	return &out
 }
 
 func recordFailed(asked bool, result error) error {
@@ -132,15 +166,7 @@ func recordRun(ctx context.Context, loc string, run *model.Run, rec sqlstore.Rec
 // project, the branch checked out (or $RIGOR_BRANCH, or the CI's), and
 // the time and subject of each side's commit, from git.
 func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recording, error) {
-	rec := sqlstore.Recording{Project: os.Getenv("RIGOR_PROJECT"), Source: run.ID, Commits: map[string]sqlstore.Commit{}}
-	if rec.Project == "" && root != "" {
-		rec.Project = modulePath(root)
-	}
-	if rec.Project == "" {
-		if wd, err := os.Getwd(); err == nil {
-			rec.Project = filepath.Base(wd)
-		}
-	}
+	rec := sqlstore.Recording{Project: projectOf(root), Source: run.ID, Commits: map[string]sqlstore.Commit{}}
 	dir := root
 	if dir == "" {
 		dir = "."
@@ -155,6 +181,24 @@ func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recor
 		}
 	}
 	return rec, nil
+}
+
+// projectOf is the project that runs measured in the module at root
+// belong to: $RIGOR_PROJECT, else the module path, else (outside a
+// module) the current directory's name.
+func projectOf(root string) string {
+	if p := os.Getenv("RIGOR_PROJECT"); p != "" {
+		return p
+	}
+	if root != "" {
+		if p := modulePath(root); p != "" {
+			return p
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return filepath.Base(wd)
+	}
+	return ""
 }
 
 // modulePath returns the module path in root's go.mod, or "".

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,20 +39,29 @@ shuffled rounds, with the calibration, stopping rule, profiling pass
 run.json and profiles/, in --out or .rigor/runs/ID). Without a baseline it stops once every benchmark's median is
 known to within the noise band.
 
---save-baseline NAME stores the result as .rigor/baselines/NAME.json in the
-module root. --baseline NAME compares the result with a stored one: those
-rounds were not run together with these, so the comparison is unpaired
-(ratio of medians, Mann-Whitney U) and the output says so. With
---update-on-pass the baseline is replaced when the comparison passes: no
-benchmark regressed by more than --max-regression (or, without it, none
-regressed at all).
+--save-baseline NAME records the result in the history store (creating
+.rigor/rigor.db, or --store) and points the baseline NAME of this project and
+machine at it (see rigor baseline). --baseline NAME compares the result with
+this machine's baseline NAME; one saved on other machines only is refused,
+since results of different hardware are not comparable. --baseline FILE
+compares with a file instead (rigor JSON, such as a results directory's
+run.json, or Go benchmark output) or a results directory (.rigor/runs/ID), with a warning when the file was measured
+on another machine or does not say; a baseline saved by earlier versions as
+.rigor/baselines/NAME.json is still found by its name. Those rounds were not
+run together with these, so the comparison is unpaired (ratio of medians,
+Mann-Whitney U) and the output says so. With --update-on-pass the baseline
+NAME is pointed at this result when the comparison passes: no benchmark
+regressed by more than --max-regression (or, without it, none regressed at
+all).
 
 Exit status: 0, or 1 when --max-regression is set and a benchmark regressed by
-more than it against the baseline, or 2 for bad input, a missing baseline, a
-run where nothing could be measured, or an interrupted run.`,
+more than it against the baseline, or 2 for bad input, a missing baseline
+(or another machine's), a baseline that could not be saved, a run where
+nothing could be measured, or an interrupted run.`,
 		Example: `  rigor run --save-baseline main ./...
   rigor run --baseline main --max-regression 5 ./...
-  rigor run --baseline main --update-on-pass --max-regression 5 ./...`,
+  rigor run --baseline main --update-on-pass --max-regression 5 ./...
+  rigor run --baseline old/run.json ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.packages = args
 			o.measure.command = os.Args
@@ -61,9 +70,9 @@ run where nothing could be measured, or an interrupted run.`,
 		},
 	}
 	o.side.registerBuild(cmd.Flags(), "")
-	cmd.Flags().StringVar(&o.baselines.Save, "save-baseline", "", "store the result as the baseline `NAME` (.rigor/baselines/NAME.json)")
-	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare the result with the stored baseline `NAME` (unpaired)")
-	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "replace the --baseline with this result when no benchmark regressed beyond --max-regression")
+	cmd.Flags().StringVar(&o.baselines.Save, "save-baseline", "", "record the result in the history store and point the baseline `NAME` (of this machine) at it")
+	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare the result with this machine's baseline `NAME`, or a FILE (unpaired)")
+	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "point the --baseline NAME at this result when no benchmark regressed beyond --max-regression")
 	o.measure.register(cmd.Flags())
 	o.verdict.register(cmd.Flags())
 	o.record.register(cmd.Flags())
@@ -93,9 +102,9 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	if o.baselines.UpdateOnPass && o.baselines.Compare == "" {
 		return usageErrorf("--update-on-pass needs --baseline")
 	}
-	life, err := o.baselines.Open(".", currentLabel)
+	life, warning, err := openBaselines(ctx, o.baselines, &o.record, currentLabel, s)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	if life.Base != nil {
 		// Stop once every comparison with the baseline is resolved.
@@ -115,6 +124,9 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if warning != "" {
+		shown.Notes = append(shown.Notes, model.Note{Kind: model.NoteBaseline, Source: "store", Text: upperFirst(warning) + "."})
+	}
 	rep, err := analysis.Analyze(shown, opts)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -132,15 +144,28 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	if o.baselines.UpdateOnPass {
 		failed = len(o.verdict.gate(rep, max(o.verdict.maxRegression, 0)))
 	}
-	done, err := life.Finish(run, failed)
+	// Recorded first (when a store exists, or --record), so that saving
+	// a baseline finds the run there.
+	result = o.record.after(ctx, s.err, run, result)
+	done, err := life.Finish(ctx, run, failed)
 	for _, d := range done {
 		fmt.Fprintf(s.err, "rigor: %s\n", d)
 	}
 	if err != nil {
-		if o.baselines.Save != "" && len(done) == 0 {
-			return err // as before: a failed --save-baseline is the error
+		// A baseline that could not be saved: exit 2, unless the gate
+		// already failed (exit 1 says more).
+		fmt.Fprintln(s.err, "rigor:", oneLine(err))
+		if result == nil {
+			return &exitError{code: exitUsage}
 		}
-		return errors.Join(result, err)
 	}
-	return o.record.after(ctx, s.err, run, result)
+	return result
+}
+
+// upperFirst returns s with its first letter upper-cased.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -66,6 +66,23 @@ type Store interface {
 	Run(ctx context.Context, id int64) (*model.Run, error)
 	// Machines lists the machines that recorded runs.
 	Machines(ctx context.Context) ([]Machine, error)
+	// LatestRun returns the id of project's run recorded last on a
+	// machine (its fingerprint); an error wrapping ErrNoRun when none.
+	LatestRun(ctx context.Context, project, machine string) (int64, error)
+
+	// SetBaseline points project's baseline name at a side of a recorded
+	// run ("" for the side of a run of one side), on the machine the run
+	// was measured on (baseline.go).
+	SetBaseline(ctx context.Context, project, name string, runID int64, side string, now time.Time) (Baseline, error)
+	// Baseline returns project's baseline name on a machine (its
+	// fingerprint); an error wrapping ErrNoBaseline when none.
+	Baseline(ctx context.Context, project, machine, name string) (Baseline, error)
+	// Baselines lists project's baselines on every machine.
+	Baselines(ctx context.Context, project string) ([]Baseline, error)
+	// RemoveBaseline removes project's baseline name on a machine; the
+	// run stays recorded.
+	RemoveBaseline(ctx context.Context, project, machine, name string) error
+
 	// SchemaVersion is the schema version the database is at.
 	SchemaVersion(ctx context.Context) (int64, error)
 	// Engine is SQLite or Postgres.

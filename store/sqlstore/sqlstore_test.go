@@ -286,7 +286,9 @@ func TestRecordRejects(t *testing.T) {
 }
 
 // TestMigrateForward: a store made by a rigor that knew schema version 1
-// only is brought to the current version on open, its runs kept.
+// only is brought to the current version on open, its runs kept, and a
+// baseline in version 1's table (project and name) becomes a pointer on
+// its run's machine, at the run's last side.
 func TestMigrateForward(t *testing.T) {
 	ctx := context.Background()
 	for engine, loc := range engines(t) {
@@ -306,8 +308,16 @@ func TestMigrateForward(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			latest, err := latestVersion(dir)
+			if err != nil || latest < 3 {
+				t.Fatalf("latest version %d, %v", latest, err)
+			}
+			var later []int64
+			for v := int64(2); v <= latest; v++ {
+				later = append(later, v)
+			}
 			sub, _ := fs.Sub(migrations, dir)
-			p, err := goose.NewProvider(dialect, db, sub, goose.WithExcludeVersions([]int64{2}))
+			p, err := goose.NewProvider(dialect, db, sub, goose.WithExcludeVersions(later))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -318,16 +328,28 @@ func TestMigrateForward(t *testing.T) {
 			if v, _ := old.SchemaVersion(ctx); v != 1 {
 				t.Fatalf("old store at version %d, want 1", v)
 			}
-			if _, err := old.Record(ctx, testRun(1, "aaaa", 2, 3), Recording{Project: "p"}); err != nil {
+			run := testRun(1, "aaaa", 2, 3)
+			run.Sides = append(run.Sides, model.Side{Label: "new", Rev: "bbbb"})
+			run.Benchmarks[0].Metrics[0].Samples = append(run.Benchmarks[0].Metrics[0].Samples, model.Sample{Side: "new", Iters: 1, Value: 1e-6})
+			got, err := old.Record(ctx, run, Recording{Project: "p"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO baselines (project_id, name, run_id, updated_ns)
+				SELECT project_id, 'main', id, 7 FROM runs WHERE id = $1`, got.ID); err != nil {
 				t.Fatal(err)
 			}
 			db.Close()
 			s := open(t, loc)
-			if v, err := s.SchemaVersion(ctx); v != 2 || err != nil {
-				t.Errorf("after open: version %d, %v; want 2", v, err)
+			if v, err := s.SchemaVersion(ctx); v != latest || err != nil {
+				t.Errorf("after open: version %d, %v; want %d", v, err, latest)
 			}
-			if pts, err := s.Points(ctx, Filter{}); err != nil || len(pts) != 4 {
-				t.Errorf("after the migration: %d points, %v; want the 4 recorded before", len(pts), err)
+			if pts, err := s.Points(ctx, Filter{}); err != nil || len(pts) != 5 {
+				t.Errorf("after the migration: %d points, %v; want the 5 recorded before", len(pts), err)
+			}
+			b, err := s.Baseline(ctx, "p", MachineOf(run).Fingerprint, "main")
+			if err != nil || b.RunID != got.ID || b.Side != "new" || b.Updated.UnixNano() != 7 {
+				t.Errorf("version 1's baseline after the migration: %+v, %v; want run %d, side new", b, err, got.ID)
 			}
 		})
 	}
@@ -385,5 +407,114 @@ func TestNoCommitLeftOut(t *testing.T) {
 		if err != nil || len(pts) != c.want {
 			t.Errorf("Dirty %v: %d points, %v; want %d", c.dirty, len(pts), err, c.want)
 		}
+	}
+}
+
+// TestBaselines: a baseline points at one side of a recorded run, per
+// project and per the machine the run was measured on; another machine's
+// baseline of the same name is another pointer; what cannot be pointed at
+// is refused.
+func TestBaselines(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 2, 1, 12, 0, 0, 0, time.UTC)
+	for engine, loc := range engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			s := open(t, loc)
+			record := func(run *model.Run, project string) int64 {
+				t.Helper()
+				got, err := s.Record(ctx, run, Recording{Project: project, Branch: "main"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return got.ID
+			}
+			a := record(testRun(1, "aaaa", 1, 3), "p")
+			two := testRun(2, "bbbb", 1, 3)
+			two.Sides = append(two.Sides, model.Side{Label: "new", Rev: "cccc"})
+			two.Benchmarks[0].Metrics[0].Samples = append(two.Benchmarks[0].Metrics[0].Samples, model.Sample{Side: "new", Round: 0, Iters: 1, Value: 1e-6})
+			b := record(two, "p")
+			other := testRun(3, "dddd", 1, 3)
+			other.Env.CPUModel = "Other CPU"
+			c := record(other, "p")
+			d := record(testRun(4, "eeee", 1, 3), "q")
+			x, y := MachineOf(testRun(1, "", 1, 1)).Fingerprint, MachineOf(other).Fingerprint
+
+			got, err := s.SetBaseline(ctx, "p", "main", a, "", now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Project != "p" || got.Name != "main" || got.RunID != a || got.Side != "current" || got.Machine.Fingerprint != x ||
+				got.Commit != "aaaa" || !got.Updated.Equal(now) || !got.RunStart.Equal(testRun(1, "", 1, 1).Start) || got.Machine.CPUModel != "Test CPU @ 2.0GHz" {
+				t.Errorf("SetBaseline = %+v", got)
+			}
+			if got, err := s.Baseline(ctx, "p", x, "main"); err != nil || got.RunID != a {
+				t.Errorf("Baseline on machine x = %+v, %v; want run %d", got, err, a)
+			}
+			if _, err := s.Baseline(ctx, "p", y, "main"); !errors.Is(err, ErrNoBaseline) {
+				t.Errorf("Baseline on machine y before any: %v, want ErrNoBaseline", err)
+			}
+			if _, err := s.Baseline(ctx, "q", x, "main"); !errors.Is(err, ErrNoBaseline) {
+				t.Errorf("Baseline of another project: %v, want ErrNoBaseline", err)
+			}
+			// The same name on machine y is another pointer.
+			if got, err := s.SetBaseline(ctx, "p", "main", c, "", now); err != nil || got.Machine.Fingerprint != y {
+				t.Errorf("SetBaseline of machine y's run = %+v, %v", got, err)
+			}
+			// A run of two sides: say which.
+			if _, err := s.SetBaseline(ctx, "p", "main", b, "", now); !errors.Is(err, ErrWhichSide) || !strings.Contains(err.Error(), "current, new") {
+				t.Errorf("two sides, none named: %v", err)
+			}
+			if _, err := s.SetBaseline(ctx, "p", "main", b, "ghost", now); err == nil || !strings.Contains(err.Error(), "no side") {
+				t.Errorf("an unknown side: %v", err)
+			}
+			later := now.Add(time.Hour)
+			if got, err := s.SetBaseline(ctx, "p", "main", b, "new", later); err != nil || got.RunID != b || got.Side != "new" || got.Commit != "cccc" || !got.Updated.Equal(later) {
+				t.Errorf("replacing main with run %d's side new: %+v, %v", b, got, err)
+			}
+			for _, bad := range []struct {
+				name string
+				run  int64
+				want string
+			}{
+				{"main", d, "run of q"},
+				{"../x", a, "invalid baseline name"},
+				{"main", d + 100, "no such run"},
+			} {
+				if _, err := s.SetBaseline(ctx, "p", bad.name, bad.run, "", now); err == nil || !strings.Contains(err.Error(), bad.want) {
+					t.Errorf("SetBaseline(%q, run %d): %v, want %q", bad.name, bad.run, err, bad.want)
+				}
+			}
+			all, err := s.Baselines(ctx, "p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{x: b, y: c}
+			if len(all) != 2 || all[0].Name != "main" || all[1].Name != "main" || all[0].Machine.Fingerprint > all[1].Machine.Fingerprint {
+				t.Fatalf("Baselines = %+v, want main on two machines, by fingerprint", all)
+			}
+			for _, bl := range all {
+				if want[bl.Machine.Fingerprint] != bl.RunID {
+					t.Errorf("baseline main on %s points at run %d, want %d", bl.Machine.Fingerprint, bl.RunID, want[bl.Machine.Fingerprint])
+				}
+			}
+			if latest, err := s.LatestRun(ctx, "p", x); err != nil || latest != b {
+				t.Errorf("LatestRun(p, x) = %d, %v; want %d", latest, err, b)
+			}
+			if _, err := s.LatestRun(ctx, "p", "000000000000"); !errors.Is(err, ErrNoRun) {
+				t.Errorf("LatestRun of an unknown machine: %v, want ErrNoRun", err)
+			}
+			if err := s.RemoveBaseline(ctx, "p", x, "main"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RemoveBaseline(ctx, "p", x, "main"); !errors.Is(err, ErrNoBaseline) {
+				t.Errorf("removing it again: %v, want ErrNoBaseline", err)
+			}
+			if left, err := s.Baselines(ctx, "p"); err != nil || len(left) != 1 || left[0].Machine.Fingerprint != y {
+				t.Errorf("after removing x's: %+v, %v; want y's left", left, err)
+			}
+			if _, err := s.Run(ctx, b); err != nil {
+				t.Errorf("the run a removed baseline pointed at: %v, want it still recorded", err)
+			}
+		})
 	}
 }
