@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -472,6 +473,90 @@ func BenchmarkHangs(b *testing.B) {
 	if want := []string{"Alloc", "Sizes/n=400", "Sizes/n=50", "Work"}; !slices.Equal(names, want) {
 		t.Errorf("fully measured benchmarks %q, want %q", names, want)
 	}
+}
+
+// TestLostPackage: a package that builds on the baseline and not on the
+// new side is recorded, for each of its benchmarks that -bench selects
+// (found by listing the baseline's test binary), as missing on new
+// because it did not build, so that the gate fails on it; benchmarks
+// -bench leaves out are not recorded, and a package that builds on both
+// sides is measured as usual. The other way round (the baseline does not
+// build) nothing is lost: the new side gains the benchmarks.
+func TestLostPackage(t *testing.T) {
+	base := labRev("1")
+	base["other/other.go"] = "package other\n\nfunc F(n int) int { return n * 3 }\n"
+	base["other/other_test.go"] = "package other\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkOther(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = F(7)\n\t}\n}\n"
+	next := map[string]string{"lab/work.go": strings.Replace(labWork, "SCALE", "undefinedThing", 1)}
+	dir := newRepo(t, base, next)
+	const bench = "Work|Sizes/n=50|Other" // not Alloc
+	const lab = "example.com/lab/lab"
+
+	t.Run("new does not build", func(t *testing.T) {
+		cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD~1"}, Side{Label: "new", Rev: "HEAD"})
+		cfg.Bench = bench
+		run, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]map[string]model.Missing{} // by package and name, without -procs
+		for _, b := range run.Benchmarks {
+			got[b.Pkg+"."+b.Name] = b.Missing
+			if b.Pkg == lab && len(b.Metrics) > 0 {
+				t.Errorf("%s: %d metrics from a package that did not build on new", b.Key(), len(b.Metrics))
+			}
+		}
+		lost := map[string]model.Missing{"new": {Kind: model.MissingBuild, Reason: "its package does not build on new"}}
+		want := map[string]map[string]model.Missing{
+			lab + ".Work":                 lost,
+			lab + ".Sizes":                lost,
+			"example.com/lab/other.Other": nil,
+		}
+		if len(got) != len(want) {
+			t.Errorf("benchmarks %v, want %v", got, want)
+		}
+		for k, w := range want {
+			if g, ok := got[k]; !ok || !maps.Equal(g, w) {
+				t.Errorf("%s: missing %v (present %v), want %v", k, g, ok, w)
+			}
+		}
+		rep, err := analysis.Analyze(run, analysis.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fails []string
+		for _, f := range rep.Gate(0.05) {
+			if f.Missing != nil {
+				fails = append(fails, f.String())
+			}
+		}
+		slices.Sort(fails)
+		wantFails := []string{
+			lab + ".Sizes did not build on new where old has it: its package does not build on new",
+			lab + ".Work did not build on new where old has it: its package does not build on new",
+		}
+		if !slices.Equal(fails, wantFails) {
+			t.Errorf("gate failures for lost benchmarks %q, want %q", fails, wantFails)
+		}
+	})
+
+	t.Run("old does not build", func(t *testing.T) {
+		cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD"}, Side{Label: "new", Rev: "HEAD~1"})
+		cfg.Bench = bench
+		run, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range run.Benchmarks {
+			if len(b.Missing) > 0 {
+				t.Errorf("%s recorded missing %v: the new side lost nothing", b.Key(), b.Missing)
+			}
+		}
+		if !slices.ContainsFunc(model.Texts(run.Notes), func(n string) bool {
+			return strings.HasPrefix(n, "package "+lab+" does not build on old")
+		}) {
+			t.Errorf("notes do not say the package does not build on old: %q", model.Texts(run.Notes))
+		}
+	})
 }
 
 func TestInterruptKeepsPartialRun(t *testing.T) {

@@ -251,6 +251,34 @@ func TestABGateFailsWhenNewCrashes(t *testing.T) {
 	}
 }
 
+// TestABGateFailsWhenNewDoesNotBuild: a benchmark whose package builds on
+// the baseline and does not compile on the new side fails the gate (exit
+// 1), the line saying it did not build, and the report shows it missing on
+// new, although nothing at all was measured; --allow-missing accepts it.
+func TestABGateFailsWhenNewDoesNotBuild(t *testing.T) {
+	dir := labRepo(t)
+	broken := strings.NewReplacer("SCALE", "10", "return x", "return undefinedThing").Replace(workGo)
+	if err := os.WriteFile(filepath.Join(dir, "lab", "work.go"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string{"ab", "--profile", "off", "--max-regression", "5"}, quickFlags...), "./...")
+	stdout, stderr, code := rigorIn(t, dir, args...)
+	const gate = "rigor: gate: example.com/lab/lab.Work did not build on new where old has it: its package does not build on new (--allow-missing accepts this)\n"
+	if code != exitGateFail || !strings.Contains(stderr, gate) {
+		t.Errorf("new side does not build: exit %d, stderr %q; want exit %d and %q", code, stderr, exitGateFail, gate)
+	}
+	if !strings.Contains(stderr, "undefinedThing") {
+		t.Errorf("stderr does not quote the compiler:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "did not build on new") {
+		t.Errorf("the report does not say what did not build:\n%s", stdout)
+	}
+	_, stderr, code = rigorIn(t, dir, append([]string{"ab", "--allow-missing"}, args[1:]...)...)
+	if code != exitOK || strings.Contains(stderr, "rigor: gate:") {
+		t.Errorf("--allow-missing: exit %d, stderr %q; want %d and no gate line", code, stderr, exitOK)
+	}
+}
+
 // TestABTags: --tags builds both sides with the tags; a side's own flag
 // overrides it (issue 13 item 6).
 func TestABTags(t *testing.T) {
