@@ -22,8 +22,9 @@ type Result struct {
 	Name  string
 	Procs int
 	Iters int64
-	// Values holds every metric, units tidied as benchstat does
-	// ("sec/op", "B/s").
+	// Values holds every metric, units tidied as package model tidies
+	// them (see model.TidyUnits): "sec/op" for ns/op, us/op and ms/op,
+	// "B/s" for MB/s.
 	Values []Value
 
 	// fileConfig is Config as a model.Benchmark holds it: without pkg.
@@ -85,6 +86,9 @@ func ParseResults(stdout string) (results []Result, warnings []string) {
 		x.fileConfig = model.FileConfig(res.Config)
 		x.Name, x.Procs = model.SplitName(string(res.Name))
 		x.Iters = int64(res.Iters)
+		// us/op and ms/op in seconds, as package model reads them from
+		// a file.
+		model.TidyUnits(res.Values)
 		for _, v := range res.Values {
 			x.Values = append(x.Values, Value{Unit: v.Unit, Value: v.Value})
 		}

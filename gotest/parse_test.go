@@ -148,6 +148,47 @@ func TestParseResultsBadMetadata(t *testing.T) {
 	}
 }
 
+// A time metric a benchmark reports itself (b.ReportMetric(x, "ms/op"))
+// has the same unit and scale as when package model reads the line from a
+// file, as rigor compare does with the side files rigor ab writes: us and
+// ms in seconds, except beside go test's own ns/op, where it is another
+// metric and keeps its unit. Before, ParseResults left "0.5 ms/op" as 0.5
+// ms/op where model reads 0.0005 sec/op: one benchmark, two metrics that
+// never met, depending on how the run was read.
+func TestParseTimeUnits(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want []Value // unit and value
+	}{
+		{"BenchmarkA-2 100 0.5 ms/op", []Value{{Unit: "sec/op", Value: 0.5e-3}}},
+		{"BenchmarkA-2 100 7 us/op 64 B/op", []Value{{Unit: "sec/op", Value: 7e-6}, {Unit: "B/op", Value: 64}}},
+		{"BenchmarkA-2 100 12345 ns/op 0.5 ms/op", []Value{{Unit: "sec/op", Value: 12345e-9}, {Unit: "ms/op", Value: 0.5}}},
+		{"BenchmarkA-2 100 12345 ns/op 7 us/op", []Value{{Unit: "sec/op", Value: 12345e-9}, {Unit: "us/op", Value: 7}}},
+		{"BenchmarkA-2 100 12345 ns/op 2 ms/item", []Value{{Unit: "sec/op", Value: 12345e-9}, {Unit: "sec/item", Value: 2e-3}}},
+	} {
+		rs, _ := ParseResults(tt.line + "\n")
+		run, err := model.Read(strings.NewReader(tt.line+"\n"), "f", "side")
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s: %d results, model: %v", tt.line, len(rs), err)
+		}
+		for i, w := range tt.want {
+			if i >= len(rs[0].Values) {
+				t.Errorf("%s: ParseResults gave %v, want %v", tt.line, rs[0].Values, tt.want)
+				break
+			}
+			if v := rs[0].Values[i]; v.Unit != w.Unit || !close(v.Value, w.Value) {
+				t.Errorf("%s: ParseResults value %d is %v %s, want %v %s", tt.line, i, v.Value, v.Unit, w.Value, w.Unit)
+			}
+			if m := run.Benchmarks[0].Metric(w.Unit); m == nil || !close(m.Samples[0].Value, w.Value) {
+				t.Errorf("%s: model.Read has %v for %s, want %v", tt.line, m, w.Unit, w.Value)
+			}
+		}
+		if len(rs[0].Values) != len(tt.want) || len(run.Benchmarks[0].Metrics) != len(tt.want) {
+			t.Errorf("%s: %d values from ParseResults, %d metrics from model.Read, want %d", tt.line, len(rs[0].Values), len(run.Benchmarks[0].Metrics), len(tt.want))
+		}
+	}
+}
+
 func close(a, b float64) bool {
 	d := a - b
 	if d < 0 {
@@ -160,6 +201,7 @@ func FuzzParseResults(f *testing.F) {
 	f.Add(sampleOutput)
 	f.Add("BenchmarkX-2 10 5 ns/op\n")
 	f.Add("pkg: a\nBenchmarkY 1 NaN ns/op\nUnit x better=lower\n")
+	f.Add("BenchmarkZ 3 12345 ns/op 0.5 ms/op 7 us/item\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		rs, _ := ParseResults(s)
 		for _, r := range rs {
@@ -175,6 +217,21 @@ func FuzzParseResults(f *testing.F) {
 			again, _ := ParseResults(r.Line)
 			if len(again) != 1 || again[0].FullName() != r.FullName() || again[0].Iters != r.Iters {
 				t.Fatalf("line %q reads back as %+v, not %s %d", r.Line, again, r.FullName(), r.Iters)
+			}
+			// Package model reads the line with the same units and
+			// values, when it keeps it (it skips implausible values).
+			run, err := model.Read(strings.NewReader(r.Line), "f", "s")
+			if err != nil || len(run.Notes) > 0 || len(run.Benchmarks) != 1 {
+				continue
+			}
+			ms := run.Benchmarks[0].Metrics
+			if len(ms) != len(r.Values) {
+				t.Fatalf("line %q: %d values, model reads %d metrics", r.Line, len(r.Values), len(ms))
+			}
+			for i, v := range r.Values {
+				if ms[i].Unit != v.Unit || ms[i].Samples[0].Value != v.Value {
+					t.Fatalf("line %q: value %d is %v %s, model reads %v %s", r.Line, i, v.Value, v.Unit, ms[i].Samples[0].Value, ms[i].Unit)
+				}
 			}
 		}
 	})

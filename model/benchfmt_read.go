@@ -118,18 +118,13 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		b.warn(where() + ": benchmark name is not valid UTF-8; line skipped")
 		return
 	}
+	TidyUnits(res.Values)
 	for i := range res.Values {
 		v := &res.Values[i]
 		if !utf8.ValidString(v.Unit) {
 			b.warn(where() + ": unit is not valid UTF-8; line skipped")
 			return
 		}
-		if v.Value == 0 && v.OrigUnit == "" {
-			// benchfmt leaves the unit of a zero value untidied
-			// ("0 ns/op" stays ns/op); tidy it like any other.
-			_, v.Unit = benchunit.Tidy(0, v.Unit)
-		}
-		tidyTime(v)
 		// A value that cannot be a measurement skips its line, as a
 		// malformed line does. It is judged as tidied, and a nonzero
 		// value that tidies to zero (5e-324 ns/op is 0 sec/op) is as
@@ -215,23 +210,72 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 // ns/op would be two metrics that never compare.
 var timeDivisors = map[string]float64{"ns": 1e9, "us": 1e6, "µs": 1e6, "μs": 1e6, "ms": 1e3, "s": 1}
 
-// tidyTime rewrites a value in a time unit ("us/op", "µs/op", "ms/op",
-// "s/op", "ms") in seconds ("sec/op", "sec"), as benchunit.Tidy does for
-// ns, keeping what was written in OrigValue and OrigUnit. Other units
-// are left as they are.
-func tidyTime(v *benchfmt.Value) {
-	num, rest, per := strings.Cut(v.Unit, "/")
-	d, ok := timeDivisors[num]
-	if !ok {
-		return
+// TidyUnits tidies the units of one result line's values in place, as
+// Read does: benchfmt turns ns into sec and MB/s into B/s except for a
+// zero value, which it leaves as written, and us, µs, ms and s ("us/op",
+// "ms/op", "s/op", "ms") become sec too ("sec/op", "sec"), so that files
+// that print their time in different units compare. What was written
+// stays in OrigValue and OrigUnit.
+//
+// A time value keeps its unit when another value of the line already has
+// the unit it would take: go test prints a b.ReportMetric(x, "ms/op")
+// beside its own ns/op, and that is another metric, as benchstat keeps
+// it, not a second sec/op (which would skip the line as a repeated unit).
+// So does a value whose unit the line repeats: that line is malformed.
+//
+// Package gotest parses a test binary's output with it, so that a result
+// has the same units whether rigor ran it or read it from a file.
+func TidyUnits(vs []benchfmt.Value) {
+	for i := range vs {
+		if v := &vs[i]; v.Value == 0 && v.OrigUnit == "" {
+			_, v.Unit = benchunit.Tidy(0, v.Unit)
+		}
 	}
-	if v.OrigUnit == "" {
-		v.OrigValue, v.OrigUnit = v.Value, v.Unit
+	var count map[string]int // values by unit, for a long line
+	otherHas := func(i int, unit string) bool {
+		if len(vs) <= 8 {
+			for j := range vs {
+				if j != i && vs[j].Unit == unit {
+					return true
+				}
+			}
+			return false
+		}
+		if count == nil {
+			count = make(map[string]int, len(vs))
+			for _, v := range vs {
+				count[v.Unit]++
+			}
+		}
+		n := count[unit]
+		if vs[i].Unit == unit {
+			n--
+		}
+		return n > 0
 	}
-	v.Value /= d // 1.4 us is 1.4e-06 s, not 1.3999999999999998e-06
-	v.Unit = "sec"
-	if per {
-		v.Unit += "/" + rest
+	for i := range vs {
+		v := &vs[i]
+		num, rest, per := strings.Cut(v.Unit, "/")
+		d, ok := timeDivisors[num]
+		if !ok {
+			continue
+		}
+		unit := "sec"
+		if per {
+			unit += "/" + rest
+		}
+		if otherHas(i, unit) || otherHas(i, v.Unit) {
+			continue
+		}
+		if count != nil {
+			count[v.Unit]--
+			count[unit]++
+		}
+		if v.OrigUnit == "" {
+			v.OrigValue, v.OrigUnit = v.Value, v.Unit
+		}
+		v.Value /= d // 1.4 us is 1.4e-06 s, not 1.3999999999999998e-06
+		v.Unit = unit
 	}
 }
 

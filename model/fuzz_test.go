@@ -53,6 +53,7 @@ func checkRun(t *testing.T, run *Run) {
 func FuzzRead(f *testing.F) {
 	addSeedCorpus(f)
 	f.Add([]byte("BenchmarkA-8 10 5 ns/op 3 MB/s\nUnit MB/s better=lower\n"))
+	f.Add([]byte("BenchmarkA-8 10 12345 ns/op 0.5 ms/op 7 us/item\nBenchmarkB 10 7 us/op 7 us/op\n"))
 	f.Add([]byte("{\"Action\":\"output\",\"Package\":\"p\",\"Output\":\"BenchmarkA \\t\"}\n{\"Action\":\"output\",\"Package\":\"p\",\"Output\":\"1 2 ns/op\\n\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, err := Read(bytes.NewReader(data), "fuzz.txt", "")
