@@ -70,13 +70,7 @@ func (s *session) measure(ctx context.Context) error {
 type sampler session
 
 func (p *sampler) Units() []string {
-	var keys []string
-	for _, u := range p.units {
-		if !u.failed {
-			keys = append(keys, u.key)
-		}
-	}
-	return keys
+	return experiment.LiveKeys(p.units, func(u *unit) (string, bool) { return u.key, !u.failed })
 }
 
 func (p *sampler) Round(ctx context.Context, k int, active []string) error {

@@ -15,5 +15,6 @@
 //     benchmarks once they are resolved and keeps to the budget;
 //   - budget.go: the time budget, how each phase spent it, and how long a
 //     sample should last so that enough pairs fit;
-//   - resultsdir.go: atomic writes of run.json and the results files.
+//   - resultsdir.go: atomic writes of run.json and the results files;
+//   - units.go: LiveKeys, the keys a Sampler's Units returns.
 package experiment
