@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -12,14 +11,11 @@ import (
 
 // abOptions are rigor ab's flags and arguments.
 type abOptions struct {
-	verdict  verdictFlags
-	measure  measureFlags
+	measureOptions
 	old, new sideFlags
 	// tags are both sides' build tags, unless a side's own flag was
 	// given (sideFlags.tagsSet).
-	tags     string
-	packages []string
-	record   recordFlags
+	tags string
 }
 
 func newABCmd(s stdio) *cobra.Command {
@@ -81,9 +77,7 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
   rigor ab --old-tags '' --new-tags optimized --bench Build .
   rigor ab --old HEAD~1 --new HEAD --format json .`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.packages = args
-			o.measure.command = os.Args
-			o.measure.minRoundsSet = cmd.Flags().Changed("min-rounds")
+			o.parsed(cmd, args)
 			o.old.tagsSet = cmd.Flags().Changed("old-tags")
 			o.new.tagsSet = cmd.Flags().Changed("new-tags")
 			return runAB(cmd.Context(), &o, s)
@@ -92,25 +86,12 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 	cmd.Flags().StringVar(&o.tags, "tags", "", "build `tags` of both sides (go build -tags); --old-tags and --new-tags override it per side")
 	o.old.register(cmd.Flags(), "old", "HEAD")
 	o.new.register(cmd.Flags(), "new", gotest.WorkingTree)
-	o.measure.register(cmd.Flags())
-	o.verdict.register(cmd.Flags())
-	o.record.register(cmd.Flags())
+	o.measureOptions.register(cmd.Flags())
 	return cmd
 }
 
 // runAB measures o's two sides in paired rounds and prints the verdict.
 func runAB(ctx context.Context, o *abOptions, s stdio) error {
-	opts, err := o.verdict.options()
-	if err != nil {
-		return err
-	}
-	if err := o.record.check(); err != nil {
-		return err
-	}
-	cfg, err := o.measure.config(o.packages)
-	if err != nil {
-		return err
-	}
 	// --tags builds both sides with the same tags, unless a side's own
 	// --old-tags/--new-tags says otherwise.
 	oldF, newF := o.old, o.new
@@ -120,16 +101,10 @@ func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	if !newF.tagsSet {
 		newF.tags = o.tags
 	}
-	oldSide, err := oldF.side("old")
+	opts, cfg, err := o.config(labelledSide{"old", oldF}, labelledSide{"new", newF})
 	if err != nil {
 		return err
 	}
-	newSide, err := newF.side("new")
-	if err != nil {
-		return err
-	}
-	cfg.Sides = []gotest.Side{oldSide, newSide}
-	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
 	run, err := measure(ctx, cfg, s)
 	if run == nil {
 		return err

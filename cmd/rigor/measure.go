@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -100,6 +101,62 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.order, "order", experiment.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
+}
+
+// measureOptions are the flags and arguments rigor ab and rigor run share.
+type measureOptions struct {
+	verdict  verdictFlags
+	measure  measureFlags
+	record   recordFlags
+	packages []string
+}
+
+// register registers the shared flags.
+func (o *measureOptions) register(fs *pflag.FlagSet) {
+	o.measure.register(fs)
+	o.verdict.register(fs)
+	o.record.register(fs)
+}
+
+// parsed keeps what cobra parsed that the flags do not hold: the
+// packages, whether --min-rounds was given, and the command line the
+// results record.
+func (o *measureOptions) parsed(cmd *cobra.Command, args []string) {
+	o.packages = args
+	o.measure.command = os.Args
+	o.measure.minRoundsSet = cmd.Flags().Changed("min-rounds")
+}
+
+// A labelledSide is one side's flags and the label it is measured under.
+type labelledSide struct {
+	label string
+	flags sideFlags
+}
+
+// config checks the shared flags and the sides' and returns the
+// verdict's options and the configuration that measures the sides with
+// them.
+func (o *measureOptions) config(sides ...labelledSide) (analysis.Options, gotest.Config, error) {
+	opts, err := o.verdict.options()
+	if err != nil {
+		return opts, gotest.Config{}, err
+	}
+	if err := o.record.check(); err != nil {
+		return opts, gotest.Config{}, err
+	}
+	cfg, err := o.measure.config(o.packages)
+	if err != nil {
+		return opts, cfg, err
+	}
+	for _, sd := range sides {
+		side, err := sd.flags.side(sd.label)
+		if err != nil {
+			return opts, cfg, err
+		}
+		cfg.Sides = append(cfg.Sides, side)
+	}
+	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
+	return opts, cfg, nil
 }
 
 // benchtimeAuto is --benchtime's default: gotest.DefaultBenchtime,

@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
-	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/store"
 )
@@ -20,12 +18,9 @@ const currentLabel = "current"
 
 // runOptions are rigor run's flags and arguments.
 type runOptions struct {
-	verdict   verdictFlags
-	measure   measureFlags
+	measureOptions
 	side      sideFlags
 	baselines store.Plan
-	packages  []string
-	record    recordFlags
 }
 
 func newRunCmd(s stdio) *cobra.Command {
@@ -63,9 +58,7 @@ nothing could be measured, or an interrupted run.`,
   rigor run --baseline main --update-on-pass --max-regression 5 ./...
   rigor run --baseline old/run.json ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.packages = args
-			o.measure.command = os.Args
-			o.measure.minRoundsSet = cmd.Flags().Changed("min-rounds")
+			o.parsed(cmd, args)
 			return runRun(cmd.Context(), &o, s)
 		},
 	}
@@ -73,32 +66,17 @@ nothing could be measured, or an interrupted run.`,
 	cmd.Flags().StringVar(&o.baselines.Save, "save-baseline", "", "record the result in the history store and point the baseline `NAME` (of this machine) at it")
 	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare the result with this machine's baseline `NAME`, or a FILE (unpaired)")
 	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "point the --baseline NAME at this result when no benchmark regressed beyond --max-regression")
-	o.measure.register(cmd.Flags())
-	o.verdict.register(cmd.Flags())
-	o.record.register(cmd.Flags())
+	o.measureOptions.register(cmd.Flags())
 	return cmd
 }
 
 // runRun measures the working tree, prints the result or its comparison
 // with a baseline, and saves baselines as o says.
 func runRun(ctx context.Context, o *runOptions, s stdio) error {
-	opts, err := o.verdict.options()
+	opts, cfg, err := o.config(labelledSide{currentLabel, o.side})
 	if err != nil {
 		return err
 	}
-	if err := o.record.check(); err != nil {
-		return err
-	}
-	cfg, err := o.measure.config(o.packages)
-	if err != nil {
-		return err
-	}
-	sd, err := o.side.side(currentLabel)
-	if err != nil {
-		return err
-	}
-	cfg.Sides = []gotest.Side{sd}
-	cfg.Analysis, cfg.Seed = opts, o.verdict.seed
 	if o.baselines.UpdateOnPass && o.baselines.Compare == "" {
 		return usageErrorf("--update-on-pass needs --baseline")
 	}
