@@ -12,6 +12,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -158,9 +159,6 @@ func truncate(s string, w int) string {
 	}
 	return head + "…" + tail
 }
-
-// pct formats a level: 0.95 -> "95%".
-func pct(f float64) string { return fmt.Sprintf("%g%%", f*100) }
 
 // noLimit is the width of output that is not read on a terminal (a file,
 // a pipe): names are never shortened and no column is dropped.
@@ -399,7 +397,7 @@ func pairedLegend(rep *analysis.Report) string {
 		ratios = "side/" + rep.Sides[0]
 	}
 	return fmt.Sprintf("paired Δ: center of the per-round %s ratios (Hodges-Lehmann) with its %s CI; the medians are each side's own, for context.",
-		ratios, pct(rep.Options.Confidence))
+		ratios, words.PctSetting(rep.Options.Confidence))
 }
 
 // disagreeLegend explains disagreeMark.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -127,7 +128,7 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 	}
 	p.Subtitle = subtitle(rep)
 	p.Options = fmt.Sprintf("%s confidence intervals; noise band ±%s; α = %g; %s correction over %d comparisons; %d bootstrap resamples (seed %d).",
-		pct(rep.Options.Confidence), pct(rep.Options.Noise), rep.Options.Alpha, rep.Options.Correction, rep.Comparisons, rep.Options.Resamples, rep.Options.Seed)
+		words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise), rep.Options.Alpha, rep.Options.Correction, rep.Comparisons, rep.Options.Resamples, rep.Options.Seed)
 	p.Counts = counts(rep)
 	p.Change = "change [CI]"
 	if rep.Paired && len(rep.Sides) > 1 {
@@ -213,7 +214,7 @@ func subtitle(rep *analysis.Report) string {
 			parts = append(parts, shellQuote(run.Command))
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%d %s", len(rep.Benchmarks), plural(len(rep.Benchmarks), "benchmark", "benchmarks")))
+	parts = append(parts, fmt.Sprintf("%d %s", len(rep.Benchmarks), words.Plural(len(rep.Benchmarks), "benchmark", "benchmarks")))
 	return strings.Join(parts, " · ")
 }
 
@@ -372,7 +373,7 @@ func htmlGroups(rep *analysis.Report) []htmlGroup {
 	if variantsAsRows(rep) {
 		for i := range rep.Benchmarks {
 			b := &rep.Benchmarks[i]
-			g := htmlGroup{ID: nextID("g"), Title: b.FullName, Caption: "Each variant's median with its " + pct(rep.Options.Confidence) + " CI; the dashed line is the baseline's median."}
+			g := htmlGroup{ID: nextID("g"), Title: b.FullName, Caption: "Each variant's median with its " + words.PctSetting(rep.Options.Confidence) + " CI; the dashed line is the baseline's median."}
 			g.Chart = variantChart(rep, b)
 			g.Benchmarks = append(g.Benchmarks, benchView(rep, i, nextID("b")))
 			groups = append(groups, g)
@@ -401,11 +402,11 @@ func htmlGroups(rep *analysis.Report) []htmlGroup {
 		}
 		if len(rep.Sides) > 1 {
 			groups[gi].Chart = changeChart(rep, idx)
-			groups[gi].Caption = "Change of each benchmark's primary metric against " + rep.Sides[0] + " with its " + pct(rep.Options.Confidence) +
-				" CI; the shaded band is the ±" + pct(rep.Options.Noise) + " noise band."
+			groups[gi].Caption = "Change of each benchmark's primary metric against " + rep.Sides[0] + " with its " + words.PctSetting(rep.Options.Confidence) +
+				" CI; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
 		} else {
 			groups[gi].Chart = medianChart(rep, idx)
-			groups[gi].Caption = "Each benchmark's median with its " + pct(rep.Options.Confidence) + " CI."
+			groups[gi].Caption = "Each benchmark's median with its " + words.PctSetting(rep.Options.Confidence) + " CI."
 		}
 	}
 	return groups
@@ -490,8 +491,8 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 		}
 		if len(rep.Sides) > 1 {
 			g.Chart = changeChart(rep, idx)
-			g.Caption = "Change of each one's primary metric against " + rep.Sides[0] + " with its " + pct(rep.Options.Confidence) +
-				" CI; the shaded band is the ±" + pct(rep.Options.Noise) + " noise band."
+			g.Caption = "Change of each one's primary metric against " + rep.Sides[0] + " with its " + words.PctSetting(rep.Options.Confidence) +
+				" CI; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
 		}
 		groups = append(groups, g)
 	}
@@ -1003,7 +1004,7 @@ func medianChart(rep *analysis.Report, idx []int) template.HTML {
 	if len(rows) == 0 {
 		return ""
 	}
-	return whiskerChart("Median and "+pct(rep.Options.Confidence)+" CI: "+unit, unit, rows, math.NaN())
+	return whiskerChart("Median and "+words.PctSetting(rep.Options.Confidence)+" CI: "+unit, unit, rows, math.NaN())
 }
 
 type whiskerRow struct {
@@ -1076,7 +1077,7 @@ func variantChart(rep *analysis.Report, b *analysis.Benchmark) template.HTML {
 	if m.Sides[0].N > 0 {
 		ref = m.Sides[0].Center
 	}
-	return whiskerChart("Variants: median and "+pct(rep.Options.Confidence)+" CI of "+m.Unit, m.Unit, rows, ref)
+	return whiskerChart("Variants: median and "+words.PctSetting(rep.Options.Confidence)+" CI of "+m.Unit, m.Unit, rows, ref)
 }
 
 // rampView shows a ramp: the headline, the bottleneck, the fits, curves

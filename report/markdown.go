@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 func init() { register("md", renderMarkdown) }
@@ -72,7 +73,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 				change = "paired Δ"
 			}
 			for _, s := range rep.Sides[1:] {
-				head = append(head, change+" ("+mdEscape(s)+")", pct(rep.Options.Confidence)+" CI", "p", "verdict")
+				head = append(head, change+" ("+mdEscape(s)+")", words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
 			}
 			marked := false
 			fmt.Fprintf(ew, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))

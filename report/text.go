@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 func init() { register("text", renderText) }
@@ -148,7 +149,7 @@ func printConfig(w io.Writer, rep *analysis.Report, pkg string) {
 func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options, legend *bool) {
 	header := append([]string{unit}, rep.Sides...)
 	for _, s := range rep.Sides[1:] {
-		header = append(header, changeHeader(rep, s), pct(rep.Options.Confidence)+" CI", "p", "verdict")
+		header = append(header, changeHeader(rep, s), words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
 	}
 	rows := [][]string{header}
 	var verdicts [][]analysis.Verdict
@@ -316,7 +317,7 @@ func footnotes(rep *analysis.Report, verbose bool) []string {
 		out = append(out, l.String())
 	}
 	if hidden > 0 {
-		out = append(out, fmt.Sprintf("(%d routine %s not shown: exact comparisons, outliers kept, profile files, derived units; -v shows them)", hidden, plural(hidden, "note", "notes")))
+		out = append(out, fmt.Sprintf("(%d routine %s not shown: exact comparisons, outliers kept, profile files, derived units; -v shows them)", hidden, words.Plural(hidden, "note", "notes")))
 	}
 	return out
 }

@@ -22,3 +22,36 @@ func TestTextColorGeomean(t *testing.T) {
 		}
 	}
 }
+
+// Levels the user set are shown as set: --noise 7 is a ±7% band, not
+// ±7.000000000000001% (0.07 × 100 in floating point), and --confidence
+// 0.9999 gives 99.99% CIs, not 100% (a measured share's three
+// significant digits).
+func TestSettingsShownAsSet(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		want   []string
+	}{
+		{"text", []string{"99.99% CI"}},
+		{"md", []string{"99.99% CI"}},
+		{"tree", []string{"99.99% CIs; noise band ±7%"}},
+		{"table", []string{"99.99% CIs; noise band ±7%"}},
+		{"html", []string{"99.99% confidence intervals; noise band ±7%;", "the ±7% noise band"}},
+	} {
+		rep := fxPaired(t)
+		rep.Options.Noise, rep.Options.Confidence = 0.07, 0.9999
+		var b bytes.Buffer
+		if err := Render(&b, rep, Options{Format: tc.format, Width: 200}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.Contains(out, "7.000000000000001") {
+			t.Errorf("%s: floating-point noise in the noise band:\n%s", tc.format, out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: lacks %q:\n%s", tc.format, w, out)
+			}
+		}
+	}
+}

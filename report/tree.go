@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -92,10 +93,10 @@ func headline(rep *analysis.Report) string {
 		return ""
 	case rep.Paired:
 		return fmt.Sprintf("%s: paired, interleaved rounds; %s CIs; noise band ±%s",
-			strings.Join(rep.Sides, " vs "), pct(rep.Options.Confidence), pct(rep.Options.Noise))
+			strings.Join(rep.Sides, " vs "), words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise))
 	}
 	return fmt.Sprintf("%s: %s CIs; noise band ±%s",
-		strings.Join(rep.Sides, " vs "), pct(rep.Options.Confidence), pct(rep.Options.Noise))
+		strings.Join(rep.Sides, " vs "), words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise))
 }
 
 // A section is one tree (or table): a title, columns, rows, and the
@@ -386,7 +387,7 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 	}
 	s := section{
 		title:      title,
-		cols:       []string{"median ±CI", pct(rep.Options.Confidence) + " CI", changeHeader(rep, ""), ""},
+		cols:       []string{"median ±CI", words.PctSetting(rep.Options.Confidence) + " CI", changeHeader(rep, ""), ""},
 		verdictCol: 3,
 		changes:    len(rep.Sides) > 1,
 	}
@@ -569,14 +570,14 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 		s.title = "benchmarks"
 	}
 	if two {
-		s.cols = []string{rep.Sides[0], rep.Sides[1], changeHeader(rep, rep.Sides[1]), pct(rep.Options.Confidence) + " CI", ""}
+		s.cols = []string{rep.Sides[0], rep.Sides[1], changeHeader(rep, rep.Sides[1]), words.PctSetting(rep.Options.Confidence) + " CI", ""}
 		s.verdictCol = 4
 		s.changes = true
 		// The baseline's median goes first, then the change: never the
 		// change beside both medians without the room to show it.
 		s.drop = []int{0, 2}
 	} else {
-		s.cols = []string{"median ±CI", pct(rep.Options.Confidence) + " CI"}
+		s.cols = []string{"median ±CI", words.PctSetting(rep.Options.Confidence) + " CI"}
 		s.drop = []int{1}
 	}
 
@@ -716,7 +717,7 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 	if len(identicalOrder) > 0 {
 		var parts []string
 		for _, u := range identicalOrder {
-			parts = append(parts, fmt.Sprintf("%s (%d %s)", u, identical[u], plural(identical[u], "benchmark", "benchmarks")))
+			parts = append(parts, fmt.Sprintf("%s (%d %s)", u, identical[u], words.Plural(identical[u], "benchmark", "benchmarks")))
 		}
 		s.rows = append(s.rows, row{name: "identical on every side, not shown: " + strings.Join(parts, ", "), sub: true})
 	}
@@ -762,13 +763,6 @@ func alignMarks(s *section, col int) {
 			c[col] += " "
 		}
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // writeTreeSection writes s as a tree and reports whether its change

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -234,7 +235,7 @@ func (l *Lifecycle) Finish(ctx context.Context, run *model.Run, failed int) (don
 		return done, nil
 	}
 	if failed > 0 {
-		return append(done, fmt.Sprintf("baseline %s kept: %d %s regressed", l.Compare, failed, plural(failed, "comparison", "comparisons"))), nil
+		return append(done, fmt.Sprintf("baseline %s kept: %d %s regressed", l.Compare, failed, words.Plural(failed, "comparison", "comparisons"))), nil
 	}
 	if l.Pointers == nil {
 		// No history store: the file it came from is replaced.
@@ -295,11 +296,4 @@ func OneSide(run *model.Run, label string) (*model.Run, error) {
 	out.Observations = slices.DeleteFunc(slices.Clone(run.Observations), func(o model.Observation) bool { return o.Side != "" && o.Side != label })
 	out.Notes = slices.DeleteFunc(slices.Clone(run.Notes), func(n model.Note) bool { return n.Side != "" && n.Side != label })
 	return &out, nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/history"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/report"
 )
 
@@ -167,8 +168,8 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 		}
 	}
 	fmt.Fprintf(stdout, "%d %s in %d series (%d %s, %d %s; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
-		len(out), plural(len(out), "change", "changes"), len(series), regressions, plural(regressions, "regression", "regressions"),
-		len(a.Transients), plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
+		len(out), words.Plural(len(out), "change", "changes"), len(series), regressions, words.Plural(regressions, "regression", "regressions"),
+		len(a.Transients), words.Plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
 	if opts.failOnRegression && regressions > 0 {
 		return &exitError{code: exitGateFail}
 	}

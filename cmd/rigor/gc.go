@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/gotest"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/store"
 )
 
@@ -97,9 +98,9 @@ func runGC(_ context.Context, o *gcOptions, s stdio) error {
 		return usageErrorf("%v", lerr)
 	}
 	if o.dryRun {
-		fmt.Fprintf(out, "%s %d %s (%s); %d would be left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left)-len(removed))
+		fmt.Fprintf(out, "%s %d %s (%s); %d would be left\n", verb, len(removed), words.Plural(len(removed), "run", "runs"), size(total), len(left)-len(removed))
 	} else {
-		fmt.Fprintf(out, "%s %d %s (%s); %d left\n", verb, len(removed), plural(len(removed), "run", "runs"), size(total), len(left))
+		fmt.Fprintf(out, "%s %d %s (%s); %d left\n", verb, len(removed), words.Plural(len(removed), "run", "runs"), size(total), len(left))
 	}
 	return nil
 }
@@ -142,11 +143,4 @@ func size(n int64) string {
 		return strconv.FormatInt(n, 10) + "B"
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64) + units[i]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/history"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
@@ -230,8 +231,8 @@ func runHistory(ctx context.Context, opts historyOptions, s stdio) error {
 		}
 	}
 	fmt.Fprintf(stdout, "\n%d %s, %d %s, %d %s (E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
-		len(series), plural(len(series), "series", "series"), len(a.Changes), plural(len(a.Changes), "change", "changes"),
-		len(a.Transients), plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
+		len(series), words.Plural(len(series), "series", "series"), len(a.Changes), words.Plural(len(a.Changes), "change", "changes"),
+		len(a.Transients), words.Plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
 	return nil
 }
 
@@ -288,7 +289,7 @@ func changeLine(c *history.Change) string {
 	}
 	line := fmt.Sprintf("%s %s %s, p %s, q %s", what, signedPct(c.Ratio.Estimate-1), pctInterval(c.Ratio.Lo-1, c.Ratio.Hi-1), fmtP(c.Test.P), fmtP(c.Q))
 	if c.Outliers > 0 {
-		line += fmt.Sprintf(" (%d unusual %s before it left out)", c.Outliers, plural(c.Outliers, "result", "results"))
+		line += fmt.Sprintf(" (%d unusual %s before it left out)", c.Outliers, words.Plural(c.Outliers, "result", "results"))
 	}
 	return line
 }
@@ -390,7 +391,7 @@ func writeSpark(w io.Writer, s *history.Series, changes []history.Change, last i
 	summary := "no change"
 	if len(changes) > 0 {
 		c := changes[len(changes)-1]
-		summary = fmt.Sprintf("%d %s; last at %s: %s", len(changes), plural(len(changes), "change", "changes"), shortHash(c.After.Commit), changeLine(&c))
+		summary = fmt.Sprintf("%d %s; last at %s: %s", len(changes), words.Plural(len(changes), "change", "changes"), shortHash(c.After.Commit), changeLine(&c))
 	}
 	fmt.Fprintf(w, "%s\n  %s  %d points, %s .. %s\n  %s\n", seriesTitle(s), b.String(), len(v),
 		scaleValue(lo, s.Unit), scaleValue(hi, s.Unit), summary)

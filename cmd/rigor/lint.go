@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/lint"
 )
 
@@ -148,7 +149,7 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		}
 		sort.Strings(per)
 		summary := fmt.Sprintf("rigor lint: %s in %s with benchmarks or rigor groups, of %d (%.1fs)",
-			lintPlural(len(findings), "finding"), lintPlural(len(paths), "package"), listed, time.Since(start).Seconds())
+			words.Count(len(findings), "finding", "findings"), words.Count(len(paths), "package", "packages"), listed, time.Since(start).Seconds())
 		if len(per) > 0 {
 			summary += ": " + strings.Join(per, ", ")
 		}
@@ -309,14 +310,6 @@ func collectFindings(graph *checker.Graph) ([]lintFinding, error) {
 		return out[i].Check < out[j].Check
 	})
 	return out, nil
-}
-
-// lintPlural returns "1 finding", "2 findings".
-func lintPlural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // oneLine keeps an error to its first line: go list errors can run to

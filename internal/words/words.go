@@ -54,6 +54,25 @@ func Pct(f float64) string {
 	return s + "%"
 }
 
+// PctSetting formats a fraction someone set (a confidence level, a noise
+// band) as a percentage with the digits it was set with: 0.07 is "7%",
+// not "7.000000000000001%" (the rounding error of 0.07 × 100), and
+// 0.9999 is "99.99%", where Pct, made for measured shares, says "100%".
+// Never in exponent form.
+func PctSetting(f float64) string {
+	p := f * 100
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return strconv.FormatFloat(p, 'f', -1, 64) + "%"
+	}
+	// Twelve significant digits keep every digit a person types and
+	// drop the multiplication's error, which is in the sixteenth.
+	p, _ = strconv.ParseFloat(strconv.FormatFloat(p, 'g', 12, 64), 64)
+	if p == 0 {
+		p = 0 // not "-0%"
+	}
+	return strconv.FormatFloat(p, 'f', -1, 64) + "%"
+}
+
 // JoinList joins up to max items with commas and "and", and says how
 // many more there are: "a, b and c", "a, b and 4 more". When an item
 // holds a comma itself, semicolons separate them instead: "x (failed: a,

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,30 @@ func TestPct(t *testing.T) {
 	} {
 		if got := Pct(tc.f); got != tc.want {
 			t.Errorf("Pct(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestPctSetting(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0.95, "95%"},
+		{0.07, "7%"},       // 0.07*100 is 7.000000000000001
+		{0.57, "57%"},      // 0.57*100 is 56.99999999999999
+		{0.9999, "99.99%"}, // Pct says 100%
+		{0.1234, "12.34%"}, // Pct says 12.3%
+		{0.005, "0.5%"},
+		{0.00001, "0.001%"},
+		{1e-9, "0.0000001%"}, // never 1e-07%
+		{1e4, "1000000%"},    // never 1e+06%
+		{0, "0%"},
+		{math.Copysign(0, -1), "0%"},
+		{-0.05, "-5%"},
+	} {
+		if got := PctSetting(tc.f); got != tc.want {
+			t.Errorf("PctSetting(%v) = %q, want %q", tc.f, got, tc.want)
 		}
 	}
 }
