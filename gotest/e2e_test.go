@@ -646,3 +646,35 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLostTests: a new revision that drops a package's test files loses
+// its benchmarks, and the gate says so as it does for one benchmark
+// deleted (it passed: the package was only noted as "tests only on old").
+func TestLostTests(t *testing.T) {
+	base := labRev("1")
+	base["other/other.go"] = "package other\n\nfunc F(n int) int { return n * 3 }\n"
+	base["other/other_test.go"] = "package other\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkOther(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = F(7)\n\t}\n}\n\nfunc BenchmarkSkipped(b *testing.B) {}\n"
+	// Test files excluded from every build: go test sees none.
+	next := map[string]string{"other/other_test.go": "//go:build ignore\n\npackage other\n"}
+	dir := newRepo(t, base, next)
+	cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD~1"}, Side{Label: "new", Rev: "HEAD"})
+	cfg.Bench = "Work|Other" // not Skipped
+	run, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := analysis.Analyze(run, analysis.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fails []string
+	for _, f := range rep.Gate(0.05) {
+		if f.Missing != nil {
+			fails = append(fails, f.String())
+		}
+	}
+	want := []string{"example.com/lab/other.Other is missing on new where old has it: its package has no tests on new"}
+	if !slices.Equal(fails, want) {
+		t.Errorf("gate failures for lost benchmarks %q, want %q", fails, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rigorbench/rigor/internal/words"
@@ -111,6 +112,31 @@ func (s *session) lostPackage(ctx context.Context, pkg, side string) {
 	}
 }
 
+// lostTests marks the benchmarks the baseline declares in package path
+// (those -bench selects) missing on every side where the package has no
+// tests, so that the gate sees benchmarks deleted with their package's
+// test files as it sees one benchmark deleted.
+func (s *session) lostTests(pkgs []map[string]Package, path string, have []string) {
+	if !slices.Contains(have, s.sides[0].Label) {
+		return // new tests: nothing was lost
+	}
+	names, ok := declaredBenchmarks(pkgs[0][path].TestFiles)
+	filter, err := newBenchFilter(s.cfg.Bench)
+	if !ok || err != nil {
+		return
+	}
+	for i, sd := range s.sides[1:] {
+		if slices.Contains(have, sd.Label) {
+			continue
+		}
+		for _, n := range names {
+			if filter.pattern(n) != "" {
+				s.run.MarkMissing(path, strings.TrimPrefix(n, "Benchmark"), 0, sd.Label, model.MissingAbsent, "its package has no tests on "+s.sides[i+1].Label)
+			}
+		}
+	}
+}
+
 // build lists the packages on every side and builds the test binaries of
 // those present on all of them. A package that fails to build on some side
 // is noted with the compiler's output and left out.
@@ -154,6 +180,7 @@ func (s *session) build(ctx context.Context) error {
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {
 			s.note(model.NoteOneSide, "package %s has tests only on %s: not measured.", path, strings.Join(where[path], ", "))
+			s.lostTests(pkgs, path, where[path])
 			continue
 		}
 		if !s.mayHaveBenchmarks(pkgs, path) {
