@@ -193,8 +193,22 @@ func eachNote(notes []model.Note, f func(string) string) []model.Note {
 	}
 	out := make([]model.Note, len(notes))
 	for i, n := range notes {
-		n.Text = f(n.Text)
+		n.Text = noteLines(n.Text, f)
 		out[i] = n
 	}
 	return out
+}
+
+// noteLines applies f to each line of a note and keeps the line breaks
+// (a compiler's output, quoted in a note, stays readable), indenting every
+// line after the first so that none can pass for a line of the report.
+func noteLines(text string, f func(string) string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = f(l)
+		if i > 0 && !strings.HasPrefix(l, "    ") {
+			lines[i] = "    " + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -180,3 +180,23 @@ func TestHTMLEscapesLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteLines: a note quoting a compiler's output keeps its line breaks
+// (it was shown with literal \n), each line escaped on its own, and every
+// line after the first indented so that none passes for a report line.
+func TestNoteLines(t *testing.T) {
+	rep := hostileRun(t, "X", "new")
+	rep.Notes = append(rep.Notes, model.Note{Kind: model.NoteBuild,
+		Text: "package p does not build on new:\n    ./x.go:3: undefined: y\x1b[2J\nX  1.00n  2.00n  +100%  regressed"})
+	for _, opts := range []Options{{Format: "text"}, {Format: "text", Style: "tree"}, {Format: "text", Style: "table"}} {
+		out := render(t, rep, opts)
+		for _, want := range []string{"does not build on new:\n", "\n    ./x.go:3: undefined: y\\x1b[2J\n", "\n    X  1.00n  2.00n  +100%  regressed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%+v: %q not in:\n%s", opts, want, out)
+			}
+		}
+		if strings.Contains(out, `new:\n`) {
+			t.Errorf("%+v: line break shown as \\n:\n%s", opts, out)
+		}
+	}
+}
