@@ -25,6 +25,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	cfg, shard := cfg.sharded()
 	warm := cfg.Warmup
 	if warm == 0 {
 		warm = DefaultWarmup
@@ -43,6 +44,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 		StepDuration: dur,
 		CPUs:         runtime.NumCPU(),
 		SLO:          cfg.SLO,
+		Shard:        shard,
 	}
 	if cfg.Name != "" {
 		r.Target = cfg.Name
@@ -59,7 +61,12 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 	}
 
 	var stop stopper
+	period := StepPeriod(warm, dur)
 	for i := 0; i < n; i++ {
+		if !waitStep(ctx, cfg.Start, period, i) {
+			r.Stopped = fmt.Sprintf("interrupted before step %d of %d", i+1, n)
+			break
+		}
 		sc := stepConfig{index: i, warmup: warm, duration: dur, pid: cfg.PID, inProcess: isInProcess(t)}
 		if r.Mode == model.RampOpen {
 			sc.rate = cfg.Rates[i]
@@ -88,14 +95,20 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 			break
 		}
 	}
+	conclude(r)
+	return r, nil
+}
+
+// conclude fits the models to r's steps and sets its headline and
+// bottleneck.
+func conclude(r *model.Ramp) {
 	if r.Mode == model.RampClosed {
 		fitRamp(r)
 	} else if len(r.Steps) > 0 {
 		r.Notes = append(r.Notes, "open loop: the scalability models are fitted to closed-loop (--concurrency) steps only")
 	}
-	r.Headline = headline(r, cfg.SLO)
+	r.Headline = headline(r, r.SLO)
 	r.Bottleneck = diagnose(r)
-	return r, nil
 }
 
 // stopper decides after each step whether the ramp goes on.
