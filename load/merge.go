@@ -10,7 +10,6 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -84,7 +83,11 @@ func MergeShards(in []ShardResult) (*model.Ramp, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s missing: %d of %d shards given", words.Count(int64(len(missing)), "shard "+strings.Join(missing, ", ")+" is", "shards "+strings.Join(missing, ", ")+" are"), len(in), n)
+		which := "shard " + missing[0] + " is"
+		if len(missing) > 1 {
+			which = "shards " + strings.Join(missing, ", ") + " are"
+		}
+		return nil, fmt.Errorf("%s missing: %d of %d shards given", which, len(in), n)
 	}
 
 	f := first.Ramp
