@@ -106,6 +106,7 @@ func conclude(r *model.Ramp) {
 		fitRamp(r)
 	} else if len(r.Steps) > 0 {
 		r.Notes = append(r.Notes, "open loop: the scalability models are fitted to closed-loop (--concurrency) steps only")
+		noteBehind(r)
 	}
 	r.Headline = headline(r, r.SLO)
 	r.Bottleneck = diagnose(r)
@@ -115,6 +116,7 @@ func conclude(r *model.Ramp) {
 type stopper struct {
 	best    float64 // the best throughput so far
 	lowGain int     // consecutive steps that gained less than the knee
+	lagging int     // open loop: consecutive steps the target did not keep up with
 }
 
 // after sets step st's gain over the best earlier step and whether it met
@@ -131,6 +133,9 @@ func (s *stopper) after(cfg *Config, st *model.RampStep, n int) string {
 	}
 	if cfg.SLO != nil && st.Valid && !st.SLOMet && !cfg.KeepGoing {
 		return fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
+	}
+	if why := s.behind(cfg, st); why != "" {
+		return why
 	}
 	if i > 0 && cfg.Knee > 0 && s.best > 0 {
 		if st.Gain < cfg.Knee {
