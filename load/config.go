@@ -49,6 +49,15 @@ type Config struct {
 	MaxWorkers int
 	// Progress, if set, is called after each step.
 	Progress func(model.RampStep)
+
+	// Shard, when set, runs one generator's share of every step (see
+	// Shard); its results are merged with MergeShards.
+	Shard *Shard
+	// Start, when set, is when the first step's warm-up begins; each
+	// later step then begins on a fixed timeline (StepPeriod apart), so
+	// that generators started with the same Start load the target
+	// together.
+	Start time.Time
 }
 
 func (c *Config) check() error {
@@ -70,6 +79,9 @@ func (c *Config) check() error {
 	}
 	if c.Duration < 0 {
 		return fmt.Errorf("load: negative duration %v", c.Duration)
+	}
+	if err := c.checkShard(); err != nil {
+		return err
 	}
 	if c.Knee < 0 {
 		return fmt.Errorf("load: negative knee threshold %v", c.Knee)

@@ -71,6 +71,9 @@ func fitRamp(r *model.Ramp) {
 // headline picks the number to quote: with an SLO, the highest valid
 // throughput whose step met it; without one, the knee.
 func headline(r *model.Ramp, slo *model.RampSLO) *model.RampHeadline {
+	if r.Mode == model.RampOpen {
+		return openHeadline(r, slo)
+	}
 	h := &model.RampHeadline{Step: -1, Basis: "none"}
 	var valid []int
 	for i, s := range r.Steps {

@@ -17,7 +17,8 @@
 //   - config.go: Config, its defaults and checks; parse.go: steps, SLOs
 //     and status codes as a command line gives them;
 //   - target.go: Target, Client, Func and error classes; http.go: HTTP
-//     targets (net/http, or h1.go's HTTP/1.1 client for plain http);
+//     targets (net/http, or h1.go's HTTP/1.1 client for plain http, which
+//     sends through h1send.go);
 //   - ramp.go: Ramp, the steps and when to stop rising;
 //   - step.go: one step, its schedule and dispatch; record.go: what the
 //     workers record, in HDR histograms; sysstat.go: the CPU the
@@ -25,5 +26,7 @@
 //   - stepresult.go: a step's records as a model.RampStep, its validity
 //     and SLO;
 //   - fit.go: Amdahl's law and the USL fitted to the steps; diagnose.go:
-//     the headline and the bottleneck.
+//     the headline and the bottleneck; openloop.go: the open loop's knee;
+//   - shard.go: one generator's share of a ramp run from several
+//     machines, and the histograms it keeps; merge.go: MergeShards.
 package load

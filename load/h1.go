@@ -42,6 +42,7 @@ type h1Client struct {
 	br     *bufio.Reader
 	conn   net.Conn // written under mu, read freely by Do's goroutine
 	reused bool     // conn has carried a complete exchange
+	rawSender
 
 	mu     sync.Mutex
 	closed bool
@@ -62,7 +63,7 @@ func (c *h1Client) Do(ctx context.Context) Outcome {
 			c.conn.SetDeadline(time.Now().Add(c.t.timeout))
 		}
 		reused := c.reused
-		if _, err := c.conn.Write(c.t.req); err != nil {
+		if err := c.send(c.t.req); err != nil {
 			c.drop()
 			if reused && attempt == 0 {
 				continue // the server closed an idle connection

@@ -25,6 +25,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	cfg, shard := cfg.sharded()
 	warm := cfg.Warmup
 	if warm == 0 {
 		warm = DefaultWarmup
@@ -43,6 +44,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 		StepDuration: dur,
 		CPUs:         runtime.NumCPU(),
 		SLO:          cfg.SLO,
+		Shard:        shard,
 	}
 	if cfg.Name != "" {
 		r.Target = cfg.Name
@@ -59,7 +61,12 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 	}
 
 	var stop stopper
+	period := StepPeriod(warm, dur)
 	for i := 0; i < n; i++ {
+		if !waitStep(ctx, cfg.Start, period, i) {
+			r.Stopped = fmt.Sprintf("interrupted before step %d of %d", i+1, n)
+			break
+		}
 		sc := stepConfig{index: i, warmup: warm, duration: dur, pid: cfg.PID, inProcess: isInProcess(t)}
 		if r.Mode == model.RampOpen {
 			sc.rate = cfg.Rates[i]
@@ -88,20 +95,28 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 			break
 		}
 	}
+	conclude(r)
+	return r, nil
+}
+
+// conclude fits the models to r's steps and sets its headline and
+// bottleneck.
+func conclude(r *model.Ramp) {
 	if r.Mode == model.RampClosed {
 		fitRamp(r)
 	} else if len(r.Steps) > 0 {
 		r.Notes = append(r.Notes, "open loop: the scalability models are fitted to closed-loop (--concurrency) steps only")
+		noteBehind(r)
 	}
-	r.Headline = headline(r, cfg.SLO)
+	r.Headline = headline(r, r.SLO)
 	r.Bottleneck = diagnose(r)
-	return r, nil
 }
 
 // stopper decides after each step whether the ramp goes on.
 type stopper struct {
 	best    float64 // the best throughput so far
 	lowGain int     // consecutive steps that gained less than the knee
+	lagging int     // open loop: consecutive steps the target did not keep up with
 }
 
 // after sets step st's gain over the best earlier step and whether it met
@@ -118,6 +133,9 @@ func (s *stopper) after(cfg *Config, st *model.RampStep, n int) string {
 	}
 	if cfg.SLO != nil && st.Valid && !st.SLOMet && !cfg.KeepGoing {
 		return fmt.Sprintf("step %d broke the SLO (%s); later steps would only break it further", i+1, st.SLOMiss)
+	}
+	if why := s.behind(cfg, st); why != "" {
+		return why
 	}
 	if i > 0 && cfg.Knee > 0 && s.best > 0 {
 		if st.Gain < cfg.Knee {

@@ -25,6 +25,7 @@ const (
 type stepRecorder struct {
 	open   bool  // open loop: latency window keyed on the intended start
 	ws, we int64 // measured window, ns since the step's base time
+	index  int   // the step's
 
 	mu     sync.Mutex
 	lat    *hdrhistogram.Histogram // successes and requests in flight at the window's end: from intended start
@@ -191,6 +192,9 @@ func (w *workerRecorder) flush() {
 			continue
 		}
 		r.lat.RecordValue(clampHist(s.lat))
+		if testHookRecord != nil {
+			testHookRecord(r.index, clampHist(s.lat))
+		}
 		if r.svc != nil {
 			r.svc.RecordValue(clampHist(s.svc))
 		}

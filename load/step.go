@@ -54,6 +54,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	we := ws + int64(sc.duration)
 	base := time.Now()
 	rec := newStepRecorder(open, ws, we)
+	rec.index = sc.index
 
 	// Observe the processes at the window's edges from their own goroutine.
 	var obs [2]observation
@@ -186,7 +187,9 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		return model.RampStep{}, err
 	}
 	rec.counts.notSent += notSent
-	return buildStep(sc, rec, obs, workers), nil
+	st := buildStep(sc, rec, obs, workers)
+	keepForMerge(&st, rec, base.Add(time.Duration(ws)))
+	return st, nil
 }
 
 // sleepUntil sleeps until at ns after base, or ctx is done; it reports

@@ -38,6 +38,11 @@ type Ramp struct {
 	Bottleneck *RampBottleneck `json:"bottleneck,omitempty"`
 	// Notes are ramp-level remarks in plain words.
 	Notes []string `json:"notes,omitempty"`
+
+	// Shard is set when this ramp ran one generator's share of the load;
+	// MergedShards is the number of shards a merged ramp was made of.
+	Shard        *RampShard `json:"shard,omitempty"`
+	MergedShards int        `json:"merged_shards,omitempty"`
 }
 
 // RampSLO is the service-level objective a step must meet.
@@ -127,6 +132,13 @@ type RampStep struct {
 	SLOMiss string `json:"slo_miss,omitempty"`
 	// Notes are step-level remarks in plain words.
 	Notes []string `json:"notes,omitempty"`
+
+	// WindowStart is when the measured window opened (wall clock), and
+	// Histograms the latency histograms themselves: what merging shards
+	// needs. Shards lists each shard's part of a merged step.
+	WindowStart time.Time       `json:"window_start,omitzero"`
+	Histograms  *StepHistograms `json:"histograms,omitempty"`
+	Shards      []ShardStep     `json:"shards,omitempty"`
 }
 
 // ErrorCount is the number of failed requests of one class.

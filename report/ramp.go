@@ -221,7 +221,14 @@ func rampTitle(r *model.Ramp) string {
 	if r.Mode == model.RampOpen {
 		loop = "open loop, latency from each request's intended start; (send) columns from the actual send"
 	}
-	return fmt.Sprintf("%s (%s, %s; warm-up %v, %v per step; %d CPUs)", r.Target, r.Protocol, loop, r.Warmup, r.StepDuration, r.CPUs)
+	cpus := fmt.Sprintf("%d CPUs", r.CPUs)
+	switch {
+	case r.MergedShards > 0:
+		cpus = fmt.Sprintf("merged from %d generators, shard 0's with %d CPUs", r.MergedShards, r.CPUs)
+	case r.Shard != nil:
+		cpus = fmt.Sprintf("shard %d/%d of the load, %d CPUs", r.Shard.Index, r.Shard.Count, r.CPUs)
+	}
+	return fmt.Sprintf("%s (%s, %s; warm-up %v, %v per step; %s)", r.Target, r.Protocol, loop, r.Warmup, r.StepDuration, cpus)
 }
 
 func rampSLOText(slo *model.RampSLO) string {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/rigorbench/rigor/load"
 	"github.com/rigorbench/rigor/model"
@@ -43,6 +44,9 @@ type rampOptions struct {
 	quiet       bool
 	// command is the command line the JSON records (os.Args).
 	command []string
+	// Load from several machines (rampmerge.go).
+	shard, startAt string
+	flags          *pflag.FlagSet
 }
 
 func newRampCmd(s stdio) *cobra.Command {
@@ -82,8 +86,14 @@ connection per worker). https:// and --http2 use Go's net/http: --http2 is
 negotiated by ALPN over TLS, and is sent with prior knowledge (h2c) to
 http:// URLs.
 
-Exit status: 0; 1 when --slo is given and no step met it; 2 for bad flags
-or URL, or an interrupted ramp (the steps that completed are printed).`,
+When one machine cannot load the target, run the ramp from N machines with
+--shard 0/N .. N-1/N and the same --start-at, and merge their JSON with
+'rigor ramp merge' (see docs/ramp-shards.md): each shard runs c/N of a step's
+c workers (the first c%N shards one more) or r/N of its rate, and every step.
+
+Exit status: 0; 1 when --slo is given and no step met it (never for a
+--shard, which only the merge judges); 2 for bad flags or URL, or an
+interrupted ramp (the steps that completed are printed).`,
 		Example: `  rigor ramp --ramp 1..64x2 http://127.0.0.1:8080/
   rigor ramp --concurrency 1,2,4,8 --slo p99=50ms,errors=1% --pid 1234 http://127.0.0.1:8080/
   rigor ramp --rate 1000,2000,4000 --duration 10s http://127.0.0.1:8080/api
@@ -97,6 +107,7 @@ or URL, or an interrupted ramp (the steps that completed are printed).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.url = args[0]
 			o.command = os.Args
+			o.flags = cmd.Flags()
 			return runRamp(cmd.Context(), &o, s)
 		},
 	}
@@ -120,6 +131,8 @@ or URL, or an interrupted ramp (the steps that completed are printed).`,
 	f.IntVar(&o.maxWorkers, "max-workers", load.DefaultMaxWorkers, "open loop: most workers (connections) to keep the schedule")
 	f.StringVar(&o.format, "format", "text", "output format: text, json, csv or md")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines on stderr")
+	addShardFlags(f, &o)
+	cmd.AddCommand(newRampMergeCmd(s))
 	return cmd
 }
 
@@ -156,6 +169,7 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 		e := observe.CaptureEnv(ctx)
 		env = &e
 	}
+	o.announceShard(s, cfg)
 	start := time.Now()
 	r, err := load.Ramp(ctx, target, cfg)
 	if err != nil {
@@ -191,7 +205,7 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 	if interrupted {
 		return usageErrorf("%s: the result above is partial", stopped)
 	}
-	if cfg.SLO != nil && (r.Headline == nil || r.Headline.Basis != "slo") {
+	if cfg.SLO != nil && cfg.Shard == nil && (r.Headline == nil || r.Headline.Basis != "slo") {
 		return &exitError{code: exitGateFail}
 	}
 	return nil
@@ -261,7 +275,7 @@ func (o *rampOptions) config() (load.Config, error) {
 			return cfg, usageErrorf("--slo: %v", err)
 		}
 	}
-	return cfg, nil
+	return cfg, o.shardConfig(&cfg)
 }
 
 // target checks the request flags and returns the target they describe.

@@ -5,8 +5,9 @@
 #
 #   bash load/testdata/vs-wrk.sh [rounds] [seconds]
 #
-# Needs wrk (apt-get install -y wrk). Prints each round's requests/s and
-# the ratio of the medians.
+# Needs wrk (apt-get install -y wrk). Prints each round's requests/s with
+# the 1-minute load average after it, and the ratio of the medians. On a
+# shared machine the load average says how much the rounds can be trusted.
 set -euo pipefail
 rounds=${1:-5}
 secs=${2:-5}
@@ -42,7 +43,7 @@ wrk_cmd=(wrk -t2 -c32 -d${secs}s --latency "$url")
 rigor_cmd=("$tmp/rigor" ramp -q --concurrency 32 --warmup 1s --duration ${secs}s --knee 0 --format csv "$url")
 echo "wrk:   ${wrk_cmd[*]}"
 echo "rigor: rigor ramp -q --concurrency 32 --warmup 1s --duration ${secs}s --knee 0 --format csv $url"
-echo "round,wrk_rps,rigor_rps,rigor_p50_us,rigor_p99_us,rigor_gen_cpu,wrk_p50"
+echo "round,wrk_rps,rigor_rps,rigor_p50_us,rigor_p99_us,rigor_gen_cpu,wrk_p50,load1"
 for i in $(seq "$rounds"); do
 	w=$("${wrk_cmd[@]}")
 	wrps=$(awk '/Requests\/sec/ {print $2}' <<<"$w")
@@ -52,7 +53,7 @@ for i in $(seq "$rounds"); do
 	rp50=$(cut -d, -f12 <<<"$r")
 	rp99=$(cut -d, -f14 <<<"$r")
 	rcpu=$(cut -d, -f21 <<<"$r")
-	echo "$i,$wrps,$rrps,$((rp50/1000)),$((rp99/1000)),$rcpu,$wp50"
+	echo "$i,$wrps,$rrps,$((rp50/1000)),$((rp99/1000)),$rcpu,$wp50,$(cut -d' ' -f1 /proc/loadavg)"
 done | tee "$tmp/rounds.csv"
 median() { sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 wm=$(cut -d, -f2 "$tmp/rounds.csv" | median)
