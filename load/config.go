@@ -95,6 +95,9 @@ func (c *Config) check() error {
 		if s.MaxErrorRate != nil && (*s.MaxErrorRate < 0 || *s.MaxErrorRate > 1) {
 			return fmt.Errorf("load: SLO error rate %v is not between 0 and 1", *s.MaxErrorRate)
 		}
+		if err := checkRequestSLOConfig(s); err != nil {
+			return err
+		}
 	}
 	return nil
 }

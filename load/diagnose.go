@@ -132,6 +132,7 @@ func describeSLO(slo *model.RampSLO) string {
 	if slo.MaxErrorRate != nil {
 		parts = append(parts, fmt.Sprintf("errors ≤ %g%%", 100**slo.MaxErrorRate))
 	}
+	parts = append(parts, describeRequestSLOs(slo)...)
 	return strings.Join(parts, ", ")
 }
 

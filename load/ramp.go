@@ -95,6 +95,7 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 			break
 		}
 	}
+	describeRamp(r, t)
 	conclude(r)
 	return r, nil
 }

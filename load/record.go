@@ -31,6 +31,8 @@ type stepRecorder struct {
 	lat    *hdrhistogram.Histogram // successes and requests in flight at the window's end: from intended start
 	svc    *hdrhistogram.Histogram // the same: from actual send (open loop)
 	errLat *hdrhistogram.Histogram // failures
+	lag    *hdrhistogram.Histogram // open loop: actual send − intended send
+	reqs   *requestRecorder        // a workload's requests, or nil
 	tally
 }
 
@@ -87,6 +89,7 @@ func newStepRecorder(open bool, ws, we int64) *stepRecorder {
 	}
 	if open {
 		r.svc = hdrhistogram.New(histMin, histMax, histDigits)
+		r.lag = hdrhistogram.New(histMin, histMax, histDigits)
 	}
 	return r
 }
@@ -94,6 +97,7 @@ func newStepRecorder(open bool, ws, we int64) *stepRecorder {
 type sample struct {
 	lat, svc int64
 	class    string
+	req      int32 // Outcome.Request
 }
 
 // workerRecorder is one worker's batch.
@@ -102,10 +106,11 @@ type workerRecorder struct {
 	n       int
 	samples [batchSize]sample
 	tally
+	reqs []tally // per request of a workload, or nil
 }
 
 func (r *stepRecorder) worker() *workerRecorder {
-	return &workerRecorder{r: r, tally: tally{classes: map[string]int64{}}}
+	return &workerRecorder{r: r, tally: tally{classes: map[string]int64{}}, reqs: r.reqs.tallies()}
 }
 
 func (w *workerRecorder) in(t int64) bool { return t >= w.r.ws && t < w.r.we }
@@ -121,19 +126,22 @@ func (w *workerRecorder) outstanding(intended, sent, end int64) bool {
 // add records one request intended to start at intended, sent at sent and
 // completed at end (ns since the step's base time).
 func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
-	if w.in(sent) {
+	sentIn := w.in(sent)
+	if sentIn {
 		w.sent++
 	}
 	if w.outstanding(intended, sent, end) {
+		w.countRequest(out.Request, sentIn, false, out)
 		// It had not completed when the window ended: whatever its
 		// outcome, its latency was at least its age then, and leaving it
 		// out would hide a stalled request. Its full age goes into the
 		// latency; it is not a completion of the window.
 		w.counts.inFlight++
 		w.counts.inFlightMax = max(w.counts.inFlightMax, end-intended)
-		w.push(sample{lat: end - intended, svc: end - sent})
+		w.push(sample{lat: end - intended, svc: end - sent, req: int32(out.Request)})
 		return
 	}
+	w.countRequest(out.Request, sentIn, w.in(end), out)
 	if w.in(end) {
 		if out.Class == "" {
 			w.successes++
@@ -153,7 +161,7 @@ func (w *workerRecorder) add(intended, sent, end int64, out Outcome) {
 	if out.Class == "" {
 		w.counts.doneMax = max(w.counts.doneMax, end-intended)
 	}
-	w.push(sample{lat: end - intended, svc: end - sent, class: out.Class})
+	w.push(sample{lat: end - intended, svc: end - sent, class: out.Class, req: int32(out.Request)})
 }
 
 // abandon records a request intended to start at intended and sent at
@@ -187,6 +195,9 @@ func (w *workerRecorder) flush() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range w.samples[:w.n] {
+		if r.lag != nil {
+			r.lag.RecordValue(clampHist(s.lat - s.svc))
+		}
 		if s.class != "" {
 			r.errLat.RecordValue(clampHist(s.lat))
 			continue
@@ -195,12 +206,14 @@ func (w *workerRecorder) flush() {
 		if testHookRecord != nil {
 			testHookRecord(r.index, clampHist(s.lat))
 		}
+		r.reqs.record(s)
 		if r.svc != nil {
 			r.svc.RecordValue(clampHist(s.svc))
 		}
 	}
 	w.n = 0
 	r.tally.take(&w.tally)
+	r.reqs.take(w.reqs)
 }
 
 func clampHist(v int64) int64 {

@@ -55,6 +55,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	base := time.Now()
 	rec := newStepRecorder(open, ws, we)
 	rec.index = sc.index
+	recordRequests(rec, t)
 
 	// Observe the processes at the window's edges from their own goroutine.
 	var obs [2]observation
@@ -113,6 +114,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 					}
 					out := c.Do(ctx)
 					finish(w, s, s, int64(time.Since(base)), out)
+					think(ctx, c, base, we)
 				}
 			})
 		}

@@ -47,6 +47,12 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 		BytesPerSec: float64(rec.bytes) / secs,
 		Latency:     summarize(rec.lat),
 		Valid:       true,
+		Sent:        rec.sent,
+		ByRequest:   rec.reqs.results(secs, rec.sent),
+	}
+	if rec.lag != nil && rec.lag.TotalCount() > 0 {
+		l := summarize(rec.lag)
+		st.SendLag = &l
 	}
 	st.Offered = st.Achieved
 	if sc.rate > 0 {
@@ -181,6 +187,7 @@ func checkSLO(st *model.RampStep, slo *model.RampSLO) {
 	if slo.MaxErrorRate != nil && st.ErrorRate > *slo.MaxErrorRate {
 		miss = append(miss, fmt.Sprintf("errors %.2f%% > %.2f%%", 100*st.ErrorRate, 100**slo.MaxErrorRate))
 	}
+	miss = append(miss, checkRequestSLOs(st, slo)...)
 	st.SLOMet = len(miss) == 0
 	st.SLOMiss = joinPlain(miss)
 }

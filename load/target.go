@@ -26,6 +26,9 @@ type Outcome struct {
 	Class string
 	// Bytes is the number of response bytes read.
 	Bytes int64
+	// Request is the index of the workload's request that was sent (see
+	// NewWorkload); 0 for a target of one request.
+	Request int
 }
 
 // A Target is what a ramp drives: an HTTP endpoint (NewHTTP) or a Func.

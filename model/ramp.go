@@ -43,6 +43,9 @@ type Ramp struct {
 	// MergedShards is the number of shards a merged ramp was made of.
 	Shard        *RampShard `json:"shard,omitempty"`
 	MergedShards int        `json:"merged_shards,omitempty"`
+	// Workload describes the requests of a mix or a replay; nil for a
+	// ramp of one URL or function.
+	Workload *RampWorkload `json:"workload,omitempty"`
 }
 
 // RampSLO is the service-level objective a step must meet.
@@ -55,6 +58,9 @@ type RampSLO struct {
 	// MaxErrorRate is the largest acceptable fraction of failed requests
 	// (0.01 for 1%); nil means no error objective.
 	MaxErrorRate *float64 `json:"max_error_rate,omitempty"`
+	// Requests are objectives of single requests of a workload, by name;
+	// a step meets the SLO only when it meets every one of them too.
+	Requests []RequestSLO `json:"requests,omitempty"`
 }
 
 // A RampStep is one level of load and what it measured. Throughput counts
@@ -139,6 +145,17 @@ type RampStep struct {
 	WindowStart time.Time       `json:"window_start,omitzero"`
 	Histograms  *StepHistograms `json:"histograms,omitempty"`
 	Shards      []ShardStep     `json:"shards,omitempty"`
+	// Sent counts the requests sent in the window.
+	Sent int64 `json:"sent,omitempty"`
+	// Pace is a paced replay's speed-up of the recorded times (4 sends
+	// in a quarter of the recorded time); 0 otherwise.
+	Pace float64 `json:"pace,omitempty"`
+	// SendLag is how late the open loop sent its requests: each one's
+	// actual send time minus its intended one; nil in the closed loop.
+	SendLag *Latency `json:"send_lag,omitempty"`
+	// ByRequest is the step per request of a workload (per group of a
+	// replay's requests), in the workload's order.
+	ByRequest []RampRequestStep `json:"by_request,omitempty"`
 }
 
 // ErrorCount is the number of failed requests of one class.
