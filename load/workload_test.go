@@ -262,7 +262,7 @@ func TestParseWorkloadErrors(t *testing.T) {
 	base := mustURL(t, "http://127.0.0.1:8080/")
 	for _, tc := range []struct {
 		name, in, want string
-		base        *url.URL
+		base           *url.URL
 	}{
 		{"empty", "", "w.yaml: empty", base},
 		{"syntax", "requests:\n  - name: a\n   url: /\n", "w.yaml:3: not valid YAML", base},
