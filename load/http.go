@@ -39,6 +39,9 @@ type HTTP struct {
 	// "status NNN". Redirects are not followed: a 3xx is the response
 	// measured, and a failure unless listed here.
 	SuccessCodes []int
+	// TLS configures https:// connections (a test server's CA, or no
+	// verification at all); nil verifies against the system's roots.
+	TLS *tls.Config
 }
 
 // NewHTTP checks h and returns a Target that sends it.
@@ -173,7 +176,7 @@ func newStd(h HTTP, u *url.URL, method string) *stdTarget {
 		MaxIdleConnsPerHost: 1 << 14, // at least the concurrency: never close a worker's connection
 		DisableCompression:  true,
 		DisableKeepAlives:   h.DisableKeepAlive,
-		TLSClientConfig:     &tls.Config{},
+		TLSClientConfig:     tlsConfig(h.TLS),
 		IdleConnTimeout:     90 * time.Second,
 	}
 	proto := "HTTP/1.1 (net/http)"

@@ -103,6 +103,10 @@ type htmlRamp struct {
 	Charts                               []template.HTML
 	Head                                 []string
 	Rows                                 [][]string
+	// A workload's description, schedule error and per-request table.
+	Workload, ReqNotes []string
+	ReqHead            []string
+	ReqRows            [][]string
 }
 
 // renderHTML writes one self-contained HTML file: inline CSS and SVG, no
@@ -1092,6 +1096,11 @@ func rampView(r *model.Ramp) *htmlRamp {
 		v.Fits = append(v.Fits, rampFitLine(f))
 	}
 	v.Head, v.Rows = rampColumns(r)
+	v.Workload = append(rampWorkloadLines(r), rampScheduleLines(r)...)
+	if rampHasRequests(r) {
+		v.ReqHead, v.ReqRows = rampRequestColumns(r)
+		v.ReqNotes = rampRequestNotes(r)
+	}
 	if len(r.Steps) == 0 {
 		return v
 	}

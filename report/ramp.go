@@ -113,6 +113,9 @@ func rampGain(s model.RampStep) string {
 }
 
 func rampLevel(r *model.Ramp, s model.RampStep) string {
+	if s.Pace > 0 {
+		return strconv.FormatFloat(s.Pace, 'g', -1, 64) + "x, " + rampRate(s.Rate) + "/s"
+	}
 	if r.Mode == model.RampOpen {
 		return rampRate(s.Rate) + "/s"
 	}
@@ -243,6 +246,7 @@ func rampSLOText(slo *model.RampSLO) string {
 	if slo.MaxErrorRate != nil {
 		parts = append(parts, "errors ≤ "+rampPct(*slo.MaxErrorRate))
 	}
+	parts = append(parts, rampRequestSLOText(slo)...)
 	return strings.Join(parts, ", ")
 }
 
@@ -321,6 +325,7 @@ func rampText(w *rampWriter, r *model.Ramp) {
 	}
 	tw.Flush()
 	w.printf("\n")
+	rampTextWorkload(w, r)
 	if s := rampHeadline(r); s != "" {
 		w.printf("headline    %s\n", s)
 	}
@@ -412,6 +417,10 @@ func rampMarkdown(w *rampWriter, r *model.Ramp) {
 		}
 		w.printf("| %s |\n", strings.Join(row, " | "))
 	}
+	if rampHasRequests(r) || r.Workload != nil {
+		w.printf("\n")
+		rampMarkdownWorkload(w, r)
+	}
 	if fits := rampFits(r); len(fits) > 0 {
 		w.printf("\n| model | alpha | beta | lambda | N* | peak/s | R² | warnings |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, f := range fits {
@@ -446,7 +455,7 @@ func rampMarkdown(w *rampWriter, r *model.Ramp) {
 
 func rampCSV(w *rampWriter, r *model.Ramp) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{
+	head := []string{
 		"step", "mode", "concurrency", "offered_rate", "achieved_rate", "throughput", "gain",
 		"requests", "successes", "error_rate", "errors",
 		"p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns",
@@ -455,7 +464,8 @@ func rampCSV(w *rampWriter, r *model.Ramp) error {
 		"target_cpu", "target_user_sec", "target_system_sec", "target_voluntary_ctx", "target_involuntary_ctx",
 		"valid", "invalid", "slo_met", "slo_miss",
 		"in_flight", "unfinished", "not_sent",
-	})
+	}
+	cw.Write(append(head, rampCSVExtra...))
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	d := func(v time.Duration) string { return strconv.FormatInt(int64(v), 10) }
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
@@ -472,7 +482,7 @@ func rampCSV(w *rampWriter, r *model.Ramp) error {
 		if t := s.Target; t != nil {
 			tcpu, tu, ts, tv, ti = f(t.CPU), f(t.UserSec), f(t.SystemSec), i(t.VoluntaryCtx), i(t.InvoluntaryCtx)
 		}
-		cw.Write([]string{
+		cw.Write(append([]string{
 			i(int64(s.Index + 1)), r.Mode, i(int64(s.Concurrency)), f(s.Offered), f(s.Achieved), f(s.Throughput), f(s.Gain),
 			i(s.Requests), i(s.Successes), f(s.ErrorRate), strings.Join(errs, ";"),
 			d(s.Latency.P50), d(s.Latency.P90), d(s.Latency.P99), d(s.Latency.P999), d(s.Latency.Max), d(s.Latency.Mean),
@@ -481,7 +491,10 @@ func rampCSV(w *rampWriter, r *model.Ramp) error {
 			tcpu, tu, ts, tv, ti,
 			strconv.FormatBool(s.Valid), s.Invalid, strconv.FormatBool(s.SLOMet), s.SLOMiss,
 			i(s.InFlight), i(s.Unfinished), i(s.NotSent),
-		})
+		}, rampCSVStepExtra(s)...))
+		for _, row := range rampCSVRequestRows(r, s, head) {
+			cw.Write(row)
+		}
 	}
 	cw.Flush()
 	return cw.Error()

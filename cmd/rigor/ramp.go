@@ -42,6 +42,7 @@ type rampOptions struct {
 	successes   string
 	format      string
 	quiet       bool
+	wl          workloadOptions
 	// command is the command line the JSON records (os.Args).
 	command []string
 	// Load from several machines (rampmerge.go).
@@ -52,7 +53,7 @@ type rampOptions struct {
 func newRampCmd(s stdio) *cobra.Command {
 	var o rampOptions
 	cmd := &cobra.Command{
-		Use:   "ramp [flags] URL",
+		Use:   "ramp [flags] [URL]",
 		Short: "Ramp load on an HTTP endpoint and find where it stops scaling",
 		Long: `ramp sends load to URL in steps of rising concurrency (closed loop) or rate
 (open loop). Each step has a warm-up and a measured window, and records the
@@ -98,14 +99,12 @@ interrupted ramp (the steps that completed are printed).`,
   rigor ramp --concurrency 1,2,4,8 --slo p99=50ms,errors=1% --pid 1234 http://127.0.0.1:8080/
   rigor ramp --rate 1000,2000,4000 --duration 10s http://127.0.0.1:8080/api
   rigor ramp -X POST -H 'Content-Type: application/json' -d @body.json --ramp 1..32x2 http://127.0.0.1:8080/v1/items`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrorf("ramp takes one URL, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: func(cmd *cobra.Command, args []string) error { return o.checkArgs(args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.url = args[0]
+			if len(args) > 0 {
+				o.url = args[0]
+			}
+			o.wl.seedSet = cmd.Flags().Changed("seed")
 			o.command = os.Args
 			o.flags = cmd.Flags()
 			return runRamp(cmd.Context(), &o, s)
@@ -133,6 +132,7 @@ interrupted ramp (the steps that completed are printed).`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines on stderr")
 	addShardFlags(f, &o)
 	cmd.AddCommand(newRampMergeCmd(s))
+	addWorkloadFlags(f, &o.wl)
 	return cmd
 }
 
@@ -143,11 +143,11 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 	if err != nil {
 		return err
 	}
-	target, err := o.target()
+	target, err := o.anyTarget(&cfg, s)
 	if err != nil {
 		return err
 	}
-	if err := reachable(ctx, o.url, o.timeout); err != nil {
+	if err := o.reachableAll(ctx); err != nil {
 		return usageErrorf("%v", err)
 	}
 	if !o.quiet {
@@ -171,7 +171,7 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 	}
 	o.announceShard(s, cfg)
 	start := time.Now()
-	r, err := load.Ramp(ctx, target, cfg)
+	r, err := o.ramp(ctx, target, cfg, s)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -280,6 +280,19 @@ func (o *rampOptions) config() (load.Config, error) {
 
 // target checks the request flags and returns the target they describe.
 func (o *rampOptions) target() (load.Target, error) {
+	h, err := o.httpSpec()
+	if err != nil {
+		return nil, err
+	}
+	target, err := load.NewHTTP(h)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return target, nil
+}
+
+// httpSpec checks the request flags and returns the request they describe.
+func (o *rampOptions) httpSpec() (load.HTTP, error) {
 	h := load.HTTP{
 		Method:           o.method,
 		URL:              o.url,
@@ -287,22 +300,23 @@ func (o *rampOptions) target() (load.Target, error) {
 		Timeout:          o.timeout,
 		DisableKeepAlive: o.noKeepAlive,
 		HTTP2:            o.http2,
+		TLS:              o.wl.tls,
 	}
 	for _, kv := range o.headers {
 		k, v, err := load.ParseHeader(kv)
 		if err != nil {
-			return nil, usageErrorf("-H %q: %v", kv, err)
+			return h, usageErrorf("-H %q: %v", kv, err)
 		}
 		h.Header.Add(k, v)
 	}
 	var err error
 	if h.SuccessCodes, err = load.ParseStatusCodes(o.successes); err != nil {
-		return nil, usageErrorf("--success-codes: %v", err)
+		return h, usageErrorf("--success-codes: %v", err)
 	}
 	if o.data != "" {
 		if path, ok := strings.CutPrefix(o.data, "@"); ok {
 			if h.Body, err = load.ReadBody(path); err != nil {
-				return nil, usageErrorf("-d %s: %v", o.data, err)
+				return h, usageErrorf("-d %s: %v", o.data, err)
 			}
 		} else {
 			h.Body = []byte(o.data)
@@ -311,11 +325,7 @@ func (o *rampOptions) target() (load.Target, error) {
 			h.Method = http.MethodPost // as curl does
 		}
 	}
-	target, err := load.NewHTTP(h)
-	if err != nil {
-		return nil, usageErrorf("%v", err)
-	}
-	return target, nil
+	return h, nil
 }
 
 // reachable dials rawURL's host once, so that a target that is down or
