@@ -302,20 +302,21 @@ func describeRamp(r *model.Ramp, t Target) {
 		return
 	}
 	r.Workload = d.describe()
-	if r.Workload.Kind == model.WorkloadMix {
-		think := false
-		for _, q := range r.Workload.Requests {
-			think = think || q.ThinkMax > 0
-		}
-		r.Notes = append(r.Notes, "a workload file is a simulation: it sends its requests in fixed proportions at a steady load, so it reproduces the mix, not production's bursts or the order of a user's requests (Systems Performance §12.2.2)")
-		if think && r.Mode == model.RampOpen {
-			r.Notes = append(r.Notes, "the think times were not used: the open loop sends on its schedule, whatever a client would have paused")
-		}
+	think := false
+	for _, q := range r.Workload.Requests {
+		think = think || q.ThinkMax > 0
+	}
+	if think && r.Mode == model.RampOpen {
+		r.Notes = append(r.Notes, "the think times were not used: the open loop sends on its schedule, whatever a client would have paused")
 	}
 }
 
+// MixCaveat is what a mix cannot show (Systems Performance §12.2.2);
+// every mix's report says it.
+const MixCaveat = "a workload file is a simulation: it sends its requests in fixed proportions at a steady load, so it reproduces the mix, not production's bursts or the order of a user's requests"
+
 func describeWorkload(w *Workload) *model.RampWorkload {
-	d := &model.RampWorkload{Kind: model.WorkloadMix, Source: w.Source, Format: w.Format, Seed: w.Seed}
+	d := &model.RampWorkload{Kind: model.WorkloadMix, Source: w.Source, Format: w.Format, Seed: w.Seed, Caveat: MixCaveat}
 	parts := apportion(weightsOf(w))
 	total := 0
 	for _, n := range parts {

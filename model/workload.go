@@ -29,6 +29,10 @@ type RampWorkload struct {
 	Requests []WorkloadRequest `json:"requests"`
 	// Replay is what a replay read and kept; nil for a mix.
 	Replay *ReplaySource `json:"replay,omitempty"`
+	// Caveat says, in plain words, what this kind of load cannot show: a
+	// simulation's steady mix misses production's bursts; a replay does
+	// not react to latency as real clients do.
+	Caveat string `json:"caveat,omitempty"`
 }
 
 // WorkloadRequest is one request of a mix, or one group of a replay's

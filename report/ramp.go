@@ -231,6 +231,9 @@ func rampTitle(r *model.Ramp) string {
 	case r.Shard != nil:
 		cpus = fmt.Sprintf("shard %d/%d of the load, %d CPUs", r.Shard.Index, r.Shard.Count, r.CPUs)
 	}
+	if w := r.Workload; w != nil && w.Kind == model.WorkloadReplay {
+		return fmt.Sprintf("%s (%s, replay, %s; each step sends the whole recording once, %s recorded; %s)", r.Target, r.Protocol, loop, rampDur(r.StepDuration), cpus)
+	}
 	return fmt.Sprintf("%s (%s, %s; warm-up %v, %v per step; %s)", r.Target, r.Protocol, loop, r.Warmup, r.StepDuration, cpus)
 }
 

@@ -24,7 +24,7 @@ func rampWorkloadLines(r *model.Ramp) []string {
 	}
 	var out []string
 	if wl.Kind == model.WorkloadReplay {
-		out = append(out, "replay of "+wl.Source+" ("+wl.Format+"): "+replayDisclaimer)
+		out = append(out, "replay of "+wl.Source+" ("+wl.Format+"): "+wl.Caveat)
 		if rp := wl.Replay; rp != nil {
 			s := fmt.Sprintf("%s recorded over %s; %s for %s replayed to %s", count(rp.Entries, "request", "requests"), rampDur(rp.Span), count(rp.Replayed, "request", "requests"), rp.Host, r.Target)
 			if rp.Resolution >= time.Second {
@@ -56,6 +56,9 @@ func rampWorkloadLines(r *model.Ramp) []string {
 			}
 		}
 		return out
+	}
+	if wl.Caveat != "" {
+		out = append(out, wl.Caveat)
 	}
 	out = append(out, fmt.Sprintf("workload %s (%s, seed %d), each request's share of the requests sent:", wl.Source, wl.Format, wl.Seed))
 	for _, q := range wl.Requests {
@@ -91,10 +94,6 @@ func rampRequestSLOText(slo *model.RampSLO) []string {
 	}
 	return out
 }
-
-// replayDisclaimer says what a replay cannot do (Systems Performance
-// §12.2.3).
-const replayDisclaimer = "a replay sends the recorded requests at the recorded times (or as fast as its workers can), whatever the target does: it does not react to latency as real clients do, who wait for a slow response before their next request, retry or leave, so the load a slower or faster system would really get differs from the recording"
 
 func count(n int64, one, many string) string {
 	if n == 1 {

@@ -43,7 +43,7 @@ func replayRamp() *model.Ramp {
 	us := time.Microsecond
 	r := &model.Ramp{
 		Target: "http://127.0.0.1:8080", Protocol: "HTTP/1.1", Mode: model.RampOpen, CPUs: 2,
-		Workload: &model.RampWorkload{Kind: model.WorkloadReplay, Source: "access.log", Format: "access-log",
+		Workload: &model.RampWorkload{Kind: model.WorkloadReplay, Source: "access.log", Format: "access-log", Caveat: "it does not react to latency as real clients do",
 			Requests: []model.WorkloadRequest{{Name: "GET /a", Share: 1}},
 			Replay: &model.ReplaySource{Entries: 10000, Replayed: 9000, Host: "127.0.0.1:8080", Span: 3 * time.Second, Resolution: time.Second,
 				OtherHosts: []model.HostCount{{Host: "other.example", Count: 1000}}, NoBody: 3}},

@@ -104,7 +104,7 @@ interrupted ramp (the steps that completed are printed).`,
 			if len(args) > 0 {
 				o.url = args[0]
 			}
-			o.wl.seedSet = cmd.Flags().Changed("seed")
+			o.wl.changed = cmd.Flags().Changed
 			o.command = os.Args
 			o.flags = cmd.Flags()
 			return runRamp(cmd.Context(), &o, s)
@@ -155,6 +155,9 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 			lvl := fmt.Sprintf("concurrency %d", st.Concurrency)
 			if st.Rate > 0 {
 				lvl = fmt.Sprintf("rate %g/s", st.Rate)
+			}
+			if st.Pace > 0 {
+				lvl = fmt.Sprintf("pace %gx (%.0f/s)", st.Pace, st.Rate)
 			}
 			valid := ""
 			if !st.Valid {

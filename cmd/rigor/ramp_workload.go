@@ -16,19 +16,28 @@ import (
 // workloadOptions are rigor ramp's flags for mixes of requests and for
 // HTTPS test servers.
 type workloadOptions struct {
-	workload string
-	seed     uint64
-	seedSet  bool
-	insecure bool
-	cacert   string
+	workload   string
+	seed       uint64
+	replay     string
+	replayHost string
+	pace       string
+	insecure   bool
+	cacert     string
+	// changed reports whether a flag was given (cobra's Changed).
+	changed func(name string) bool
 
-	tls *tls.Config    // from insecure and cacert
-	wl  *load.Workload // read from workload
+	tls   *tls.Config    // from insecure and cacert
+	wl    *load.Workload // read from workload
+	rp    *load.Replay   // read from replay
+	paces []float64
 }
 
 func addWorkloadFlags(f *pflag.FlagSet, o *workloadOptions) {
 	f.StringVar(&o.workload, "workload", "", "send a mix of requests from a workload file: rigor's YAML or JSON, or vegeta's targets (see rigor help ramp); URL, if given, is the base of relative URLs")
 	f.Uint64Var(&o.seed, "seed", load.DefaultSeed, "seed of the workload's sequence of requests (default: the file's seed, else 1)")
+	f.StringVar(&o.replay, "replay", "", "replay the requests recorded in a HAR file or an access log (common or combined format) to URL, once per step")
+	f.StringVar(&o.replayHost, "replay-host", "", "replay the requests recorded for this host[:port] (default URL's host); requests for other hosts are skipped and counted, never sent")
+	f.StringVar(&o.pace, "pace", "", "replay steps at the recorded pacing sped up by each factor, e.g. 1x or 1x,4x (open loop; the default without --concurrency or --ramp)")
 	f.BoolVar(&o.insecure, "insecure", false, "do not verify the https server's certificate (a test server's self-signed one); prints a warning")
 	f.StringVar(&o.cacert, "cacert", "", "trust the PEM CA certificates in FILE (and only them) for https")
 }
@@ -41,6 +50,12 @@ func (o *rampOptions) checkArgs(args []string) error {
 		return usageErrorf("ramp takes one URL, got %d arguments", len(args))
 	case len(args) == 0 && o.wl.workload == "":
 		return usageErrorf("ramp takes one URL, got none")
+	case o.wl.workload != "" && o.wl.replay != "":
+		return usageErrorf("give --workload or --replay, not both")
+	case o.wl.pace != "" && o.wl.replay == "":
+		return usageErrorf("--pace paces a replay: give --replay FILE")
+	case o.wl.replayHost != "" && o.wl.replay == "":
+		return usageErrorf("--replay-host names the recorded host of a replay: give --replay FILE")
 	}
 	return nil
 }
@@ -51,6 +66,9 @@ func (o *rampOptions) anyTarget(cfg *load.Config, s stdio) (load.Target, error) 
 	var err error
 	if o.wl.tls, err = load.TLSConfig(o.wl.insecure, o.wl.cacert); err != nil {
 		return nil, usageErrorf("--cacert: %v", err)
+	}
+	if o.wl.replay != "" {
+		return nil, o.replayTarget(cfg)
 	}
 	if o.wl.workload == "" {
 		return o.target()
@@ -75,7 +93,7 @@ func (o *rampOptions) anyTarget(cfg *load.Config, s stdio) (load.Target, error) 
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	if o.wl.seedSet {
+	if o.wl.set("seed") {
 		w.Seed = o.wl.seed
 	}
 	o.wl.wl = w
@@ -124,5 +142,55 @@ func (o *rampOptions) ramp(ctx context.Context, t load.Target, cfg load.Config, 
 	if o.wl.insecure {
 		fmt.Fprintln(s.err, "rigor: warning: --insecure: the server's TLS certificate is not verified, so anything on the path could pose as it; use it for test servers only")
 	}
+	if o.wl.rp != nil {
+		return load.ReplayRamp(ctx, o.wl.rp, cfg, o.wl.paces)
+	}
 	return load.Ramp(ctx, t, cfg)
+}
+
+// replayTarget reads the replay's recording and steps.
+func (o *rampOptions) replayTarget(cfg *load.Config) error {
+	closed := o.concurrency != "" || o.rampSteps != ""
+	switch {
+	case o.method != "" || o.data != "":
+		return usageErrorf("-X and -d do not apply to --replay: the recorded requests are sent as recorded")
+	case o.rates != "":
+		return usageErrorf("--rate does not apply to --replay: give --pace (the recorded pacing sped up) or --concurrency (as fast as that many workers can)")
+	case o.wl.pace != "" && closed:
+		return usageErrorf("give --pace (open loop) or --concurrency/--ramp (closed loop) to --replay, not both")
+	case o.wl.set("warmup") || o.wl.set("duration"):
+		return usageErrorf("--warmup and --duration do not apply to --replay: each step sends the whole recording once")
+	}
+	if !closed {
+		cfg.Concurrency = nil
+		pace := o.wl.pace
+		if pace == "" {
+			pace = "1x"
+		}
+		var err error
+		if o.wl.paces, err = load.ParsePaces(pace); err != nil {
+			return usageErrorf("--pace: %v", err)
+		}
+	}
+	data, err := os.ReadFile(o.wl.replay)
+	if err != nil {
+		return usageErrorf("--replay: %v", err)
+	}
+	rec, err := load.ReadRecording(o.wl.replay, data)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	h, err := o.httpSpec()
+	if err != nil {
+		return err
+	}
+	if o.wl.rp, err = load.NewReplay(rec, o.wl.replayHost, h); err != nil {
+		return usageErrorf("%v", err)
+	}
+	return nil
+}
+
+// set reports whether the flag name was given on the command line.
+func (o *workloadOptions) set(name string) bool {
+	return o.changed != nil && o.changed(name)
 }
