@@ -303,7 +303,8 @@ func replayStep(parent context.Context, rp *Replay, sc stepConfig, pace float64)
 	}
 	offered := 0.0
 	if planned > 0 {
-		offered = float64(n) / planned.Seconds()
+		// To 9 digits: planned is whole nanoseconds.
+		offered, _ = strconv.ParseFloat(strconv.FormatFloat(float64(n)/planned.Seconds(), 'g', 9, 64), 64)
 	}
 	obsA := observe(sc)
 	base := time.Now()

@@ -122,7 +122,11 @@ func rampRequestColumns(r *model.Ramp) ([]string, [][]string) {
 		}
 	}
 	hasSLO := r.SLO != nil && len(r.SLO.Requests) > 0
-	head := []string{"step", "request", "weight", "share", "ok/s", "errors", "p50", "p90", "p99", "p99.9", "max"}
+	weight := "weight"
+	if r.Workload != nil && r.Workload.Kind == model.WorkloadReplay {
+		weight = "recorded"
+	}
+	head := []string{"step", "request", weight, "share", "ok/s", "errors", "p50", "p90", "p99", "p99.9", "max"}
 	if hasSLO {
 		head = append(head, "SLO")
 	}

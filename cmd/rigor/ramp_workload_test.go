@@ -3,12 +3,17 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"log"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -163,6 +168,160 @@ func TestRampWorkloadBadInput(t *testing.T) {
 		_, stderr, code := rigor(t, tc.args...)
 		if code != exitUsage || !strings.HasPrefix(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line starting %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestRampReplay is the Must-show replay: a generated access log of
+// 10,000 lines over two seconds, 1,000 of them for another host, replayed
+// at 1x and 4x. Each step sends the 9,000 lines for the target; the
+// report counts the 1,000 skipped, gives the schedule's timing error and
+// says that a replay does not react to latency as clients do.
+func TestRampReplay(t *testing.T) {
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	var b strings.Builder
+	for i := range 10000 {
+		target := fmt.Sprintf("/page/%d", i%5)
+		if i%10 == 0 {
+			target = "http://elsewhere.example/x"
+		}
+		fmt.Fprintf(&b, "10.1.%d.%d - - [01/Dec/2026:09:00:%02d +0000] \"GET %s HTTP/1.1\" 200 10 \"-\" \"gen\"\n", i/256%256, i%256, i/5000, target)
+	}
+	log := filepath.Join(t.TempDir(), "access.log")
+	if err := os.WriteFile(log, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := rigor(t, "ramp", "-q", "--replay", log, "--pace", "1x,4x", "--format", "json", srv.URL)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var run model.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatal(err)
+	}
+	r := run.Ramp
+	if r.Workload == nil || r.Workload.Replay == nil || len(r.Steps) != 2 {
+		t.Fatalf("ramp: %+v", r)
+	}
+	src := r.Workload.Replay
+	if src.Entries != 10000 || src.Replayed != 9000 || len(src.OtherHosts) != 1 || src.OtherHosts[0].Count != 1000 || src.OtherHosts[0].Host != "elsewhere.example" {
+		t.Errorf("source %+v", src)
+	}
+	for _, s := range r.Steps {
+		if s.Sent != 9000 || s.SendLag == nil || s.SendLag.Count != 9000 {
+			t.Errorf("pace %gx: sent %d, lag %+v; want 9000 sent, each with its timing error", s.Pace, s.Sent, s.SendLag)
+			continue
+		}
+		t.Logf("pace %gx: %d sent over %v (offered %.0f/s, sent %.0f/s, valid %v); timing error p50 %v, p99 %v, max %v",
+			s.Pace, s.Sent, s.Duration, s.Offered, s.Achieved, s.Valid, s.SendLag.P50, s.SendLag.P99, s.SendLag.Max)
+	}
+	if got := served.Load(); got != 18000 {
+		t.Errorf("the server got %d requests, want 2 × 9000", got)
+	}
+	in := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(in, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, _, code := rigor(t, "report", "--format", "text", in)
+	for _, want := range []string{"does not react to latency as real clients do", "skipped 1000 requests for other hosts, never sent: elsewhere.example ×1000",
+		"9000 requests for 127.0.0.1", "step 2 (4x, ", "schedule error (actual − intended send time): p50"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exit %d; text lacks %q:\n%s", code, want, text)
+		}
+	}
+}
+
+// Bad replay input: one line naming the file and line, exit 2.
+func TestRampReplayBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	line := `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.0" 200 1` + "\n"
+	good := write("good.log", line)
+	bad := write("bad.log", line+line+"garbage\n")
+	har := write("bad.har", "{\"log\": {\"entries\": [\n{\"startedDateTime\": \"soon\"}]}}")
+	other := write("other.log", `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET http://far.example/ HTTP/1.0" 200 1`+"\n")
+	u := "http://127.0.0.1:1"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ramp", "--replay", bad, u}, "rigor: " + bad + ":3: want the common or combined log format"},
+		{[]string{"ramp", "--replay", har, u}, "rigor: " + har + ":2: entry 1: bad startedDateTime"},
+		{[]string{"ramp", "--replay", other, u}, "rigor: " + other + ": none of its 1 requests is for 127.0.0.1:1 (1 are for far.example): name the recorded host to replay with --replay-host"},
+		{[]string{"ramp", "--replay", filepath.Join(dir, "none.log"), u}, "rigor: --replay: open"},
+		{[]string{"ramp", "--replay", good, "--pace", "fast", u}, `rigor: --pace: bad pace "fast"`},
+		{[]string{"ramp", "--replay", good, "--pace", "0x", u}, `rigor: --pace: bad pace "0x"`},
+		{[]string{"ramp", "--replay", good, "--pace", "2x", "--concurrency", "4", u}, "rigor: give --pace (open loop) or --concurrency/--ramp (closed loop) to --replay, not both"},
+		{[]string{"ramp", "--replay", good, "--rate", "100", u}, "rigor: --rate does not apply to --replay"},
+		{[]string{"ramp", "--replay", good, "--duration", "1s", u}, "rigor: --warmup and --duration do not apply to --replay"},
+		{[]string{"ramp", "--replay", good, "-d", "x", u}, "rigor: -X and -d do not apply to --replay"},
+		{[]string{"ramp", "--replay", good, u + "/base"}, "rigor: bad URL \"http://127.0.0.1:1/base\": a replay sends the recorded paths"},
+		{[]string{"ramp", "--replay", good}, "rigor: ramp takes one URL, got none"},
+		{[]string{"ramp", "--pace", "2x", u}, "rigor: --pace paces a replay: give --replay FILE"},
+		{[]string{"ramp", "--replay-host", "a", u}, "rigor: --replay-host names the recorded host of a replay"},
+		{[]string{"ramp", "--replay", good, "--workload", good, u}, "rigor: give --workload or --replay, not both"},
+	} {
+		_, stderr, code := rigor(t, tc.args...)
+		if code != exitUsage || !strings.HasPrefix(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line starting %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// An https test server with its own CA: without --cacert every request
+// fails verification; with --cacert (the server's certificate) or
+// --insecure (and its warning line) they succeed, for one URL and for a
+// workload alike.
+func TestRampTLS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the failed handshakes are the point
+	srv.StartTLS()
+	defer srv.Close()
+	dir := t.TempDir()
+	ca := filepath.Join(dir, "ca.pem")
+	pemBlock := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(ca, pemBlock, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wf := filepath.Join(dir, "w.yaml")
+	if err := os.WriteFile(wf, []byte("requests:\n  - {name: a, url: /a}\n  - {name: b, url: /b}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) (model.RampStep, string) {
+		t.Helper()
+		args := append([]string{"ramp", "-q", "--concurrency", "1", "--warmup", "0", "--duration", "150ms", "--format", "json"}, extra...)
+		stdout, stderr, code := rigor(t, append(args, srv.URL)...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", extra, code, stderr)
+		}
+		var run model.Run
+		if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+			t.Fatal(err)
+		}
+		return run.Ramp.Steps[0], stderr
+	}
+	if s, _ := run(); s.Successes != 0 || len(s.Errors) == 0 {
+		t.Errorf("no CA: %d successes, errors %v; want every request to fail verification", s.Successes, s.Errors)
+	}
+	for _, extra := range [][]string{{"--cacert", ca}, {"--cacert", ca, "--workload", wf}, {"--insecure"}} {
+		s, stderr := run(extra...)
+		if s.Successes == 0 || len(s.Errors) != 0 {
+			t.Errorf("%q: %d successes, errors %v", extra, s.Successes, s.Errors)
+		}
+		warned := strings.HasPrefix(stderr, "rigor: warning: --insecure: the server's TLS certificate is not verified")
+		if insecure := extra[0] == "--insecure"; warned != insecure || insecure && strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: stderr %q", extra, stderr)
 		}
 	}
 }
