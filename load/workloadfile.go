@@ -65,11 +65,13 @@ type FileError struct {
 	Err  error
 }
 
+// Error is one line: the file, the line, and what is wrong there.
 func (e *FileError) Error() string {
+	msg := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(e.Err.Error())
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
 	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
+	return fmt.Sprintf("%s: %s", e.File, msg)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
@@ -87,13 +89,18 @@ func fileErr(file string, line int, format string, args ...any) error {
 // relative to the working directory). Errors are *FileError, naming the
 // line at fault.
 func ParseWorkload(path string, data []byte, base *url.URL) (*Workload, error) {
+	return parseWorkload(path, data, base, ReadBody)
+}
+
+// parseWorkload is ParseWorkload reading body files with readBody.
+func parseWorkload(path string, data []byte, base *url.URL, readBody func(string) ([]byte, error)) (*Workload, error) {
 	if len(data) > maxWorkloadFile {
 		return nil, fileErr(path, 0, "larger than %d MiB: is it a workload file?", maxWorkloadFile>>20)
 	}
 	if looksLikeVegeta(data) {
-		return parseVegeta(path, data, base, ReadBody)
+		return parseVegeta(path, data, base, readBody)
 	}
-	return parseWorkloadYAML(path, data, base)
+	return parseWorkloadYAML(path, data, base, readBody)
 }
 
 var vegetaLine = regexp.MustCompile(`^[A-Z]+\s+\S`)
@@ -114,7 +121,7 @@ func looksLikeVegeta(data []byte) bool {
 // yamlLine finds the line in a YAML parser's error message.
 var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
-func parseWorkloadYAML(path string, data []byte, base *url.URL) (*Workload, error) {
+func parseWorkloadYAML(path string, data []byte, base *url.URL, readBody func(string) ([]byte, error)) (*Workload, error) {
 	format := "yaml"
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		format = "json"
@@ -131,7 +138,7 @@ func parseWorkloadYAML(path string, data []byte, base *url.URL) (*Workload, erro
 		}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := unmarshalYAML(data, &doc); err != nil {
 		line, msg := 0, err.Error()
 		if m := yamlLine.FindStringSubmatch(strings.SplitN(msg, "\n", 2)[0]); m != nil {
 			line, _ = strconv.Atoi(m[1])
@@ -142,7 +149,7 @@ func parseWorkloadYAML(path string, data []byte, base *url.URL) (*Workload, erro
 	if len(doc.Content) == 0 {
 		return nil, fileErr(path, 0, "empty: a workload lists its requests under \"requests\"")
 	}
-	p := &wlParser{path: path, dir: filepath.Dir(path), base: base}
+	p := &wlParser{path: path, dir: filepath.Dir(path), base: base, readBody: readBody}
 	w, err := p.workload(doc.Content[0])
 	if err != nil {
 		return nil, err
@@ -160,7 +167,7 @@ func yamlErrorLine(data []byte, reported int) int {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	fails := func(k int) bool {
 		var n yaml.Node
-		err := yaml.Unmarshal(bytes.Join(lines[:k], nil), &n)
+		err := unmarshalYAML(bytes.Join(lines[:k], nil), &n)
 		return err != nil && !strings.Contains(err.Error(), "end of stream")
 	}
 	lo, hi := 0, len(lines)
@@ -178,10 +185,22 @@ func yamlErrorLine(data []byte, reported int) int {
 	return hi
 }
 
+// unmarshalYAML parses data into n; a panic of the parser on input it
+// did not foresee is an error like any other.
+func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(data, n)
+}
+
 type wlParser struct {
-	path string
-	dir  string
-	base *url.URL
+	path     string
+	dir      string
+	base     *url.URL
+	readBody func(string) ([]byte, error)
 }
 
 func (p *wlParser) errAt(n *yaml.Node, format string, args ...any) error {
@@ -355,7 +374,7 @@ func (p *wlParser) request(n *yaml.Node, think [2]time.Duration, common http.Hea
 		if !filepath.IsAbs(s) {
 			s = filepath.Join(p.dir, s)
 		}
-		if r.Body, err = ReadBody(s); err != nil {
+		if r.Body, err = p.readBody(s); err != nil {
 			return r, p.errAt(bf, "request %q: body_file: %v", r.Name, err)
 		}
 	}
