@@ -92,13 +92,24 @@ When one machine cannot load the target, run the ramp from N machines with
 'rigor ramp merge' (see docs/ramp-shards.md): each shard runs c/N of a step's
 c workers (the first c%N shards one more) or r/N of its rate, and every step.
 
+--workload FILE sends a mix of requests, each picked by its weight (rigor's
+YAML or JSON: name, method, url, headers, body or body_file, weight, think,
+slo; or vegeta's targets), and reports each request as well as the whole.
+--replay FILE sends the requests a HAR file or an access log recorded for
+--replay-host (default URL's host) to URL, never to another host, once per
+step: at the recorded pacing sped up by --pace (1x,4x), or as fast as
+--concurrency workers can; it does not react to latency as real clients do.
+See docs/workload.md. --cacert and --insecure are for https test servers.
+
 Exit status: 0; 1 when --slo is given and no step met it (never for a
 --shard, which only the merge judges); 2 for bad flags or URL, or an
 interrupted ramp (the steps that completed are printed).`,
 		Example: `  rigor ramp --ramp 1..64x2 http://127.0.0.1:8080/
   rigor ramp --concurrency 1,2,4,8 --slo p99=50ms,errors=1% --pid 1234 http://127.0.0.1:8080/
   rigor ramp --rate 1000,2000,4000 --duration 10s http://127.0.0.1:8080/api
-  rigor ramp -X POST -H 'Content-Type: application/json' -d @body.json --ramp 1..32x2 http://127.0.0.1:8080/v1/items`,
+  rigor ramp -X POST -H 'Content-Type: application/json' -d @body.json --ramp 1..32x2 http://127.0.0.1:8080/v1/items
+  rigor ramp --workload mix.yaml --ramp 1..64x2 http://127.0.0.1:8080/
+  rigor ramp --replay access.log --pace 1x,4x http://127.0.0.1:8080`,
 		Args: func(cmd *cobra.Command, args []string) error { return o.checkArgs(args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {

@@ -33,7 +33,7 @@ type workloadOptions struct {
 }
 
 func addWorkloadFlags(f *pflag.FlagSet, o *workloadOptions) {
-	f.StringVar(&o.workload, "workload", "", "send a mix of requests from a workload file: rigor's YAML or JSON, or vegeta's targets (see rigor help ramp); URL, if given, is the base of relative URLs")
+	f.StringVar(&o.workload, "workload", "", "send a mix of requests from a workload file: rigor's YAML or JSON, or vegeta's targets (docs/workload.md); URL, if given, is the base of relative URLs")
 	f.Uint64Var(&o.seed, "seed", load.DefaultSeed, "seed of the workload's sequence of requests (default: the file's seed, else 1)")
 	f.StringVar(&o.replay, "replay", "", "replay the requests recorded in a HAR file or an access log (common or combined format) to URL, once per step")
 	f.StringVar(&o.replayHost, "replay-host", "", "replay the requests recorded for this host[:port] (default URL's host); requests for other hosts are skipped and counted, never sent")
