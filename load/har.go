@@ -62,8 +62,7 @@ func parseHAR(path string, data []byte) (*Recording, error) {
 		return fileErr(path, lineAt(dec.InputOffset()), "%v", err)
 	}
 	// object enters an object, calling field for each key at the value.
-	var object func(what string, field func(key string) error) error
-	object = func(what string, field func(string) error) error {
+	object := func(what string, field func(key string) error) error {
 		off := dec.InputOffset()
 		tok, err := dec.Token()
 		if err != nil {

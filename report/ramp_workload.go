@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -26,9 +27,9 @@ func rampWorkloadLines(r *model.Ramp) []string {
 	if wl.Kind == model.WorkloadReplay {
 		out = append(out, "replay of "+wl.Source+" ("+wl.Format+"): "+wl.Caveat)
 		if rp := wl.Replay; rp != nil {
-			s := fmt.Sprintf("%s recorded over %s; %s for %s replayed to %s", count(rp.Entries, "request", "requests"), rampDur(rp.Span), count(rp.Replayed, "request", "requests"), rp.Host, r.Target)
+			s := fmt.Sprintf("%s recorded over %s; %s for %s replayed to %s", words.Count(rp.Entries, "request", "requests"), rampDur(rp.Span), words.Count(rp.Replayed, "request", "requests"), rp.Host, r.Target)
 			if rp.Resolution >= time.Second {
-				s += fmt.Sprintf("; the log's clock counts whole seconds, so the requests of each second are spread evenly across it")
+				s += "; the log's clock counts whole seconds, so the requests of each second are spread evenly across it"
 			}
 			out = append(out, s)
 			if len(rp.OtherHosts) > 0 {
@@ -43,16 +44,16 @@ func rampWorkloadLines(r *model.Ramp) []string {
 				if len(rp.OtherHosts) > 5 {
 					hosts = append(hosts, fmt.Sprintf("%d more hosts", len(rp.OtherHosts)-5))
 				}
-				out = append(out, fmt.Sprintf("skipped %s for other hosts, never sent: %s", count(n, "request", "requests"), strings.Join(hosts, ", ")))
+				out = append(out, fmt.Sprintf("skipped %s for other hosts, never sent: %s", words.Count(n, "request", "requests"), strings.Join(hosts, ", ")))
 			}
 			for _, sk := range rp.Skipped {
-				out = append(out, fmt.Sprintf("skipped %s: %s", count(sk.Count, "entry", "entries"), sk.Reason))
+				out = append(out, fmt.Sprintf("skipped %s: %s", words.Count(sk.Count, "entry", "entries"), sk.Reason))
 			}
 			if rp.Unordered > 0 {
-				out = append(out, fmt.Sprintf("%s recorded out of time order were sent in time order", count(rp.Unordered, "request", "requests")))
+				out = append(out, fmt.Sprintf("%s recorded out of time order were sent in time order", words.Count(rp.Unordered, "request", "requests")))
 			}
 			if rp.NoBody > 0 {
-				out = append(out, fmt.Sprintf("%s with a method that usually carries a body (POST, PUT, PATCH) were sent without one: the file holds no bodies", count(rp.NoBody, "request", "requests")))
+				out = append(out, fmt.Sprintf("%s with a method that usually carries a body (POST, PUT, PATCH) were sent without one: the file holds no bodies", words.Count(rp.NoBody, "request", "requests")))
 			}
 		}
 		return out
@@ -93,13 +94,6 @@ func rampRequestSLOText(slo *model.RampSLO) []string {
 		out = append(out, o.Name+": "+strings.Join(parts, " and "))
 	}
 	return out
-}
-
-func count(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // rampHasRequests reports whether any step has per-request results.
