@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -375,4 +376,59 @@ func rawHeader(h http.Header, name string) string {
 		return v[0]
 	}
 	return ""
+}
+
+// A client's think time after each request is that request's: fixed, or
+// drawn within its range; none for a request without one.
+func TestThinkTime(t *testing.T) {
+	w := &Workload{Source: "w", Seed: 5, Requests: []WorkloadRequest{
+		{Name: "fixed", Method: "GET", URL: "http://127.0.0.1:1/a", Weight: 1, ThinkMin: 20 * time.Millisecond, ThinkMax: 20 * time.Millisecond},
+		{Name: "range", Method: "GET", URL: "http://127.0.0.1:1/b", Weight: 1, ThinkMin: 10 * time.Millisecond, ThinkMax: 30 * time.Millisecond},
+		{Name: "none", Method: "GET", URL: "http://127.0.0.1:1/c", Weight: 1},
+	}}
+	target, err := NewWorkload(w, HTTP{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := target.NewClient().(*mixClient)
+	defer c.Close()
+	lo, hi := time.Hour, time.Duration(0)
+	for range 1000 {
+		c.last = 1
+		d := c.thinkTime()
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo < 10*time.Millisecond || hi > 30*time.Millisecond || hi-lo < 15*time.Millisecond {
+		t.Errorf("range 10ms..30ms: drew from %v to %v", lo, hi)
+	}
+	for i, want := range map[int]time.Duration{0: 20 * time.Millisecond, 2: 0} {
+		if c.last = i; c.thinkTime() != want {
+			t.Errorf("%s: think %v, want %v", w.Requests[i].Name, c.thinkTime(), want)
+		}
+	}
+}
+
+// A closed-loop worker thinks after each request, up to the window's end:
+// one worker thinking 10 s in a 200 ms window sends exactly one request.
+func TestWorkloadThinkOneRequest(t *testing.T) {
+	srv := newMixServer(t)
+	w, err := ParseWorkload("think.yaml", []byte("think: 10s\nrequests:\n  - {name: a, url: /a}\n"), mustURL(t, srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := NewWorkload(w, HTTP{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r, err := Ramp(context.Background(), target, Config{Concurrency: []int{1}, Warmup: -1, Duration: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Steps[0]; s.Sent != 1 || s.ByRequest[0].Sent != 1 {
+		t.Errorf("sent %d (%d by request), want 1", s.Sent, s.ByRequest[0].Sent)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the ramp took %v: the think time outlasted the window", d)
+	}
 }
