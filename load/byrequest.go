@@ -112,6 +112,7 @@ func (r *requestRecorder) results(secs float64, total int64) []model.RampRequest
 			Requests:  t.successes + t.failures,
 			Successes: t.successes,
 			Latency:   summarize(r.lat[i]),
+			Histogram: encodeHist(r.lat[i]),
 		}
 		if total > 0 {
 			q.Share = float64(t.sent) / float64(total)

@@ -118,6 +118,9 @@ func MergeShards(in []ShardResult) (*model.Ramp, error) {
 		}
 		out.Stopped = strings.Join(short, "; ") + ": the merge holds the steps every shard ran"
 	}
+	if err := mergeWorkload(out, byIndex); err != nil {
+		return nil, err
+	}
 	for k := 0; k < steps; k++ {
 		st, err := mergeStep(byIndex, k)
 		if err != nil {
@@ -372,7 +375,7 @@ func mergeStep(shards []*ShardResult, k int) (model.RampStep, error) {
 	st.Valid = len(invalid) == 0
 	st.Invalid = strings.Join(invalid, "; ")
 	st.Notes = notes
-	return st, nil
+	return st, mergeRequests(&st, shards, k)
 }
 
 // shardOf returns the index of the shard whose step holds t.

@@ -201,6 +201,8 @@ func ReplayRamp(ctx context.Context, rp *Replay, cfg Config, paces []float64) (*
 	switch {
 	case len(cfg.Rates) > 0:
 		return nil, fmt.Errorf("load: a replay has no rate steps: it is paced by its recording")
+	case cfg.Shard != nil:
+		return nil, fmt.Errorf("load: a replay is not sharded: every shard would send the whole recording")
 	case len(paces) > 0 && len(cfg.Concurrency) > 0:
 		return nil, fmt.Errorf("load: replay at paces or at concurrencies, not both")
 	case len(paces) == 0 && len(cfg.Concurrency) == 0:
@@ -271,14 +273,8 @@ func ReplayRamp(ctx context.Context, rp *Replay, cfg Config, paces []float64) (*
 			break
 		}
 	}
-	if r.Mode == model.RampClosed {
-		fitRamp(r)
-	} else if len(r.Steps) > 0 {
-		r.Notes = append(r.Notes, "open loop: the scalability models are fitted to closed-loop (--concurrency) steps only")
-	}
 	r.Workload = rp.describe()
-	r.Headline = headline(r, cfg.SLO)
-	r.Bottleneck = diagnose(r)
+	conclude(r)
 	return r, nil
 }
 

@@ -136,7 +136,7 @@ var testHookRecord func(step int, lat int64)
 // window opened and its histograms.
 func keepForMerge(st *model.RampStep, rec *stepRecorder, window time.Time) {
 	st.WindowStart = window.Round(0)
-	h := &model.StepHistograms{Latency: encodeHist(rec.lat), Service: encodeHist(rec.svc), Errors: encodeHist(rec.errLat)}
+	h := &model.StepHistograms{Latency: encodeHist(rec.lat), Service: encodeHist(rec.svc), Errors: encodeHist(rec.errLat), SendLag: encodeHist(rec.lag)}
 	if *h != (model.StepHistograms{}) {
 		st.Histograms = h
 	}

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -430,5 +433,71 @@ func TestWorkloadThinkOneRequest(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the ramp took %v: the think time outlasted the window", d)
+	}
+}
+
+// A workload run as two shards merges per request as it merges the step:
+// counts add, and each request's latency is that of the union of the
+// shards' histograms, here merged again independently.
+func TestMergeWorkloadShards(t *testing.T) {
+	srv := newMixServer(t)
+	w, err := ParseWorkload("mix.yaml", []byte(mix702010), mustURL(t, srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now().Add(200 * time.Millisecond)
+	shards := make([]ShardResult, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range shards {
+		target, err := NewWorkload(w, HTTP{Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Concurrency: []int{4}, Warmup: testWarmup, Duration: testDuration, Start: start,
+			Shard: &Shard{Index: i, Count: 2, Config: "mix"}}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := Ramp(context.Background(), target, cfg)
+			shards[i], errs[i] = ShardResult{Source: fmt.Sprintf("s%d.json", i), Ramp: r}, err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := MergeShards(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Workload == nil || len(m.Workload.Requests) != 3 {
+		t.Fatalf("merged workload %+v", m.Workload)
+	}
+	st := m.Steps[0]
+	if len(st.ByRequest) != 3 || st.Sent != shards[0].Ramp.Steps[0].Sent+shards[1].Ramp.Steps[0].Sent {
+		t.Fatalf("merged step: sent %d, %d requests by name", st.Sent, len(st.ByRequest))
+	}
+	for j, q := range st.ByRequest {
+		a, b := shards[0].Ramp.Steps[0].ByRequest[j], shards[1].Ramp.Steps[0].ByRequest[j]
+		if q.Sent != a.Sent+b.Sent || q.Requests != a.Requests+b.Requests || q.Successes != a.Successes+b.Successes {
+			t.Errorf("%s: sent %d, done %d, ok %d; shards %+v and %+v", q.Name, q.Sent, q.Requests, q.Successes, a, b)
+		}
+		both := hdrhistogram.New(histMin, histMax, histDigits)
+		for _, enc := range []string{a.Histogram, b.Histogram} {
+			h, err := decodeHist(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			both.Merge(h)
+		}
+		if want := time.Duration(both.ValueAtQuantile(99)); q.Latency.P99 != want || q.Latency.Count != both.TotalCount() {
+			t.Errorf("%s: merged p99 %v of %d, the union of the shards' histograms has p99 %v of %d", q.Name, q.Latency.P99, q.Latency.Count, want, both.TotalCount())
+		}
+		if q.Share < 0.09 || math.Abs(q.Share-[]float64{0.7, 0.2, 0.1}[j]) > 0.01 {
+			t.Errorf("%s: merged share %.4f", q.Name, q.Share)
+		}
 	}
 }

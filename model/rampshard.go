@@ -33,6 +33,8 @@ type StepHistograms struct {
 	Latency string `json:"latency,omitempty"`
 	Service string `json:"service,omitempty"`
 	Errors  string `json:"errors,omitempty"`
+	// SendLag is the histogram behind RampStep.SendLag.
+	SendLag string `json:"send_lag,omitempty"`
 }
 
 // ShardStep is one shard's part in a merged step.

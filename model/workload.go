@@ -129,4 +129,7 @@ type RampRequestStep struct {
 	// request.
 	SLOMet  bool   `json:"slo_met,omitempty"`
 	SLOMiss string `json:"slo_miss,omitempty"`
+	// Histogram is the HDR histogram behind Latency, encoded as
+	// StepHistograms' are, for merging shards.
+	Histogram string `json:"histogram,omitempty"`
 }

@@ -158,6 +158,8 @@ func (o *rampOptions) replayTarget(cfg *load.Config) error {
 		return usageErrorf("--rate does not apply to --replay: give --pace (the recorded pacing sped up) or --concurrency (as fast as that many workers can)")
 	case o.wl.pace != "" && closed:
 		return usageErrorf("give --pace (open loop) or --concurrency/--ramp (closed loop) to --replay, not both")
+	case cfg.Shard != nil:
+		return usageErrorf("--shard does not apply to --replay: every shard would send the whole recording")
 	case o.wl.set("warmup") || o.wl.set("duration"):
 		return usageErrorf("--warmup and --duration do not apply to --replay: each step sends the whole recording once")
 	}

@@ -88,6 +88,11 @@ func (o *rampOptions) fingerprint() string {
 			fmt.Fprintf(h, "body=%x\n", b)
 		}
 	}
+	if o.wl.workload != "" {
+		if b, err := os.ReadFile(o.wl.workload); err == nil {
+			fmt.Fprintf(h, "workload=%x\n", sha256.Sum256(b))
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
