@@ -54,6 +54,8 @@ func (o *rampOptions) checkArgs(args []string) error {
 		return usageErrorf("give --workload or --replay, not both")
 	case o.wl.pace != "" && o.wl.replay == "":
 		return usageErrorf("--pace paces a replay: give --replay FILE")
+	case o.shard != "" && o.wl.replay != "":
+		return usageErrorf("--shard does not apply to --replay: every shard would send the whole recording")
 	case o.wl.replayHost != "" && o.wl.replay == "":
 		return usageErrorf("--replay-host names the recorded host of a replay: give --replay FILE")
 	}
@@ -158,8 +160,6 @@ func (o *rampOptions) replayTarget(cfg *load.Config) error {
 		return usageErrorf("--rate does not apply to --replay: give --pace (the recorded pacing sped up) or --concurrency (as fast as that many workers can)")
 	case o.wl.pace != "" && closed:
 		return usageErrorf("give --pace (open loop) or --concurrency/--ramp (closed loop) to --replay, not both")
-	case cfg.Shard != nil:
-		return usageErrorf("--shard does not apply to --replay: every shard would send the whole recording")
 	case o.wl.set("warmup") || o.wl.set("duration"):
 		return usageErrorf("--warmup and --duration do not apply to --replay: each step sends the whole recording once")
 	}

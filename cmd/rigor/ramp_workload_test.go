@@ -271,6 +271,7 @@ func TestRampReplayBadInput(t *testing.T) {
 		{[]string{"ramp", "--pace", "2x", u}, "rigor: --pace paces a replay: give --replay FILE"},
 		{[]string{"ramp", "--replay-host", "a", u}, "rigor: --replay-host names the recorded host of a replay"},
 		{[]string{"ramp", "--replay", good, "--workload", good, u}, "rigor: give --workload or --replay, not both"},
+		{[]string{"ramp", "--replay", good, "--shard", "0/2", "--format", "json", u}, "rigor: --shard does not apply to --replay"},
 	} {
 		_, stderr, code := rigor(t, tc.args...)
 		if code != exitUsage || !strings.HasPrefix(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
