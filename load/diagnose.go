@@ -18,8 +18,13 @@ const (
 )
 
 // fitRamp fits Amdahl and the USL to the closed-loop steps' (concurrency,
-// throughput), preferring valid steps.
+// throughput), preferring valid steps; an open loop's, to the number of
+// requests its steps kept in the system (see fitOpen).
 func fitRamp(r *model.Ramp) {
+	if r.Mode == model.RampOpen {
+		fitOpen(r)
+		return
+	}
 	levels := map[int]bool{}
 	for _, s := range r.Steps {
 		levels[s.Concurrency] = true
@@ -59,6 +64,10 @@ func fitRamp(r *model.Ramp) {
 		}
 		return
 	}
+	fitModels(r, n, x)
+}
+
+func fitModels(r *model.Ramp, n, x []float64) {
 	var err error
 	if r.Amdahl, err = FitAmdahl(n, x); err != nil {
 		r.Notes = append(r.Notes, "no Amdahl fit: "+err.Error())
@@ -66,6 +75,33 @@ func fitRamp(r *model.Ramp) {
 	if r.USL, err = FitUSL(n, x); err != nil {
 		r.Notes = append(r.Notes, "no USL fit: "+err.Error())
 	}
+}
+
+// fitOpen fits an open loop's valid steps as a closed loop's, with the
+// concurrency the step actually held: by Little's law, the mean number of
+// requests in the system is the throughput times the mean latency (here
+// from each request's intended send, so a queue in front of the target
+// counts). Steps that held less than one request on average say nothing
+// about contention between requests and are left out.
+func fitOpen(r *model.Ramp) {
+	var n, x []float64
+	for _, s := range r.Steps {
+		if !s.Valid || s.Throughput <= 0 || s.Latency.Mean <= 0 {
+			continue
+		}
+		if held := s.Throughput * s.Latency.Mean.Seconds(); held >= 1 {
+			n = append(n, held)
+			x = append(x, s.Throughput)
+		}
+	}
+	if len(n) < 3 {
+		if len(r.Steps) > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("no scalability fit: Amdahl and the USL need at least 3 valid steps that kept a request or more in the system on average (throughput × mean latency, Little's law); this ramp has %d", len(n)))
+		}
+		return
+	}
+	r.Notes = append(r.Notes, "the scalability models are fitted to the requests each step kept in the system on average (throughput × mean latency from the intended send, Little's law), not to the offered rate")
+	fitModels(r, n, x)
 }
 
 // headline picks the number to quote: with an SLO, the highest valid

@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/model"
 )
 
 // The example in the README of github.com/codahale/usl, whose published
@@ -148,5 +151,37 @@ func TestFitErrors(t *testing.T) {
 		if _, err := FitUSL(tt.n, tt.x); err == nil {
 			t.Errorf("%s: FitUSL succeeded, want an error", tt.name)
 		}
+	}
+}
+
+// TestFitOpenLittle: an open loop is fitted against the requests its
+// steps held, throughput × mean latency. Steps made from the USL with
+// α = 0.05, β = 0.001, λ = 1000 (as TestFitUSLExactAndWarnings) at
+// N = 2, 4, 8, 16, each with latency N/X(N), give back those parameters;
+// a step holding 0.5 requests and an invalid one are left out.
+func TestFitOpenLittle(t *testing.T) {
+	usl := func(n float64) float64 { return 1000 * n / (1 + 0.05*(n-1) + 0.001*n*(n-1)) }
+	r := &model.Ramp{Mode: model.RampOpen}
+	step := func(n float64, valid bool) model.RampStep {
+		x := usl(n)
+		return model.RampStep{Rate: x, Throughput: x, Valid: valid,
+			Latency: model.Latency{Mean: time.Duration(n / x * float64(time.Second))}}
+	}
+	r.Steps = []model.RampStep{step(0.5, true), step(2, true), step(4, true), step(8, true), step(16, true), step(32, false)}
+	fitRamp(r)
+	f := r.USL
+	if f == nil {
+		t.Fatalf("no USL fit; notes %q", r.Notes)
+	}
+	if math.Abs(f.Alpha-0.05) > 1e-3 || math.Abs(f.Beta-0.001) > 1e-5 || math.Abs(f.Lambda-1000)/1000 > 1e-3 || len(f.Points) != 4 {
+		t.Errorf("fit = (%g, %g, %g) over %d points, want (0.05, 0.001, 1000) over 4", f.Alpha, f.Beta, f.Lambda, len(f.Points))
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "Little's law") {
+		t.Errorf("notes %q do not say what the fit's concurrency is", r.Notes)
+	}
+	few := &model.Ramp{Mode: model.RampOpen, Steps: r.Steps[:3]}
+	fitRamp(few)
+	if few.USL != nil || !strings.Contains(strings.Join(few.Notes, "\n"), "this ramp has 2") {
+		t.Errorf("two usable steps: USL %+v, notes %q", few.USL, few.Notes)
 	}
 }
