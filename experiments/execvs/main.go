@@ -221,9 +221,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	if ctx.Err() != nil {
-		e.logf("interrupted: the tables count the runs that finished")
-	}
 	var table bytes.Buffer
 	if err := writeTables(&table, e.recs); err != nil {
 		return err
@@ -231,8 +228,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(filepath.Join(c.out, "table.txt"), table.Bytes(), 0o644); err != nil {
 		return err
 	}
-	_, err = stdout.Write(table.Bytes())
-	return err
+	if _, err := stdout.Write(table.Bytes()); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return errors.New("interrupted: the tables count the runs that finished")
+	}
+	return nil
 }
 
 // build makes rigor (unless -rigor names one) and the neighbour (with

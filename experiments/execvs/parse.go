@@ -119,7 +119,7 @@ func parseRigorExec(data []byte) (rigorExec, error) {
 			Metrics       []struct {
 				Unit    string             `json:"unit"`
 				Sides   []jsonRigorSummary `json:"sides"`
-				Changes []jsonRigorChange  `json:"changes"`
+				Changes []*jsonRigorChange `json:"changes"`
 			} `json:"metrics"`
 			Notes []model.Note `json:"notes"`
 		} `json:"benchmarks"`
@@ -172,6 +172,9 @@ func parseRigorExec(data []byte) (rigorExec, error) {
 		}
 		changed := map[string]bool{}
 		for _, jc := range jm.Changes {
+			if jc == nil {
+				continue // rigor writes null where a side had no samples to compare
+			}
 			if !known[jc.Side] || changed[jc.Side] {
 				return rigorExec{}, fmt.Errorf("rigor's JSON, %s: change of %q, not one of the commands or given twice", jm.Unit, jc.Side)
 			}
@@ -191,6 +194,11 @@ func parseRigorExec(data []byte) (rigorExec, error) {
 	if !ok || len(wall.Sides) != len(r.Sides) {
 		return rigorExec{}, errors.New("rigor's JSON has no wall time (sec/op) of every command")
 	}
+	for _, s := range wall.Sides {
+		if s.N < 1 {
+			return rigorExec{}, fmt.Errorf("rigor's JSON has no wall time (sec/op) of %q", s.Side)
+		}
+	}
 	if _, ok := r.metric(r.VerdictMetric); !ok {
 		return rigorExec{}, fmt.Errorf("rigor's JSON: verdict_metric %q is not a metric", r.VerdictMetric)
 	}
@@ -198,10 +206,15 @@ func parseRigorExec(data []byte) (rigorExec, error) {
 	return r, nil
 }
 
-// readSummary checks one side's summary: a positive median inside its
-// interval, the interval either both bounds or neither.
+// readSummary checks one side's summary: a median that is not negative,
+// inside its interval, the interval either both bounds or neither; or no
+// samples at all (n 0, no median: rigor writes that for a metric a command
+// has none of, such as peak RSS below rigor's own).
 func readSummary(js jsonRigorSummary) (rigorSide, error) {
 	s := rigorSide{Side: js.Side, Median: orNaN(js.Center), Lo: orNaN(js.Lo), Hi: orNaN(js.Hi), N: js.N, Mean: orNaN(js.Mean)}
+	if s.N == 0 && js.Center == nil && js.Lo == nil && js.Hi == nil {
+		return s, nil
+	}
 	switch {
 	case !(s.Median >= 0) || math.IsInf(s.Median, 0):
 		return s, fmt.Errorf("median %v is not a time", s.Median)
