@@ -135,9 +135,10 @@ type aaCount struct {
 	// hyperfine: how often it called the first or the second command the
 	// faster, and how often its ratio was clear of its ±σ.
 	FirstFaster, SecondFaster, ClearOfSigma int
-	// Walls and Runs of the runs that did not fail: the tool's wall time
-	// and its timed runs per command.
-	Walls, Runs []float64
+	// Walls, Runs and PerRun of the runs that did not fail: the tool's
+	// wall time, its timed runs per command, and its wall time over all
+	// its runs (timed and warm-up, of both commands).
+	Walls, Runs, PerRun []float64
 }
 
 // medianOf is the median of x, NaN when x is empty.
@@ -167,6 +168,7 @@ func aaCounts(recs []record) []*aaCount {
 		if r.Error == "" {
 			c.Walls = append(c.Walls, float64(r.WallSec))
 			c.Runs = append(c.Runs, float64(r.Runs))
+			c.PerRun = append(c.PerRun, float64(r.WallSec)/float64(len(r.Commands)*(r.Runs+r.Warmup)))
 		}
 		switch {
 		case r.Error != "":
@@ -336,24 +338,24 @@ func medianOverhead(rows []overheadRow) overheadRow {
 
 func writeAA(tw *tabwriter.Writer, counts []*aaCount) {
 	fmt.Fprintln(tw, "Part 3a: A/A, rigor's verdicts (anything but unchanged on an A/A is not a finding; improved/regressed are false alarms)")
-	fmt.Fprintln(tw, "env\tcommand\ttrials\tunchanged\tinconclusive\timproved\tregressed\terrors\tCPU clock\tmedian runs\tmedian wall\t")
+	fmt.Fprintln(tw, "env\tcommand\ttrials\tunchanged\tinconclusive\timproved\tregressed\terrors\tCPU clock\tmedian runs\tmedian wall\twall/run\t")
 	for _, c := range counts {
 		if c.Tool != "rigor" {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f\t%s\t\n", c.Env, c.Command, c.Trials, c.Verdicts["unchanged"],
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f\t%s\t%s\t\n", c.Env, c.Command, c.Trials, c.Verdicts["unchanged"],
 			c.Verdicts["inconclusive"], c.Verdicts["improved"], c.Verdicts["regressed"], c.Errors, c.CPUClock,
-			medianOf(c.Runs), fmtSec(medianOf(c.Walls)))
+			medianOf(c.Runs), fmtSec(medianOf(c.Walls)), fmtSec(medianOf(c.PerRun)))
 	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Part 3b: A/A, which command hyperfine calls faster (its summary, by mean)")
-	fmt.Fprintln(tw, "env\tcommand\ttrials\tfirst faster\tsecond faster\tclear of ±σ\terrors\tmedian runs\tmedian wall\t")
+	fmt.Fprintln(tw, "env\tcommand\ttrials\tfirst faster\tsecond faster\tclear of ±σ\terrors\tmedian runs\tmedian wall\twall/run\t")
 	for _, c := range counts {
 		if c.Tool != "hyperfine" {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.0f\t%s\t\n", c.Env, c.Command, c.Trials, c.FirstFaster, c.SecondFaster,
-			c.ClearOfSigma, c.Errors, medianOf(c.Runs), fmtSec(medianOf(c.Walls)))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.0f\t%s\t%s\t\n", c.Env, c.Command, c.Trials, c.FirstFaster, c.SecondFaster,
+			c.ClearOfSigma, c.Errors, medianOf(c.Runs), fmtSec(medianOf(c.Walls)), fmtSec(medianOf(c.PerRun)))
 	}
 	fmt.Fprintln(tw)
 }

@@ -123,7 +123,8 @@ func TestAACounts(t *testing.T) {
 	var recs []record
 	add := func(env, cmd, tool, verdict, metric string, fastest int, clear bool, err string) {
 		recs = append(recs, record{Part: partAA, Env: env, Pair: cmd, Tool: tool, Verdict: verdict, VerdictMetric: metric,
-			Fastest: fastest, ClearOfSigma: clear, Error: err, WallSec: 2, Runs: 10})
+			Fastest: fastest, ClearOfSigma: clear, Error: err, WallSec: 2, Runs: 7, Warmup: 3,
+			Commands: []cmdStat{{Command: cmd}, {Command: cmd}}})
 	}
 	add("quiet", "true", "rigor", "unchanged", "sec/op", -1, false, "")
 	add("quiet", "true", "hyperfine", "", "", 0, false, "")
@@ -149,7 +150,8 @@ func TestAACounts(t *testing.T) {
 	if n.Env != "neighbour" || n.Verdicts["inconclusive"] != 1 || len(n.Walls) != 1 {
 		t.Errorf("rigor neighbour: %+v", n)
 	}
-	if len(r.Walls) != 3 || medianOf(r.Runs) != 10 {
+	// 2 s over 2 commands × (7 + 3) runs: 0.1 s a run.
+	if len(r.Walls) != 3 || medianOf(r.Runs) != 7 || medianOf(r.PerRun) != 0.1 {
 		t.Errorf("walls %v runs %v: the failed run must be left out", r.Walls, r.Runs)
 	}
 }
