@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/lint"
@@ -90,32 +88,11 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		patterns = []string{"."}
 	}
 	start := time.Now()
-	// List the packages first (no type checking) and load only those
-	// that can hold something to check: type-checking every package of
-	// the standard library with its tests is most of the time.
-	list, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedFiles | packages.NeedForTest, Tests: opts.Tests}, patterns...)
+	loaded, err := lint.Load(ctx, patterns, opts.Tests)
 	if err != nil {
-		return fail("listing %s: %v", strings.Join(patterns, " "), oneLine(err))
+		return fail("%v", err)
 	}
-	if msg := loadErrors(list); msg != "" {
-		return fail("%s", msg)
-	}
-	if len(list) == 0 {
-		return fail("no packages match %s", strings.Join(patterns, " "))
-	}
-	paths, listed := lintCandidates(list)
-	var pkgs []*packages.Package
-	if len(paths) > 0 {
-		cfg := &packages.Config{Context: ctx, Mode: packages.LoadSyntax | packages.NeedForTest, Tests: opts.Tests}
-		pkgs, err = packages.Load(cfg, paths...)
-		if err != nil {
-			return fail("loading %s: %v", strings.Join(patterns, " "), oneLine(err))
-		}
-		if msg := loadErrors(pkgs); msg != "" {
-			return fail("%s", msg)
-		}
-		pkgs = lintRoots(pkgs)
-	}
+	pkgs := loaded.Packages
 	// First what is pure in every package, so that p_test knows p's.
 	if _, err := checker.Analyze([]*analysis.Analyzer{prime}, pkgs, nil); err != nil {
 		return fail("%v", oneLine(err))
@@ -149,7 +126,7 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		}
 		sort.Strings(per)
 		summary := fmt.Sprintf("rigor lint: %s in %s with benchmarks or rigor groups, of %d (%.1fs)",
-			words.Count(len(findings), "finding", "findings"), words.Count(len(paths), "package", "packages"), listed, time.Since(start).Seconds())
+			words.Count(len(findings), "finding", "findings"), words.Count(len(loaded.Candidates), "package", "packages"), loaded.Listed, time.Since(start).Seconds())
 		if len(per) > 0 {
 			summary += ": " + strings.Join(per, ", ")
 		}
@@ -159,65 +136,6 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		return exitGateFail
 	}
 	return exitOK
-}
-
-// loadErrors returns the first of the packages' errors on one line, with
-// a count of the others; "" when there are none.
-func loadErrors(pkgs []*packages.Package) string {
-	var errs []string
-	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	}
-	switch len(errs) {
-	case 0:
-		return ""
-	case 1:
-		return oneLine(fmt.Errorf("%s", errs[0]))
-	}
-	return fmt.Sprintf("%s (and %d more errors)", oneLine(fmt.Errorf("%s", errs[0])), len(errs)-1)
-}
-
-// lintMarkers are the texts without which a package has nothing to check:
-// benchmarks take a *testing.B, rigor groups import rigor.
-var lintMarkers = [][]byte{[]byte("testing.B"), []byte("rigorbench/rigor")}
-
-// lintCandidates returns the import paths of the listed packages that
-// have a file containing a marker, and how many distinct packages were
-// listed.
-func lintCandidates(list []*packages.Package) (paths []string, listed int) {
-	seen := map[string]bool{}
-	want := map[string]bool{}
-	for _, p := range list {
-		path := p.PkgPath
-		if p.ForTest != "" {
-			path = p.ForTest // p [p.test] and p_test [p.test]
-		}
-		if strings.HasSuffix(p.ID, ".test") && p.Name == "main" {
-			continue
-		}
-		seen[path] = true
-		if want[path] {
-			continue
-		}
-		for _, f := range p.GoFiles {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			for _, m := range lintMarkers {
-				if bytes.Contains(b, m) {
-					want[path] = true
-				}
-			}
-		}
-	}
-	for p := range want {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths, len(seen)
 }
 
 // selectChecks returns the analyzers named in names, all when names is
@@ -241,28 +159,6 @@ func selectChecks(all []*analysis.Analyzer, names []string) ([]*analysis.Analyze
 		out = append(out, a)
 	}
 	return out, nil
-}
-
-// lintRoots drops the packages whose files another package in pkgs holds
-// too: with tests, p's files are also in its test variant "p [p.test]",
-// and the generated test main "p.test" holds nothing to check.
-func lintRoots(pkgs []*packages.Package) []*packages.Package {
-	hasTestVariant := map[string]bool{}
-	for _, p := range pkgs {
-		if p.ForTest != "" && p.PkgPath == p.ForTest {
-			hasTestVariant[p.PkgPath] = true
-		}
-	}
-	var out []*packages.Package
-	for _, p := range pkgs {
-		switch {
-		case strings.HasSuffix(p.ID, ".test") && p.Name == "main":
-		case p.ForTest == "" && hasTestVariant[p.PkgPath]:
-		default:
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // collectFindings returns the diagnostics of the graph's root actions,

@@ -1,0 +1,398 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// A Loaded is what Load found: the packages to analyze, type-checked
+// from source, ready for RootAnalyzers and checker.Analyze.
+type Loaded struct {
+	Packages   []*packages.Package // to analyze: p, or p's test variant and p_test
+	Candidates []string            // the listed packages that can hold something to check
+	Listed     int                 // how many distinct packages the patterns matched
+}
+
+// lintMarkers are the texts without which a package has nothing to check:
+// benchmarks take a *testing.B, rigor groups import rigor.
+var lintMarkers = [][]byte{[]byte("testing.B"), []byte("rigorbench/rigor")}
+
+// Load lists the packages that patterns match (as go list takes them),
+// with their tests when tests is set, and loads those that can hold
+// something to check: a file that mentions testing.B or rigor. It
+// type-checks from source only the packages that are analyzed: a package
+// with tests is checked once, as its test variant "p [p.test]" (which
+// holds p's files too), and the generated test main is not checked at all;
+// their imports come from the export data go list builds. The packages
+// and their type information are those go/packages gives in LoadSyntax
+// mode, without the copies nothing reads.
+//
+// Errors from go list, the parser and the type checker of the loaded
+// packages are returned as one error, naming the first.
+func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
+	list, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedFiles | packages.NeedForTest, Tests: tests}, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %s", strings.Join(patterns, " "), firstLine(err))
+	}
+	if err := packageErrors(list); err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	out := &Loaded{}
+	out.Candidates, out.Listed = candidates(list)
+	if len(out.Candidates) == 0 {
+		return out, nil
+	}
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+		packages.NeedDeps | packages.NeedExportFile | packages.NeedTypesSizes | packages.NeedForTest
+	graph, err := packages.Load(&packages.Config{Context: ctx, Mode: mode, Tests: tests}, out.Candidates...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err))
+	}
+	if err := packageErrors(graph); err != nil {
+		return nil, err
+	}
+	roots := analyzedRoots(graph)
+	l := newLoader(ctx, roots)
+	l.loadAll(roots)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := packageErrors(roots); err != nil {
+		return nil, err
+	}
+	out.Packages = roots
+	return out, nil
+}
+
+// candidates returns the import paths of the listed packages that have a
+// file containing a marker, and how many distinct packages were listed.
+func candidates(list []*packages.Package) (paths []string, listed int) {
+	seen := map[string]bool{}
+	want := map[string]bool{}
+	for _, p := range list {
+		path := p.PkgPath
+		if p.ForTest != "" {
+			path = p.ForTest // p [p.test] and p_test [p.test]
+		}
+		if isTestMain(p) {
+			continue
+		}
+		seen[path] = true
+		if want[path] {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for _, m := range lintMarkers {
+				if bytes.Contains(b, m) {
+					want[path] = true
+				}
+			}
+		}
+	}
+	for p := range want {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths, len(seen)
+}
+
+// isTestMain reports whether p is the generated main package of a test
+// binary, "p.test", which holds nothing to check.
+func isTestMain(p *packages.Package) bool {
+	return strings.HasSuffix(p.ID, ".test") && p.Name == "main"
+}
+
+// analyzedRoots returns the packages of roots to analyze: with tests,
+// p's files are also in its test variant "p [p.test]", so p is dropped
+// when that variant exists, and so is the test main "p.test".
+func analyzedRoots(roots []*packages.Package) []*packages.Package {
+	hasTestVariant := map[string]bool{}
+	for _, p := range roots {
+		if p.ForTest != "" && p.PkgPath == p.ForTest {
+			hasTestVariant[p.PkgPath] = true
+		}
+	}
+	var out []*packages.Package
+	for _, p := range roots {
+		switch {
+		case isTestMain(p):
+		case p.ForTest == "" && hasTestVariant[p.PkgPath]:
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// packageErrors returns the first of the packages' errors, on one line,
+// with a count of the others; nil when there are none.
+func packageErrors(pkgs []*packages.Package) error {
+	var errs []string
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(firstLine(errors.New(errs[0])))
+	}
+	return fmt.Errorf("%s (and %d more errors)", firstLine(errors.New(errs[0])), len(errs)-1)
+}
+
+// firstLine keeps an error to its first line: go list errors can run to
+// many.
+func firstLine(err error) string {
+	s := strings.TrimPrefix(strings.TrimSpace(err.Error()), "-: ")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// A loader gives types to a package graph the way go/packages does in
+// LoadSyntax mode, for a chosen set of source packages: those are parsed
+// and type-checked from source, their direct imports are read from
+// export data, and every other package of the graph gets what the export
+// data of those imports says of it.
+type loader struct {
+	ctx      context.Context
+	fset     *token.FileSet
+	nodes    map[*packages.Package]*node
+	exportMu sync.Mutex    // gcexportdata may change any package of a view: one read at a time
+	cpu      chan struct{} // tokens for parsing and type-checking
+}
+
+// A node is one package of the graph.
+type node struct {
+	pkg       *packages.Package
+	types     *types.Package
+	source    bool // parse and type-check pkg
+	needTypes bool // read pkg's export data (a direct import of a source package)
+	once      sync.Once
+	err       error // from reading export data
+}
+
+func newLoader(ctx context.Context, sources []*packages.Package) *loader {
+	l := &loader{
+		ctx:   ctx,
+		fset:  token.NewFileSet(),
+		nodes: map[*packages.Package]*node{},
+		cpu:   make(chan struct{}, runtime.GOMAXPROCS(0)),
+	}
+	var add func(p *packages.Package) *node
+	add = func(p *packages.Package) *node {
+		if n := l.nodes[p]; n != nil {
+			return n
+		}
+		// Every package gets its types.Package before any export data
+		// is read, so that reading never has to create one.
+		n := &node{pkg: p, types: types.NewPackage(p.PkgPath, p.Name)}
+		if p.PkgPath == "unsafe" {
+			n.types = types.Unsafe
+		}
+		l.nodes[p] = n
+		for _, imp := range p.Imports {
+			add(imp)
+		}
+		return n
+	}
+	for _, p := range sources {
+		add(p).source = true
+	}
+	for _, p := range sources {
+		for _, imp := range p.Imports {
+			l.nodes[imp].needTypes = true
+		}
+	}
+	return l
+}
+
+// loadAll loads the packages in pkgs and what they need, in dependency
+// order: a package is loaded after everything it imports.
+func (l *loader) loadAll(pkgs []*packages.Package) {
+	var wg sync.WaitGroup
+	for _, p := range pkgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.load(l.nodes[p])
+		}()
+	}
+	wg.Wait()
+}
+
+func (l *loader) load(n *node) {
+	n.once.Do(func() {
+		l.loadAll(sortedImports(n.pkg))
+		if l.ctx.Err() != nil {
+			return
+		}
+		switch {
+		case n.pkg.PkgPath == "unsafe":
+		case n.source:
+			l.check(n)
+		case n.needTypes:
+			n.err = l.readExport(n)
+		}
+	})
+}
+
+// sortedImports returns p's imports in import path order.
+func sortedImports(p *packages.Package) []*packages.Package {
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	out := make([]*packages.Package, len(paths))
+	for i, path := range paths {
+		out[i] = p.Imports[path]
+	}
+	return out
+}
+
+// readExport reads n's export data into n.types, with a view of n's
+// transitive imports, as go/packages does.
+func (l *loader) readExport(n *node) error {
+	l.exportMu.Lock()
+	defer l.exportMu.Unlock()
+	if n.types.Complete() {
+		return nil
+	}
+	if n.pkg.ExportFile == "" {
+		return fmt.Errorf("no export data for %s", n.pkg.ID)
+	}
+	f, err := os.Open(n.pkg.ExportFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", n.pkg.ExportFile, err)
+	}
+	view := map[string]*types.Package{}
+	seen := map[*packages.Package]bool{}
+	var visit func(imports map[string]*packages.Package)
+	visit = func(imports map[string]*packages.Package) {
+		for _, p := range imports {
+			if !seen[p] {
+				seen[p] = true
+				view[p.PkgPath] = l.nodes[p].types
+				visit(p.Imports)
+			}
+		}
+	}
+	visit(n.pkg.Imports)
+	view[n.pkg.PkgPath] = n.types
+	tp, err := gcexportdata.Read(r, l.fset, view, n.pkg.PkgPath)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", n.pkg.ExportFile, err)
+	}
+	if tp != n.types {
+		return fmt.Errorf("reading %s: export data made a new package for %s", n.pkg.ExportFile, n.pkg.PkgPath)
+	}
+	return nil
+}
+
+// check parses and type-checks a source package, filling in the fields
+// of n.pkg that go/packages fills in LoadSyntax mode.
+func (l *loader) check(n *node) {
+	p := n.pkg
+	p.Fset = l.fset
+	p.Types = n.types
+	p.TypesInfo = &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+	addErr := func(err error) {
+		switch err := err.(type) {
+		case scanner.ErrorList:
+			for _, e := range err {
+				p.Errors = append(p.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		case types.Error:
+			p.TypeErrors = append(p.TypeErrors, err)
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Fset.Position(err.Pos).String(), Msg: err.Msg, Kind: packages.TypeError})
+		case *os.PathError:
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError})
+		default:
+			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+		}
+	}
+	l.cpu <- struct{}{}
+	defer func() { <-l.cpu }()
+	for _, name := range p.CompiledGoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			addErr(err)
+			continue
+		}
+		// The checks read no ast.Object: skip resolving them.
+		f, err := parser.ParseFile(l.fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			addErr(err)
+		}
+		if f != nil {
+			p.Syntax = append(p.Syntax, f)
+		}
+	}
+	importer := importerFunc(func(path string) (*types.Package, error) {
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		imp := p.Imports[path]
+		if imp == nil {
+			return nil, fmt.Errorf("no metadata for %s", path)
+		}
+		in := l.nodes[imp]
+		if in.err != nil {
+			return nil, in.err
+		}
+		if !in.types.Complete() {
+			return nil, fmt.Errorf("no types for %s", imp.ID)
+		}
+		return in.types, nil
+	})
+	tc := &types.Config{Importer: importer, Error: addErr, Sizes: p.TypesSizes}
+	typErr := types.NewChecker(tc, l.fset, p.Types, p.TypesInfo).Files(p.Syntax)
+	if typErr != nil && len(p.Errors) == 0 {
+		addErr(typErr)
+	}
+	p.IllTyped = len(p.Errors) > 0
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
