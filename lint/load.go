@@ -368,6 +368,7 @@ func (l *loader) check(n *node) {
 			p.Syntax = append(p.Syntax, f)
 		}
 	}
+	stripped := l.stripBodies(p)
 	importer := importerFunc(func(path string) (*types.Package, error) {
 		if path == "unsafe" {
 			return types.Unsafe, nil
@@ -385,9 +386,17 @@ func (l *loader) check(n *node) {
 		}
 		return in.types, nil
 	})
-	tc := &types.Config{Importer: importer, Error: addErr, Sizes: p.TypesSizes}
+	ignored := 0
+	tc := &types.Config{Importer: importer, Sizes: p.TypesSizes, Error: func(err error) {
+		// An import used only in the bodies stripped is unused now.
+		if e, ok := err.(types.Error); ok && e.Soft && stripped[l.fset.File(e.Pos)] && unusedImport(e.Msg) {
+			ignored++
+			return
+		}
+		addErr(err)
+	}}
 	typErr := types.NewChecker(tc, l.fset, p.Types, p.TypesInfo).Files(p.Syntax)
-	if typErr != nil && len(p.Errors) == 0 {
+	if typErr != nil && len(p.Errors) == 0 && ignored == 0 {
 		addErr(typErr)
 	}
 	p.IllTyped = len(p.Errors) > 0
@@ -396,3 +405,4 @@ func (l *loader) check(n *node) {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+

@@ -1,0 +1,248 @@
+package lint
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// stripBodies drops from p's syntax the function bodies that no check
+// reads, so that they are not type-checked (most of the time of loading
+// is spent in function bodies, most of them tests and the code under
+// test), and returns the files it dropped some from. What every check
+// sees of the functions it reads is the same with or without the others'
+// bodies; the exceptions are type errors in a dropped body, which go
+// unreported.
+//
+// The checks read a function's body when it is an entry point: a function
+// that can take a *testing.B, or holds a function literal that can, a
+// call named RunParallel, Iter or IterWithSetup (which the parallel and
+// rigor checks read the function literal argument of), or a local type
+// alias; every function of a file that imports rigor (rigorgroup reads any
+// function that calls rigor.NewGroup) or dot-imports a package; generic
+// functions and init, which go/types requires a body of; and every
+// function of package testing (timerloop takes a function of testing it
+// has no body for as small). Beyond entry points the checks read bodies
+// through two analyses:
+//   - purity, of any function with results: kept are the bodies of at
+//     most inlineBudget nodes with no statement that makes purity give up
+//     (a longer one costs more than the budget, so purity gives up too);
+//   - timerloop's "small", of the package's functions called from a timed
+//     loop, and from those: kept are the loop-free bodies of functions
+//     whose name is called, directly or through other such bodies, from
+//     an entry point ("small" gives up on a loop).
+func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
+	if p.PkgPath == "testing" {
+		return nil
+	}
+	aliases := map[string]bool{} // package-level alias declarations
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, s := range g.Specs {
+					if ts := s.(*ast.TypeSpec); ts.Assign.IsValid() {
+						aliases[ts.Name.Name] = true
+					}
+				}
+			}
+		}
+	}
+	var funcs []*bodyFacts
+	for _, f := range p.Syntax {
+		imports, whole := l.fileImports(p, f)
+		mayBeB := func(t ast.Expr) bool { return mayBeTestingB(t, aliases, imports) }
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			bf := factsOf(fd, mayBeB)
+			bf.entry = bf.entry || whole || fd.Type.TypeParams != nil || fd.Recv == nil && fd.Name.Name == "init"
+			bf.file = l.fset.File(f.Pos())
+			funcs = append(funcs, bf)
+		}
+	}
+	// The names "small" may reach: called from an entry point, or from a
+	// loop-free body whose name it may reach.
+	reach := map[string]bool{}
+	var add func(names []string)
+	add = func(names []string) {
+		var more []string
+		for _, n := range names {
+			if !reach[n] {
+				reach[n] = true
+				more = append(more, n)
+			}
+		}
+		if len(more) == 0 {
+			return
+		}
+		for _, bf := range funcs {
+			if !bf.entry && !bf.loop && slicesContains(more, bf.fd.Name.Name) {
+				add(bf.callees)
+			}
+		}
+	}
+	for _, bf := range funcs {
+		if bf.entry {
+			add(bf.callees)
+		}
+	}
+	stripped := map[*token.File]bool{}
+	for _, bf := range funcs {
+		pureCandidate := bf.results && bf.nodes <= inlineBudget && !bf.impure
+		smallCandidate := !bf.loop && reach[bf.fd.Name.Name]
+		if bf.entry || pureCandidate || smallCandidate {
+			continue
+		}
+		bf.fd.Body = nil
+		stripped[bf.file] = true
+	}
+	return stripped
+}
+
+// bodyFacts is what stripBodies needs to know of a function declaration.
+type bodyFacts struct {
+	fd      *ast.FuncDecl
+	file    *token.File
+	entry   bool     // a check reads the body itself
+	results bool     // the function has results
+	nodes   int      // syntax nodes in the body, as purity counts them
+	impure  bool     // the body has a statement or expression purity gives up on
+	loop    bool     // the body has a loop, go or select statement ("small" gives up)
+	callees []string // the names of the functions the body calls
+}
+
+func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
+	bf := &bodyFacts{fd: fd, results: fd.Type.Results != nil && len(fd.Type.Results.List) > 0}
+	for _, field := range fd.Type.Params.List {
+		bf.entry = bf.entry || mayBeB(field.Type)
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		bf.nodes++
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.GoStmt, *ast.SelectStmt:
+			bf.loop, bf.impure = true, true
+		case *ast.DeferStmt, *ast.SendStmt, *ast.LabeledStmt, *ast.BranchStmt, *ast.TypeSwitchStmt:
+			bf.impure = true
+		case *ast.FuncLit:
+			bf.impure = true
+			for _, field := range n.Type.Params.List {
+				bf.entry = bf.entry || mayBeB(field.Type)
+			}
+		case *ast.CallExpr:
+			name := calleeName(n.Fun)
+			switch name {
+			case "RunParallel", "Iter", "IterWithSetup":
+				bf.entry = true
+			case "":
+			default:
+				bf.callees = append(bf.callees, name)
+			}
+		case *ast.TypeSpec:
+			bf.entry = bf.entry || n.Assign.IsValid() // a local alias, maybe of testing.B
+		}
+		return true
+	})
+	return bf
+}
+
+// fileImports returns the packages f imports, by the name f uses for
+// them (those whose types are loaded), and whether every function of f
+// is to be kept: f imports rigor or dot-imports a package.
+func (l *loader) fileImports(p *packages.Package, f *ast.File) (map[string]*types.Package, bool) {
+	imports := map[string]*types.Package{}
+	for _, spec := range f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil || path == rigorPath || strings.HasPrefix(path, rigorPath+"/") || spec.Name != nil && spec.Name.Name == "." {
+			return nil, true
+		}
+		imp := p.Imports[path]
+		if imp == nil {
+			continue
+		}
+		tp := l.nodes[imp].types
+		name := tp.Name()
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if tp.Complete() {
+			imports[name] = tp
+		}
+	}
+	return imports, false
+}
+
+// mayBeTestingB reports whether a parameter of type t can be a
+// *testing.B: t names testing.B or an alias (of the package, or found in
+// an imported package's types), or is a type it cannot tell.
+func mayBeTestingB(t ast.Expr, aliases map[string]bool, imports map[string]*types.Package) bool {
+	for {
+		switch e := t.(type) {
+		case *ast.ParenExpr:
+			t = e.X
+		case *ast.StarExpr:
+			t = e.X
+		case *ast.Ident:
+			return aliases[e.Name]
+		case *ast.SelectorExpr:
+			x, ok := e.X.(*ast.Ident)
+			if !ok || imports[x.Name] == nil {
+				return true
+			}
+			tn, ok := imports[x.Name].Scope().Lookup(e.Sel.Name).(*types.TypeName)
+			if !ok {
+				return true
+			}
+			t := types.Unalias(tn.Type())
+			return isNamed(t, "testing", "B") || isTestingB(t)
+		case *ast.Ellipsis, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
+			return false
+		default:
+			return true
+		}
+	}
+}
+
+// calleeName returns the name a call's function is written with: f for
+// f(), pkg.f() and x.f(), f[T]() too; "" for other calls.
+func calleeName(fun ast.Expr) string {
+	for {
+		switch e := fun.(type) {
+		case *ast.ParenExpr:
+			fun = e.X
+		case *ast.IndexExpr:
+			fun = e.X
+		case *ast.IndexListExpr:
+			fun = e.X
+		case *ast.Ident:
+			return e.Name
+		case *ast.SelectorExpr:
+			return e.Sel.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// unusedImport reports whether a type checker error says an import is
+// not used.
+func unusedImport(msg string) bool {
+	return strings.Contains(msg, "imported") && strings.HasSuffix(msg, "and not used")
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
