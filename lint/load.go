@@ -405,4 +405,3 @@ func (l *loader) check(n *node) {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
-
