@@ -23,7 +23,8 @@ import (
 // call named RunParallel, Iter or IterWithSetup (which the parallel and
 // rigor checks read the function literal argument of), or a local type
 // alias; every function of a file that imports rigor (rigorgroup reads any
-// function that calls rigor.NewGroup) or dot-imports a package; generic
+// function that calls rigor.NewGroup; a package whose types are not
+// loaded is taken for rigor); generic
 // functions and init, which go/types requires a body of; and every
 // function of package testing (timerloop takes a function of testing it
 // has no body for as small). Beyond entry points the checks read bodies
@@ -53,8 +54,8 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	}
 	var funcs []*bodyFacts
 	for _, f := range p.Syntax {
-		imports, whole := l.fileImports(p, f)
-		mayBeB := func(t ast.Expr) bool { return mayBeTestingB(t, aliases, imports) }
+		imports, dots, whole := l.fileImports(p, f)
+		mayBeB := func(t ast.Expr) bool { return mayBeTestingB(t, aliases, imports, dots) }
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -155,35 +156,52 @@ func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
 }
 
 // fileImports returns the packages f imports, by the name f uses for
-// them (those whose types are loaded), and whether every function of f
-// is to be kept: f imports rigor or dot-imports a package.
-func (l *loader) fileImports(p *packages.Package, f *ast.File) (map[string]*types.Package, bool) {
-	imports := map[string]*types.Package{}
+// them, and those it dot-imports (nil for those whose types are not
+// loaded), and whether every function of f is to be kept: f imports
+// rigor, or a package whose types are not loaded.
+func (l *loader) fileImports(p *packages.Package, f *ast.File) (imports map[string]*types.Package, dots []*types.Package, whole bool) {
+	imports = map[string]*types.Package{}
 	for _, spec := range f.Imports {
 		path, err := strconv.Unquote(spec.Path.Value)
-		if err != nil || path == rigorPath || strings.HasPrefix(path, rigorPath+"/") || spec.Name != nil && spec.Name.Name == "." {
-			return nil, true
+		if err != nil || path == rigorPath || strings.HasPrefix(path, rigorPath+"/") {
+			return nil, nil, true
 		}
 		imp := p.Imports[path]
 		if imp == nil {
-			continue
+			if path == "C" || path == "unsafe" {
+				continue
+			}
+			return nil, nil, true
 		}
 		tp := l.nodes[imp].types
-		name := tp.Name()
-		if spec.Name != nil {
-			name = spec.Name.Name
+		if !tp.Complete() {
+			return nil, nil, true
 		}
-		if tp.Complete() {
-			imports[name] = tp
+		switch {
+		case spec.Name == nil:
+			imports[tp.Name()] = tp
+		case spec.Name.Name == ".":
+			dots = append(dots, tp)
+		default:
+			imports[spec.Name.Name] = tp
 		}
 	}
-	return imports, false
+	return imports, dots, false
 }
 
 // mayBeTestingB reports whether a parameter of type t can be a
-// *testing.B: t names testing.B or an alias (of the package, or found in
-// an imported package's types), or is a type it cannot tell.
-func mayBeTestingB(t ast.Expr, aliases map[string]bool, imports map[string]*types.Package) bool {
+// *testing.B: t names testing.B or an alias of it or of *testing.B (in
+// the package, or found in an imported package's types), or is a type it
+// cannot tell.
+func mayBeTestingB(t ast.Expr, aliases map[string]bool, imports map[string]*types.Package, dots []*types.Package) bool {
+	isB := func(obj types.Object) bool {
+		tn, ok := obj.(*types.TypeName)
+		if !ok {
+			return true
+		}
+		t := types.Unalias(tn.Type())
+		return isNamed(t, "testing", "B") || isTestingB(t)
+	}
 	for {
 		switch e := t.(type) {
 		case *ast.ParenExpr:
@@ -191,18 +209,18 @@ func mayBeTestingB(t ast.Expr, aliases map[string]bool, imports map[string]*type
 		case *ast.StarExpr:
 			t = e.X
 		case *ast.Ident:
+			for _, d := range dots {
+				if obj := d.Scope().Lookup(e.Name); obj != nil {
+					return isB(obj)
+				}
+			}
 			return aliases[e.Name]
 		case *ast.SelectorExpr:
 			x, ok := e.X.(*ast.Ident)
 			if !ok || imports[x.Name] == nil {
 				return true
 			}
-			tn, ok := imports[x.Name].Scope().Lookup(e.Sel.Name).(*types.TypeName)
-			if !ok {
-				return true
-			}
-			t := types.Unalias(tn.Type())
-			return isNamed(t, "testing", "B") || isTestingB(t)
+			return isB(imports[x.Name].Scope().Lookup(e.Sel.Name))
 		case *ast.Ellipsis, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
 			return false
 		default:

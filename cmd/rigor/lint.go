@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -88,6 +89,12 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		patterns = []string{"."}
 	}
 	start := time.Now()
+	// Loading and type-checking allocate much that lives until the end:
+	// collecting less often takes about a fifth less CPU for std, for
+	// about 15% more memory. GOGC, when set, has the last word.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	loaded, err := lint.Load(ctx, patterns, opts.Tests)
 	if err != nil {
 		return fail("%v", err)
