@@ -19,9 +19,10 @@ import (
 // behind sort and slices, finishes input in order, ascending or
 // descending, in about n comparisons). sortCosts are the medians of
 // lint/testdata/sortcost (Go 1.26.8 linux/amd64, a shared 2-core machine,
-// 5 runs of 2000 iterations on 100 and 1024 ints), the larger of the two
-// sizes: ns per n·log2(n) for input in no known order, ns per n for
-// input in order.
+// 5 runs of 2000 iterations on 100 and 1024 ints), the larger of the
+// values for the two sizes: ns per n·log2(n) for input in no known order
+// (random; for the stable sorts reversed input too, which costs them as
+// much), ns per n for input in order.
 var sortCosts = map[string]struct {
 	any, asc, desc float64 // desc 0: no faster than any
 }{
