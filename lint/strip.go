@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,30 +13,35 @@ import (
 
 // stripBodies drops from p's syntax the function bodies that no check
 // reads, so that they are not type-checked (most of the time of loading
-// is spent in function bodies, most of them tests and the code under
-// test), and returns the files it dropped some from. What every check
-// sees of the functions it reads is the same with or without the others'
-// bodies; the exceptions are type errors in a dropped body, which go
-// unreported.
+// goes to function bodies, most of them tests and the code under test),
+// and returns the files it dropped some from. What every check sees of
+// the functions it reads is the same with or without the others' bodies
+// (TestStripKeepsFindings); type errors in a dropped body go unreported.
 //
-// The checks read a function's body when it is an entry point: a function
-// that can take a *testing.B, or holds a function literal that can, a
-// call named RunParallel, Iter or IterWithSetup (which the parallel and
-// rigor checks read the function literal argument of), or a local type
-// alias; every function of a file that imports rigor (rigorgroup reads any
-// function that calls rigor.NewGroup; a package whose types are not
-// loaded is taken for rigor); generic
-// functions and init, which go/types requires a body of; and every
-// function of package testing (timerloop takes a function of testing it
-// has no body for as small). Beyond entry points the checks read bodies
-// through two analyses:
+// A body is kept when a check reads it directly (an entry point): the
+// function can take a *testing.B (its parameter's type is looked up, in
+// the package's aliases and the imported packages' types), or holds a
+// function literal that can, a call named RunParallel, Iter or
+// IterWithSetup (the parallel and rigor checks read the function literal
+// given to them), or a local type alias; every function of a file that
+// imports rigor (rigorgroup reads any function that calls
+// rigor.NewGroup) or a package whose types are not loaded; generic
+// functions and init, which go/types requires a body of; every function
+// of package testing (timerloop takes a function of testing it has no
+// body for as small). A body is kept too when a check reads it on the
+// way from an entry point:
 //   - purity, of any function with results: kept are the bodies of at
-//     most inlineBudget nodes with no statement that makes purity give up
-//     (a longer one costs more than the budget, so purity gives up too);
-//   - timerloop's "small", of the package's functions called from a timed
-//     loop, and from those: kept are the loop-free bodies of functions
-//     whose name is called, directly or through other such bodies, from
-//     an entry point ("small" gives up on a loop).
+//     most inlineBudget nodes with no statement purity gives up on (a
+//     longer one costs more than the budget, so purity gives up too);
+//   - timerloop's "small", of the package's functions called from a
+//     timed part, and from those: kept are the loop-free bodies of
+//     functions whose name is called, directly or through other such
+//     bodies, from an entry point ("small" gives up on a loop), and of
+//     methods named Len, Less and Swap (timerloop reads those of a
+//     sort.Interface it sees sorted);
+//   - timerloop's sort estimate, of the calls of a benchmark helper:
+//     kept are the bodies that call a function by the name of one that
+//     can take a *testing.B.
 func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	if p.PkgPath == "testing" {
 		return nil
@@ -83,7 +89,7 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 			return
 		}
 		for _, bf := range funcs {
-			if !bf.entry && !bf.loop && slicesContains(more, bf.fd.Name.Name) {
+			if !bf.entry && !bf.loop && slices.Contains(more, bf.fd.Name.Name) {
 				add(bf.callees)
 			}
 		}
@@ -95,11 +101,18 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 			add(bf.callees)
 		}
 	}
+	// timerloop reads the calls of a benchmark helper, for its arguments.
+	helpers := map[string]bool{}
+	for _, bf := range funcs {
+		if bf.takesB {
+			helpers[bf.fd.Name.Name] = true
+		}
+	}
 	stripped := map[*token.File]bool{}
 	for _, bf := range funcs {
 		pureCandidate := bf.results && bf.nodes <= inlineBudget && !bf.impure
 		smallCandidate := !bf.loop && reach[bf.fd.Name.Name]
-		if bf.entry || pureCandidate || smallCandidate {
+		if bf.entry || pureCandidate || smallCandidate || slices.ContainsFunc(bf.callees, func(n string) bool { return helpers[n] }) {
 			continue
 		}
 		bf.fd.Body = nil
@@ -113,6 +126,7 @@ type bodyFacts struct {
 	fd      *ast.FuncDecl
 	file    *token.File
 	entry   bool     // a check reads the body itself
+	takesB  bool     // a parameter can be a *testing.B
 	results bool     // the function has results
 	nodes   int      // syntax nodes in the body, as purity counts them
 	impure  bool     // the body has a statement or expression purity gives up on
@@ -123,8 +137,9 @@ type bodyFacts struct {
 func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
 	bf := &bodyFacts{fd: fd, results: fd.Type.Results != nil && len(fd.Type.Results.List) > 0}
 	for _, field := range fd.Type.Params.List {
-		bf.entry = bf.entry || mayBeB(field.Type)
+		bf.takesB = bf.takesB || mayBeB(field.Type)
 	}
+	bf.entry = bf.takesB
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if n == nil {
 			return false
@@ -256,13 +271,4 @@ func calleeName(fun ast.Expr) string {
 // not used.
 func unusedImport(msg string) bool {
 	return strings.Contains(msg, "imported") && strings.HasSuffix(msg, "and not used")
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
