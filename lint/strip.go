@@ -33,15 +33,16 @@ import (
 //   - purity, of any function with results: kept are the bodies of at
 //     most inlineBudget nodes with no statement purity gives up on (a
 //     longer one costs more than the budget, so purity gives up too);
-//   - timerloop's "small", of the package's functions called from a
-//     timed part, and from those: kept are the loop-free bodies of
-//     functions whose name is called, directly or through other such
-//     bodies, from an entry point ("small" gives up on a loop), and of
-//     methods named Len, Less and Swap (timerloop reads those of a
-//     sort.Interface it sees sorted);
+//   - timerloop's "small", of the package's functions called from the
+//     timed part of a loop with timer calls, and from those: kept are the
+//     loop-free bodies of functions whose name is called, directly or
+//     through other such bodies, from an entry point that calls
+//     StopTimer or StartTimer ("small" gives up on a loop), and, when
+//     there is such an entry point, of methods named Len, Less and Swap
+//     (timerloop reads those of a sort.Interface it sees sorted);
 //   - timerloop's sort estimate, of the calls of a benchmark helper:
 //     kept are the bodies that call a function by the name of one that
-//     can take a *testing.B.
+//     can take a *testing.B and calls StopTimer or StartTimer.
 func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	if p.PkgPath == "testing" {
 		return nil
@@ -73,8 +74,8 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 			funcs = append(funcs, bf)
 		}
 	}
-	// The names "small" may reach: called from an entry point, or from a
-	// loop-free body whose name it may reach.
+	// The names "small" may reach: called from an entry point with timer
+	// calls, or from a loop-free body whose name it may reach.
 	reach := map[string]bool{}
 	var add func(names []string)
 	add = func(names []string) {
@@ -94,17 +95,17 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 			}
 		}
 	}
-	// timerloop reads the methods of a sort.Interface it sees sorted.
-	add([]string{"Len", "Less", "Swap"})
-	for _, bf := range funcs {
-		if bf.entry {
-			add(bf.callees)
-		}
-	}
-	// timerloop reads the calls of a benchmark helper, for its arguments.
+	// "small" starts from the timed part of a loop with timer calls, and
+	// timerloop reads the methods of a sort.Interface it sees sorted
+	// there, and the calls of a benchmark helper with timer calls, for
+	// its arguments.
 	helpers := map[string]bool{}
 	for _, bf := range funcs {
-		if bf.takesB {
+		if bf.entry && bf.timer {
+			add([]string{"Len", "Less", "Swap"})
+			add(bf.callees)
+		}
+		if bf.takesB && bf.timer {
 			helpers[bf.fd.Name.Name] = true
 		}
 	}
@@ -127,6 +128,7 @@ type bodyFacts struct {
 	file    *token.File
 	entry   bool     // a check reads the body itself
 	takesB  bool     // a parameter can be a *testing.B
+	timer   bool     // the body calls StopTimer or StartTimer
 	results bool     // the function has results
 	nodes   int      // syntax nodes in the body, as purity counts them
 	impure  bool     // the body has a statement or expression purity gives up on
@@ -158,6 +160,8 @@ func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
 		case *ast.CallExpr:
 			name := calleeName(n.Fun)
 			switch name {
+			case "StopTimer", "StartTimer":
+				bf.timer = true
 			case "RunParallel", "Iter", "IterWithSetup":
 				bf.entry = true
 			case "":
