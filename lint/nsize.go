@@ -10,8 +10,9 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// NSize reports b.N used as a problem size: data of b.N elements (make,
-// strings.Repeat, bytes.Repeat, rand.Perm) handed whole to one call that
+// NSize reports b.N used as a problem size: data of b.N elements (make of
+// a slice or map, strings.Repeat, bytes.Repeat, rand.Perm; not a channel,
+// which counts b.N operations) handed whole to one call that
 // is not in a loop, as in `data := make([]int, b.N); ...; sort.Ints(data)`.
 // ns/op is then the call's time divided by b.N, which is constant only for
 // work exactly linear in its size: a sort's ns/op grows with log b.N, and
@@ -100,6 +101,11 @@ func nSized(info *types.Info, e ast.Expr) bool {
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+			// A channel of b.N is a count of b.N operations (a
+			// completion each), received one at a time: not data.
+			if _, isChan := info.TypeOf(call).Underlying().(*types.Chan); isChan {
+				return false
+			}
 			return len(call.Args) >= 2 && mentionsBN(info, call.Args[1])
 		}
 	}

@@ -40,3 +40,22 @@ func BenchmarkFilled(b *testing.B) {
 		_ = slices.Contains(data[:1], v)
 	}
 }
+
+// Not reported: a channel of b.N counts operations (one completion each),
+// received one at a time, as fasthttp's server benchmarks do; draining it
+// is linear by construction.
+func BenchmarkServedN(b *testing.B) {
+	done := make(chan struct{}, b.N)
+	go func() {
+		for range b.N {
+			done <- struct{}{}
+		}
+	}()
+	drain(b, done)
+}
+
+func drain(b *testing.B, ch <-chan struct{}) {
+	for range b.N {
+		<-ch
+	}
+}
