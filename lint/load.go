@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -11,7 +12,10 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,23 +44,26 @@ var lintMarkers = [][]byte{[]byte("testing.B"), []byte("rigorbench/rigor")}
 // holds p's files too), and the generated test main is not checked at all;
 // their imports come from the export data go list builds. The packages
 // and their type information are those go/packages gives in LoadSyntax
-// mode, without the copies nothing reads.
+// mode, without the copies nothing reads, and without the function
+// bodies no check reads (stripBodies), which are not type-checked.
 //
 // Errors from go list, the parser and the type checker of the loaded
-// packages are returned as one error, naming the first.
+// packages are returned as one error, naming the first; a type error in
+// a body that is not read goes unreported, and so does a package that
+// fails to load but has nothing to check.
 func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
-	list, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedFiles | packages.NeedForTest, Tests: tests}, patterns...)
+	list, err := listPackages(ctx, patterns)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %s", strings.Join(patterns, " "), firstLine(err))
 	}
-	if err := packageErrors(list); err != nil {
+	if err := listedErrors(list); err != nil {
 		return nil, err
 	}
 	if len(list) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	out := &Loaded{}
-	out.Candidates, out.Listed = candidates(list)
+	out := &Loaded{Listed: len(list)}
+	out.Candidates = candidates(list, tests)
 	if len(out.Candidates) == 0 {
 		return out, nil
 	}
@@ -82,40 +89,72 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 	return out, nil
 }
 
-// candidates returns the import paths of the listed packages that have a
-// file containing a marker, and how many distinct packages were listed.
-func candidates(list []*packages.Package) (paths []string, listed int) {
-	seen := map[string]bool{}
-	want := map[string]bool{}
+// A listedPackage is what go list says of a package, the fields Load
+// reads.
+type listedPackage struct {
+	ImportPath, Dir                              string
+	GoFiles, CgoFiles, TestGoFiles, XTestGoFiles []string
+	Error                                        *struct{ Pos, Err string }
+}
+
+// listPackages lists the packages patterns match, with their files,
+// tests included, as go list -find does: without resolving imports (the
+// graph of the candidates is loaded afterwards), which takes a fraction
+// of the time of listing test variants (go list -test).
+func listPackages(ctx context.Context, patterns []string) ([]*listedPackage, error) {
+	args := append([]string{"list", "-e", "-find", "-json=ImportPath,Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error", "--"}, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	var list []*listedPackage
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err != nil {
+			return nil, fmt.Errorf("reading go list output: %v", err)
+		}
+		list = append(list, p)
+	}
+	return list, nil
+}
+
+// listedErrors returns the first of the listed packages' errors, worded
+// as go/packages words it, with a count of the others; nil when there are
+// none.
+func listedErrors(list []*listedPackage) error {
+	var errs []packages.Error
 	for _, p := range list {
-		path := p.PkgPath
-		if p.ForTest != "" {
-			path = p.ForTest // p [p.test] and p_test [p.test]
-		}
-		if isTestMain(p) {
-			continue
-		}
-		seen[path] = true
-		if want[path] {
-			continue
-		}
-		for _, f := range p.GoFiles {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			for _, m := range lintMarkers {
-				if bytes.Contains(b, m) {
-					want[path] = true
-				}
-			}
+		if p.Error != nil {
+			errs = append(errs, packages.Error{Pos: p.Error.Pos, Msg: strings.TrimSpace(p.Error.Err), Kind: packages.ListError})
 		}
 	}
-	for p := range want {
-		paths = append(paths, p)
+	return packageErrors([]*packages.Package{{Errors: errs}})
+}
+
+// candidates returns the import paths of the listed packages that have a
+// file containing a marker (test files only when tests is set).
+func candidates(list []*listedPackage, tests bool) []string {
+	var paths []string
+	for _, p := range list {
+		files := slices.Concat(p.GoFiles, p.CgoFiles)
+		if tests {
+			files = slices.Concat(files, p.TestGoFiles, p.XTestGoFiles)
+		}
+		if slices.ContainsFunc(files, func(name string) bool {
+			b, err := os.ReadFile(filepath.Join(p.Dir, name))
+			return err == nil && slices.ContainsFunc(lintMarkers, func(m []byte) bool { return bytes.Contains(b, m) })
+		}) {
+			paths = append(paths, p.ImportPath)
+		}
 	}
 	sort.Strings(paths)
-	return paths, len(seen)
+	return slices.Compact(paths)
 }
 
 // isTestMain reports whether p is the generated main package of a test

@@ -163,3 +163,56 @@ func writeFile(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestLoadCandidates: Load lists every package the patterns match and
+// loads those with a file that mentions testing.B or rigor, reading the
+// test files only with tests and honouring build constraints (a file
+// go list leaves out is not read).
+func TestLoadCandidates(t *testing.T) {
+	dir := t.TempDir()
+	bench := "package %s\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {\n\tfor b.Loop() {\n\t}\n}\n"
+	files := map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.26\n",
+		"plain/plain.go":     "package plain\n",
+		"intest/x.go":        "package intest\n",
+		"intest/x_test.go":   fmt.Sprintf(bench, "intest"),
+		"xtest/x.go":         "package xtest\n",
+		"xtest/x_test.go":    fmt.Sprintf(bench, "xtest_test"),
+		"onlytest/x_test.go": fmt.Sprintf(bench, "onlytest"),
+		"helper/helper.go":   "package helper\n\nimport \"testing\"\n\nfunc Run(b *testing.B) {}\n",
+		"ignored/x.go":       "package ignored\n",
+		"ignored/x_test.go":  "//go:build ignore\n\n" + fmt.Sprintf(bench, "ignored"),
+	}
+	for name, body := range files {
+		writeFile(t, filepath.Join(dir, name), body)
+	}
+	t.Chdir(dir)
+	t.Setenv("GOWORK", "off")
+	// Analyzed are p's test variant instead of p, and p_test; never the
+	// test main.
+	for _, tt := range []struct {
+		tests          bool
+		want, analyzed []string
+	}{
+		{true, []string{"example.com/m/helper", "example.com/m/intest", "example.com/m/onlytest", "example.com/m/xtest"},
+			[]string{"example.com/m/helper", "example.com/m/intest [example.com/m/intest.test]", "example.com/m/onlytest [example.com/m/onlytest.test]",
+				"example.com/m/xtest", "example.com/m/xtest_test [example.com/m/xtest.test]"}},
+		{false, []string{"example.com/m/helper"}, []string{"example.com/m/helper"}},
+	} {
+		loaded, err := Load(context.Background(), []string{"./..."}, tt.tests)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(loaded.Candidates, tt.want) || loaded.Listed != 6 {
+			t.Errorf("tests %v: candidates %v of %d listed; want %v of 6", tt.tests, loaded.Candidates, loaded.Listed, tt.want)
+		}
+		var analyzed []string
+		for _, p := range loaded.Packages {
+			analyzed = append(analyzed, p.ID)
+		}
+		slices.Sort(analyzed)
+		if !slices.Equal(analyzed, tt.analyzed) {
+			t.Errorf("tests %v: analyzed %v; want %v", tt.tests, analyzed, tt.analyzed)
+		}
+	}
+}
