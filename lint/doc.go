@@ -3,7 +3,10 @@
 // vet finds bugs. They run three ways: `rigor lint [packages]`, `go vet
 // -vettool=$(which rigor-lint)` (cmd/rigor-lint), and from any driver that
 // takes analyzers (Analyzers for drivers that analyze dependencies,
-// RootAnalyzers for one that loads only the packages it reports on).
+// RootAnalyzers for one that loads only the packages it reports on, as
+// Load does: load.go lists the packages, keeps those that can hold a
+// benchmark and type-checks what the checks read, strip.go decides what
+// that is).
 //
 // Each check is one analyzer in one file; its doc says what goes wrong,
 // in numbers where there are numbers, and which findings it leaves out:
@@ -43,7 +46,8 @@
 //
 // testdata/src holds the analysistest packages (one per check, with
 // `// want` comments for what is reported and cases that are not);
-// testdata/CORPUS.md the run over the standard library and two modules,
-// with a sample of findings read by hand; testdata/bloop and
-// testdata/timercost the experiments the numbers in the docs come from.
+// testdata/CORPUS.md the run over the standard library and modules, with
+// the findings read by hand; testdata/bloop, testdata/timercost and
+// testdata/sortcost the experiments the numbers in the docs come from;
+// testdata/strip the cases that show stripping bodies changes no finding.
 package lint
