@@ -331,6 +331,9 @@ func (l *loader) readExport(n *node) error {
 		return err
 	}
 	defer f.Close()
+	// go list -export (Go 1.26) names archive files, which only
+	// NewReader reads, as go/packages does.
+	//lint:ignore SA1019 the export files of go list are archives until Go 1.29.
 	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", n.pkg.ExportFile, err)
