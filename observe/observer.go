@@ -43,6 +43,10 @@ type Observer struct {
 	start   time.Time
 	stopped bool
 	result  []model.Observation
+	// interim holds the observations Observations built, of the first
+	// built marks' intervals.
+	interim []model.Observation
+	built   int
 	rt      *RuntimeSampler     // self mode
 	usage   *model.ProcessStats // self mode: rusage at the last boundary
 }
@@ -318,20 +322,18 @@ func (o *Observer) Observations() []model.Observation {
 	if n := len(o.snaps); n > 0 {
 		read = o.snaps[n-1].t
 	}
-	var out []model.Observation
-	for i, m := range o.marks {
-		if i+1 >= len(o.marks) {
-			break // still open
-		}
-		t1 := o.marks[i+1].t
+	// An interval read past is final: build each once, not at every look
+	// (a long run looks after every round).
+	for ; o.built+1 < len(o.marks); o.built++ {
+		m, t1 := o.marks[o.built], o.marks[o.built+1].t
 		if o.rd != nil && t1.After(read) {
 			break // the sampler has not read past its end yet
 		}
 		if !m.paused {
-			out = append(out, o.observation(m, t1))
+			o.interim = append(o.interim, o.observation(m, t1))
 		}
 	}
-	return out
+	return slices.Clone(o.interim)
 }
 
 // observation is mark m's interval, ending at t1. o.mu is held.

@@ -156,11 +156,23 @@ func TestObserverInterim(t *testing.T) {
 	if runtime.GOOS == "linux" && got[0].System == nil {
 		t.Errorf("A has no system stats on Linux")
 	}
+	// A later look adds B, once it has ended, to what the first built.
+	time.Sleep(5 * time.Millisecond)
+	o.Pause()
+	o.Mark("C", "old", 2)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if later := o.Observations(); len(later) > 1 {
+			if len(later) != 2 || later[0].Start != got[0].Start || later[1].Benchmark != "B" {
+				t.Fatalf("second look %+v, want A then B", later)
+			}
+			break
+		}
+	}
 	final := o.Stop()
-	if len(final) != 2 || final[0].Start != got[0].Start || final[0].Duration != got[0].Duration {
+	if len(final) != 3 || final[0].Start != got[0].Start || final[0].Duration != got[0].Duration {
 		t.Errorf("Stop gave %+v; its first interval should be the interim one %+v", final, got[0])
 	}
-	if after := o.Observations(); len(after) != 2 {
-		t.Errorf("after Stop, Observations gave %d, want Stop's 2", len(after))
+	if after := o.Observations(); len(after) != 3 {
+		t.Errorf("after Stop, Observations gave %d, want Stop's 3", len(after))
 	}
 }
