@@ -23,13 +23,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rigorbench/rigor/experiments/internal/lab"
 	"io"
 	"os"
 	"os/exec"
@@ -42,7 +42,6 @@ import (
 )
 
 const (
-	module    = "github.com/rigorbench/rigor"
 	benchPkg  = "./experiments/busy/cpubench"
 	benchName = "Op"
 )
@@ -128,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if c.repo == "" {
-		if c.repo, err = findRepo(); err != nil {
+		if c.repo, err = lab.FindRepo(); err != nil {
 			return err
 		}
 	}
@@ -136,7 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if c.out, err = os.MkdirTemp("", "rigor-busy-"); err != nil {
 			return err
 		}
-	} else if err := emptyDir(c.out); err != nil {
+	} else if err := lab.EmptyDir(c.out); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp("", "rigor-busy-bin-")
@@ -236,52 +235,6 @@ func brief(r record) string {
 		}
 	}
 	return s + fmt.Sprintf(" %.1fs", r.WallSec)
-}
-
-// findRepo returns the root of the rigor module above the current directory.
-func findRepo() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && modulePath(data) == module {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("not inside the %s repository; run from it or pass -repo", module)
-		}
-		dir = parent
-	}
-}
-
-// modulePath returns the module line's path of a go.mod.
-func modulePath(gomod []byte) string {
-	sc := bufio.NewScanner(bytes.NewReader(gomod))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
-}
-
-// emptyDir makes dir if it does not exist and refuses one with files in
-// it, so that two runs' results never mix.
-func emptyDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	if len(ents) > 0 {
-		return fmt.Errorf("-out %s is not empty", dir)
-	}
-	return nil
 }
 
 // build makes the programs the trials run: the test binaries always (once,

@@ -156,15 +156,3 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 }
-
-func TestModulePath(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"module github.com/rigorbench/rigor\n\ngo 1.26\n", "github.com/rigorbench/rigor"},
-		{"// comment\nmodule \"example.com/x\"\n", "example.com/x"},
-		{"go 1.26\n", ""},
-	} {
-		if got := modulePath([]byte(tc.in)); got != tc.want {
-			t.Errorf("modulePath(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
