@@ -301,26 +301,13 @@ func (e *experiment) runRigor(ctx context.Context, r *record, base string, flags
 		"--warmup", strconv.Itoa(e.c.warmup), "--seed", strconv.Itoa(r.Trial), "--out", base + "-run"}, flags...)
 	args = append(args, cmds...)
 	r.Tool, r.Args, r.Warmup, r.Load1 = "rigor", args, e.c.warmup, num(loadAverage())
-	r.Dir = rel(e.c.out, base)
-	stdout, stderr, err := files(base, ".json")
-	if err != nil {
-		r.Error = err.Error()
+	data, ok := e.invoke(ctx, r, base, ".json", e.c.rigor, args)
+	if !ok {
 		return
 	}
-	tr, runErr := runTool(ctx, e.c.out, stdout, stderr, e.c.rigor, args...)
-	stdout.Close()
-	stderr.Close()
-	r.setCost(tr)
-	if runErr != nil {
-		r.Error = fmt.Sprintf("rigor exec: %v: %s", runErr, lastLine(base+".stderr"))
-		return
-	}
-	data, err := os.ReadFile(base + ".json")
+	x, err := parseRigorExec(data)
 	if err == nil {
-		var x rigorExec
-		if x, err = parseRigorExec(data); err == nil {
-			err = r.fromRigor(x, cmds)
-		}
+		err = r.fromRigor(x, cmds)
 	}
 	if err != nil {
 		r.Error = err.Error()
@@ -333,30 +320,43 @@ func (e *experiment) runHyperfine(ctx context.Context, r *record, base string, r
 	args := append([]string{"-N", "--style", "basic", "--export-json", base + ".json",
 		"--warmup", strconv.Itoa(e.c.warmup), "--runs", strconv.Itoa(runs)}, cmds...)
 	r.Tool, r.Args, r.Warmup, r.Load1 = "hyperfine", args, e.c.warmup, num(loadAverage())
-	r.Dir = rel(e.c.out, base)
-	stdout, stderr, err := files(base, ".txt")
-	if err != nil {
-		r.Error = err.Error()
+	data, ok := e.invoke(ctx, r, base, ".txt", e.c.hyperfine, args)
+	if !ok {
 		return
 	}
-	tr, runErr := runTool(ctx, e.c.out, stdout, stderr, e.c.hyperfine, args...)
+	hf, err := parseHyperfine(data)
+	if err == nil {
+		err = r.fromHyperfine(hf, cmds)
+	}
+	if err != nil {
+		r.Error = err.Error()
+	}
+}
+
+// invoke runs tool with args from the output directory, its output in
+// base plus stdoutExt and base.stderr, records its cost in r, and returns
+// the JSON it exported to base.json; a failure is recorded in r.Error.
+func (e *experiment) invoke(ctx context.Context, r *record, base, stdoutExt, tool string, args []string) ([]byte, bool) {
+	r.Dir = rel(e.c.out, base)
+	stdout, stderr, err := files(base, stdoutExt)
+	if err != nil {
+		r.Error = err.Error()
+		return nil, false
+	}
+	tr, runErr := runTool(ctx, e.c.out, stdout, stderr, tool, args...)
 	stdout.Close()
 	stderr.Close()
 	r.setCost(tr)
 	if runErr != nil {
-		r.Error = fmt.Sprintf("hyperfine: %v: %s", runErr, lastLine(base+".stderr"))
-		return
+		r.Error = fmt.Sprintf("%s: %v: %s", r.Tool, runErr, lastLine(base+".stderr"))
+		return nil, false
 	}
 	data, err := os.ReadFile(base + ".json")
-	if err == nil {
-		var hf []hfResult
-		if hf, err = parseHyperfine(data); err == nil {
-			err = r.fromHyperfine(hf, cmds)
-		}
-	}
 	if err != nil {
 		r.Error = err.Error()
+		return nil, false
 	}
+	return data, true
 }
 
 // hfRunsFor is the --runs that gives hyperfine about the time rigor took
