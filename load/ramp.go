@@ -60,13 +60,9 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 		}
 	}
 
-	var stop stopper
 	period := StepPeriod(warm, dur)
-	for i := 0; i < n; i++ {
-		if !waitStep(ctx, cfg.Start, period, i) {
-			r.Stopped = fmt.Sprintf("interrupted before step %d of %d", i+1, n)
-			break
-		}
+	wait := func(i int) bool { return waitStep(ctx, cfg.Start, period, i) }
+	err := steps(ctx, r, &cfg, n, wait, func(i int) (model.RampStep, error) {
 		sc := stepConfig{index: i, warmup: warm, duration: dur, pid: cfg.PID, inProcess: isInProcess(t)}
 		if r.Mode == model.RampOpen {
 			sc.rate = cfg.Rates[i]
@@ -77,23 +73,10 @@ func Ramp(ctx context.Context, t Target, cfg Config) (*model.Ramp, error) {
 		} else {
 			sc.workers = cfg.Concurrency[i]
 		}
-		st, err := runStep(ctx, t, sc)
-		if err != nil {
-			if ctx.Err() != nil {
-				r.Stopped = fmt.Sprintf("interrupted during step %d of %d", i+1, n)
-				break
-			}
-			return nil, err
-		}
-		why := stop.after(&cfg, &st, n)
-		r.Steps = append(r.Steps, st)
-		if cfg.Progress != nil {
-			cfg.Progress(st)
-		}
-		if why != "" {
-			r.Stopped = why
-			break
-		}
+		return runStep(ctx, t, sc)
+	})
+	if err != nil {
+		return nil, err
 	}
 	describeRamp(r, t)
 	conclude(r)
@@ -150,4 +133,37 @@ func (s *stopper) after(cfg *Config, st *model.RampStep, n int) string {
 	}
 	s.best = max(s.best, st.Throughput)
 	return ""
+}
+
+// steps runs a ramp's n steps in order, each made by step(i), and keeps
+// them in r: after each, the stopping rules (two low gains, the SLO) may
+// end the ramp, and a cancelled ctx ends it with the steps measured so
+// far, saying so in r.Stopped. wait, when set, runs before each step and
+// ends the ramp when it returns false (ctx done while waiting).
+func steps(ctx context.Context, r *model.Ramp, cfg *Config, n int, wait func(i int) bool, step func(i int) (model.RampStep, error)) error {
+	var stop stopper
+	for i := 0; i < n; i++ {
+		if wait != nil && !wait(i) {
+			r.Stopped = fmt.Sprintf("interrupted before step %d of %d", i+1, n)
+			return nil
+		}
+		st, err := step(i)
+		if err != nil {
+			if ctx.Err() != nil {
+				r.Stopped = fmt.Sprintf("interrupted during step %d of %d", i+1, n)
+				return nil
+			}
+			return err
+		}
+		why := stop.after(cfg, &st, n)
+		r.Steps = append(r.Steps, st)
+		if cfg.Progress != nil {
+			cfg.Progress(st)
+		}
+		if why != "" {
+			r.Stopped = why
+			return nil
+		}
+	}
+	return nil
 }

@@ -246,8 +246,7 @@ func ReplayRamp(ctx context.Context, rp *Replay, cfg Config, paces []float64) (*
 	if maxWorkers <= 0 {
 		maxWorkers = DefaultMaxWorkers
 	}
-	var stop stopper
-	for i := 0; i < n; i++ {
+	err := steps(ctx, r, &cfg, n, nil, func(i int) (model.RampStep, error) {
 		sc := stepConfig{index: i, pid: cfg.PID, maxWorkers: maxWorkers}
 		pace := 0.0
 		if r.Mode == model.RampOpen {
@@ -255,23 +254,10 @@ func ReplayRamp(ctx context.Context, rp *Replay, cfg Config, paces []float64) (*
 		} else {
 			sc.workers = cfg.Concurrency[i]
 		}
-		st, err := replayStep(ctx, rp, sc, pace)
-		if err != nil {
-			if ctx.Err() != nil {
-				r.Stopped = fmt.Sprintf("interrupted during step %d of %d", i+1, n)
-				break
-			}
-			return nil, err
-		}
-		why := stop.after(&cfg, &st, n)
-		r.Steps = append(r.Steps, st)
-		if cfg.Progress != nil {
-			cfg.Progress(st)
-		}
-		if why != "" {
-			r.Stopped = why
-			break
-		}
+		return replayStep(ctx, rp, sc, pace)
+	})
+	if err != nil {
+		return nil, err
 	}
 	r.Workload = rp.describe()
 	conclude(r)
