@@ -86,7 +86,7 @@ func (p *sampler) Checkpoint() error {
 	return s.writeJSON()
 }
 
-// Unresolved applies the stopping rule, ignoring failed benchmarks.
+// Unresolved applies the stopping rule to the rounds so far.
 func (p *sampler) Unresolved() ([]string, error) {
 	s := (*session)(p)
 	run := s.run
@@ -97,9 +97,7 @@ func (p *sampler) Unresolved() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analysing round: %w", err)
 	}
-	return slices.DeleteFunc(keys, func(k string) bool {
-		return slices.ContainsFunc(s.units, func(u *unit) bool { return u.key == k && u.failed })
-	}), nil
+	return keys, nil
 }
 
 // round runs every active benchmark once on every side: benchmarks

@@ -18,7 +18,8 @@ type Sampler interface {
 	// Round measures each of active once on every side: round k, from 1.
 	Round(ctx context.Context, k int, active []string) error
 	// Unresolved returns the keys of the units more rounds could settle
-	// (the stopping rule: see Unresolved).
+	// (the stopping rule: see Unresolved); Loop ignores those Units no
+	// longer returns.
 	Unresolved() ([]string, error)
 	// Checkpoint keeps what was measured so far (run.json), after every
 	// round.
@@ -118,6 +119,9 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 		if err != nil {
 			return out, err
 		}
+		// A unit that failed is not waiting to be settled.
+		live := s.Units()
+		unresolved = slices.DeleteFunc(unresolved, func(u string) bool { return !slices.Contains(live, u) })
 		out.Unresolved = unresolved
 		if d.Progress != nil {
 			d.Progress(k, unresolved)

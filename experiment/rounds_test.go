@@ -107,3 +107,27 @@ func TestLoopRoundError(t *testing.T) {
 		t.Errorf("no units: stopped %q after %d rounds, want %q after 0", out.Stop, out.Rounds, StopFailed)
 	}
 }
+
+// failingSampler reports every unit unresolved, and unit "b" fails in
+// round 2: Loop must not count a failed unit as waiting to be settled.
+type failingSampler struct{ rounds int }
+
+func (f *failingSampler) Units() []string {
+	if f.rounds >= 2 {
+		return []string{"a"}
+	}
+	return []string{"a", "b"}
+}
+func (f *failingSampler) Round(context.Context, int, []string) error { f.rounds++; return nil }
+func (f *failingSampler) Unresolved() ([]string, error)              { return []string{"a", "b"}, nil }
+func (f *failingSampler) Checkpoint() error                          { return nil }
+
+func TestLoopIgnoresFailedUnits(t *testing.T) {
+	out, err := Loop(context.Background(), Design{MaxRounds: 3}, &failingSampler{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(out.Unresolved, []string{"a"}) {
+		t.Errorf("unresolved %q, want only the live unit a", out.Unresolved)
+	}
+}

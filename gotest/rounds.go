@@ -124,7 +124,7 @@ func (p *sampler) Round(ctx context.Context, k int, active []string) error {
 
 func (p *sampler) Checkpoint() error { return (*session)(p).writeJSON() }
 
-// Unresolved applies the stopping rule, ignoring failed benchmarks.
+// Unresolved applies the stopping rule to the rounds so far.
 func (p *sampler) Unresolved() ([]string, error) {
 	s := (*session)(p)
 	var keys []string
@@ -141,11 +141,7 @@ func (p *sampler) Unresolved() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analysing round: %w", err)
 	}
-	failed := map[string]bool{}
-	for _, u := range s.units {
-		failed[u.key] = u.failed
-	}
-	return slices.DeleteFunc(keys, func(k string) bool { return failed[k] }), nil
+	return keys, nil
 }
 
 // round runs every active benchmark once on every side: benchmarks
