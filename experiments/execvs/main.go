@@ -55,19 +55,20 @@ func main() {
 
 // config is the command line.
 type config struct {
-	trials, aa       int
-	budget, aaBudget time.Duration
-	warmup           int
-	overheadRuns     int
-	maxRuns          int
-	inputMB          int
-	seed             uint64
-	parts            map[int]bool
-	rigor, hyperfine string
-	repo, out        string
-	neighbour        bool
-	neighbourSeed    uint64
-	neighbourThreads int
+	trials, aa        int
+	budget, aaBudget  time.Duration
+	warmup            int
+	overheadRuns      int
+	maxRuns           int
+	inputMB           int
+	seed              uint64
+	parts             map[int]bool
+	rigor, hyperfine  string
+	repo, out         string
+	neighbour         bool
+	neighbourSeed     uint64
+	neighbourThreads  int
+	chunks, chunkRuns int
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -84,7 +85,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.maxRuns, "max-runs", 100000, "the most runs per command hyperfine is given when matching rigor's time")
 	fs.IntVar(&c.inputMB, "input-mb", 20, "size of gzip's generated input in MiB")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of gzip's generated input")
-	fs.StringVar(&parts, "parts", "1,2,3", "the parts to run, comma-separated")
+	fs.StringVar(&parts, "parts", "1,2,3,4", "the parts to run, comma-separated")
+	fs.IntVar(&c.chunks, "chunks", 10, "chunks per pair and trial in part 4 (the tools take turns chunk by chunk)")
+	fs.IntVar(&c.chunkRuns, "chunk-runs", 0, "runs of every command per tool and chunk in part 4 (default: 100 for true, 50 for sleep, 4 for gzip)")
 	fs.StringVar(&c.rigor, "rigor", "", "rigor binary (default: build ./cmd/rigor of the repository into a temporary directory)")
 	fs.StringVar(&c.hyperfine, "hyperfine", "hyperfine", "hyperfine binary")
 	fs.StringVar(&c.repo, "repo", "", "the rigor repository (default: the module root above the current directory)")
@@ -103,8 +106,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	c.parts = map[int]bool{}
 	for _, p := range strings.Split(parts, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 3 {
-			return c, fmt.Errorf("-parts %q: want numbers from 1 to 3, comma-separated", parts)
+		if err != nil || n < 1 || n > 4 {
+			return c, fmt.Errorf("-parts %q: want numbers from 1 to 4, comma-separated", parts)
 		}
 		c.parts[n] = true
 	}
@@ -121,6 +124,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("-overhead-runs and -max-runs must be at least 2")
 	case c.inputMB < 1 || c.inputMB > 4096:
 		return c, fmt.Errorf("-input-mb %d: want 1 to 4096", c.inputMB)
+	case c.chunks < 1 || c.chunkRuns < 0:
+		return c, fmt.Errorf("-chunks %d, -chunk-runs %d: want at least 1 chunk and no negative runs", c.chunks, c.chunkRuns)
 	case c.neighbourThreads < 0:
 		return c, fmt.Errorf("-neighbour-threads %d is negative", c.neighbourThreads)
 	}
@@ -191,8 +196,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer e.results.Close()
 
+	input := fmt.Sprintf("gzip-input-%dMiB.txt", c.inputMB)
+	if c.parts[1] || c.parts[4] {
+		e.logf("writing %s (seed %d)", input, c.seed)
+		if err := writeInput(filepath.Join(c.out, input), int64(c.inputMB)<<20, c.seed); err != nil {
+			return err
+		}
+	}
 	if c.parts[1] {
-		if err := e.sideBySide(ctx); err != nil {
+		if err := e.sideBySide(ctx, input); err != nil {
 			return err
 		}
 	}
@@ -217,6 +229,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
+		}
+	}
+	if c.parts[4] && ctx.Err() == nil {
+		if err := e.interleaved(ctx, input); err != nil {
+			return err
 		}
 	}
 	var table bytes.Buffer
@@ -375,12 +392,7 @@ func (e *experiment) hfRunsFor(r record) int {
 }
 
 // sideBySide is part 1.
-func (e *experiment) sideBySide(ctx context.Context) error {
-	input := fmt.Sprintf("gzip-input-%dMiB.txt", e.c.inputMB)
-	e.logf("part 1: writing %s (seed %d)", input, e.c.seed)
-	if err := writeInput(filepath.Join(e.c.out, input), int64(e.c.inputMB)<<20, e.c.seed); err != nil {
-		return err
-	}
+func (e *experiment) sideBySide(ctx context.Context, input string) error {
 	pairs := []struct {
 		name string
 		cmds []string

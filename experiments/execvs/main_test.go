@@ -12,7 +12,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.trials != 3 || c.aa != 20 || c.warmup != 3 || c.inputMB != 20 || c.budget != time.Minute || len(c.parts) != 3 {
+	if c.trials != 3 || c.aa != 20 || c.warmup != 3 || c.inputMB != 20 || c.budget != time.Minute || len(c.parts) != 4 || c.chunks != 10 || c.chunkRuns != 0 {
 		t.Errorf("defaults %+v", c)
 	}
 	if c, err := parseFlags([]string{"-parts", "1, 3"}, io.Discard); err != nil || !c.parts[1] || c.parts[2] || !c.parts[3] {
@@ -24,7 +24,9 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{[]string{"-trials", "0"}, "at least 1 trial"},
 		{[]string{"-aa", "-1"}, "at least 1 trial"},
-		{[]string{"-parts", "4"}, "-parts"},
+		{[]string{"-parts", "5"}, "-parts"},
+		{[]string{"-chunks", "0"}, "at least 1 chunk"},
+		{[]string{"-chunk-runs", "-1"}, "no negative runs"},
 		{[]string{"-parts", ""}, "-parts"},
 		{[]string{"-time", "0s"}, "positive"},
 		{[]string{"-warmup", "-1"}, "negative"},

@@ -59,6 +59,9 @@ type cmdStat struct {
 	// CPUPerRun is the command's mean user plus system time per run as the
 	// tool reported it (rigor's cpu-sec/op mean, hyperfine's user+system).
 	CPUPerRun num `json:"cpu_per_run"`
+	// Times is the wall time of every timed run (part 4 only, where the
+	// chunks are pooled).
+	Times []float64 `json:"times,omitempty"`
 }
 
 // record is one run of one tool: results.jsonl holds one per line.
@@ -67,6 +70,8 @@ type record struct {
 	Env   string `json:"env,omitempty"`
 	Pair  string `json:"pair"`
 	Trial int    `json:"trial"`
+	// Chunk numbers part 4's chunks within a trial, from 1.
+	Chunk int    `json:"chunk,omitempty"`
 	Tool  string `json:"tool"`
 	// Dir is the path of its files relative to -out, without extension.
 	Dir   string   `json:"files"`
@@ -165,6 +170,9 @@ func (r *record) fromHyperfine(hf []hfResult, cmds []string) error {
 		iv := medianCI(h.Times)
 		r.Commands = append(r.Commands, cmdStat{Command: h.Command, N: len(h.Times), Median: num(h.Median),
 			Lo: num(iv.Lo), Hi: num(iv.Hi), Mean: num(h.Mean), Stddev: num(h.Stddev), CPUPerRun: num(h.User + h.System)})
+		if r.Part == partInterleaved {
+			r.Commands[i].Times = h.Times
+		}
 		if i == 0 || len(h.Times) < r.Runs {
 			r.Runs = len(h.Times)
 		}

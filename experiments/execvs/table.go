@@ -215,6 +215,10 @@ func writeTables(w io.Writer, recs []record) error {
 		parts = append(parts, "3")
 		writeAA(tw, aa)
 	}
+	if rows, failed := pooledRows(recs); len(rows) > 0 || len(failed) > 0 {
+		parts = append(parts, "4")
+		writeInterleaved(tw, rows, failed)
+	}
 	if len(parts) == 0 {
 		fmt.Fprintln(tw, "No run finished.")
 	}
@@ -260,6 +264,29 @@ func writeSides(tw *tabwriter.Writer, pairs []pairRun) {
 			fmtRatio(1+float64(r.WallChange)), fmtRatio(1+float64(r.WallChangeLo)), fmtRatio(1+float64(r.WallChangeHi)),
 			verdict, fmtRatio(float64(h.Ratio)), fmtRatio(float64(h.Sigma)), fmtRatio(hfMed),
 			fmtSec(float64(r.WallSec)), fmtSec(float64(h.WallSec)), float64(r.Load1))
+	}
+	fmt.Fprintln(tw)
+}
+
+func writeInterleaved(tw *tabwriter.Writer, rows []pooledRow, failed []record) {
+	fmt.Fprintf(tw, "Part 4: interleaved chunk by chunk, wall time per run: each tool's runs pooled over the chunks, median and %.0f%% CI by one method\n", confidence*100)
+	fmt.Fprintln(tw, "pair\ttrial\tcommand\tchunks\trigor n\trigor median\trigor CI\thf n\thf median\thf CI\thf - rigor\trigor's in hf CI\thf's in rigor CI\t")
+	inHF, inR := 0, 0
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", r.Pair, r.Trial, r.Command, r.Chunks,
+			r.Rigor.N, fmtSec(float64(r.Rigor.Median)), fmtCI(float64(r.Rigor.Lo), float64(r.Rigor.Hi)),
+			r.HF.N, fmtSec(float64(r.HF.Median)), fmtCI(float64(r.HF.Lo), float64(r.HF.Hi)),
+			fmtSec(float64(r.HF.Median-r.Rigor.Median)), yesNo(r.RigorInHF), yesNo(r.HFInRigor))
+		if r.RigorInHF {
+			inHF++
+		}
+		if r.HFInRigor {
+			inR++
+		}
+	}
+	fmt.Fprintf(tw, "rigor's median inside hyperfine's CI: %d of %d; hyperfine's inside rigor's: %d of %d.\n", inHF, len(rows), inR, len(rows))
+	for _, r := range failed {
+		fmt.Fprintf(tw, "left out: %s trial %d chunk %d (both tools): %s: %s\n", r.Pair, r.Trial, r.Chunk, r.Tool, r.Error)
 	}
 	fmt.Fprintln(tw)
 }
