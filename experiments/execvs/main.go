@@ -1,6 +1,6 @@
 // Command execvs is the rerunnable comparison of `rigor exec` with
 // hyperfine that issue 15 asks for. In one sitting, tool by tool so that
-// drift in the machine hits both alike, it runs three parts:
+// drift in the machine hits both alike, it runs four parts:
 //
 //  1. side by side: `sleep 0.01` vs `sleep 0.012`, and `gzip -1 -c` vs
 //     `gzip -9 -c` of a generated 20 MB file, each with rigor exec and
@@ -12,7 +12,9 @@
 //  2. per-run overhead: each tool timing `true` a fixed number of times,
 //     its wall time and its own CPU time per run;
 //  3. A/A: `true` against itself and `sleep 0.02` against itself, rigor's
-//     verdicts counted, and which command hyperfine calls the faster.
+//     verdicts counted, and which command hyperfine calls the faster;
+//  4. part 1's medians again, the tools taking turns in short chunks of
+//     fixed runs (ABBA) and each tool's runs pooled over the chunks.
 //
 // Every tool's output lands in -out; one table per part goes to standard
 // output (and -out/table.txt).
