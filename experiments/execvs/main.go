@@ -68,6 +68,7 @@ type config struct {
 	rigor, hyperfine  string
 	repo, out         string
 	neighbour         bool
+	aaQuiet           bool
 	neighbourSeed     uint64
 	neighbourThreads  int
 	chunks, chunkRuns int
@@ -95,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.repo, "repo", "", "the rigor repository (default: the module root above the current directory)")
 	fs.StringVar(&c.out, "out", "", "output directory, new or empty (default: a new temporary directory)")
 	fs.BoolVar(&c.neighbour, "neighbour", false, "run part 3 a second time with experiments/busy/neighbour loading the machine")
+	fs.BoolVar(&c.aaQuiet, "aa-quiet", true, "run part 3 without the neighbour (-aa-quiet=false with -neighbour: only under it)")
 	fs.Uint64Var(&c.neighbourSeed, "neighbour-seed", 1, "the neighbour's -seed")
 	fs.IntVar(&c.neighbourThreads, "neighbour-threads", 3, "the neighbour's -max-threads")
 	if err := fs.Parse(args); err != nil {
@@ -128,6 +130,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("-input-mb %d: want 1 to 4096", c.inputMB)
 	case c.chunks < 1 || c.chunkRuns < 0:
 		return c, fmt.Errorf("-chunks %d, -chunk-runs %d: want at least 1 chunk and no negative runs", c.chunks, c.chunkRuns)
+	case c.parts[3] && !c.aaQuiet && !c.neighbour:
+		return c, errors.New("-aa-quiet=false leaves part 3 nothing to run without -neighbour")
 	case c.neighbourThreads < 0:
 		return c, fmt.Errorf("-neighbour-threads %d is negative", c.neighbourThreads)
 	}
@@ -216,8 +220,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if c.parts[3] && ctx.Err() == nil {
-		if err := e.aaSeries(ctx, "quiet"); err != nil {
-			return err
+		if c.aaQuiet {
+			if err := e.aaSeries(ctx, "quiet"); err != nil {
+				return err
+			}
 		}
 		if c.neighbour && ctx.Err() == nil {
 			stop, err := e.startNeighbour(ctx, time.Duration(c.aa)*4*(c.aaBudget+10*time.Second))

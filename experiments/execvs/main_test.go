@@ -34,6 +34,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-input-mb", "0"}, "-input-mb"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"-nope"}, "not defined"},
+		{[]string{"-aa-quiet=false"}, "nothing to run"},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
