@@ -217,60 +217,23 @@ func (s *session) record(u *unit, si, k int, m *measurement) {
 
 // roundsNote says why the rounds stopped.
 func (s *session) roundsNote(out experiment.Outcome) {
-	var msg string
-	switch out.Stop {
-	case experiment.StopResolved:
-		msg = fmt.Sprintf("Stopped after %d rounds: every comparison resolved", out.Rounds)
-		if empty := s.unrecorded(); len(empty) > 0 {
-			// The stopping rule leaves out a benchmark a side has no
-			// sample of: it was not resolved, it could not be compared.
-			msg = fmt.Sprintf("Stopped after %d rounds: every comparison that could be made resolved; nothing was recorded of %s, so it was not compared", out.Rounds, joinMax(empty, 3))
-		}
-	case experiment.StopBudget:
-		msg = fmt.Sprintf("Stopped when the %v time budget was spent, after %d rounds", s.cfg.Time, out.Rounds)
-	case experiment.StopMaxRounds:
-		msg = fmt.Sprintf("Stopped at the maximum number of rounds, after %d rounds", out.Rounds)
-		if s.cfg.Runs > 0 {
-			// The verdicts still come from the rounds, but nothing
-			// decided how many there were: say so.
-			msg = fmt.Sprintf("Ran the %d rounds --runs asked for: the stopping rule was off, so a verdict may be inconclusive where more rounds would have resolved it", out.Rounds)
-		}
-	case experiment.StopFailed:
-		msg = fmt.Sprintf("Stopped because every benchmark failed, after %d rounds", out.Rounds)
-	default:
+	r := experiment.StopReport{Budget: s.cfg.Time, MinRounds: s.cfg.MinRounds, Runs: s.cfg.Runs, Noise: s.cfg.Analysis.Noise,
+		Noun:      [2]string{"benchmark", "benchmarks"},
+		Anonymous: len(s.units) == 1 && len(s.units[0].bind) == 0,
+		// The stopping rule leaves out a benchmark a side has no sample
+		// of: it was not resolved, it could not be compared.
+		Unrecorded: s.unrecorded()}
+	msg := r.Words(out)
+	if msg == "" {
 		return // interrupted or failed: finish says so
 	}
-	if out.Rounds < s.cfg.MinRounds && out.Stop != experiment.StopResolved {
-		if s.cfg.Runs > 0 {
-			msg += fmt.Sprintf(" (fewer than the %d --runs asked for)", s.cfg.Runs)
-		} else {
-			msg += fmt.Sprintf(" (fewer than the minimum of %d)", s.cfg.MinRounds)
-		}
+	s.note(model.NoteRounds, msg)
+	order := make([]string, len(s.units))
+	for i, u := range s.units {
+		order[i] = u.key
 	}
-	if out.Stop != experiment.StopResolved {
-		var left []string
-		for _, k := range out.Unresolved {
-			if _, retired := out.Retired[k]; !retired {
-				left = append(left, k)
-			}
-		}
-		if len(left) > 0 && !(len(s.units) == 1 && len(s.units[0].bind) == 0) {
-			msg += fmt.Sprintf("; %d %s still unresolved: %s", len(left), plural(len(left), "benchmark", "benchmarks"), joinMax(left, 5))
-		} else if len(left) > 0 {
-			msg += "; still unresolved"
-		}
-	}
-	s.note(model.NoteRounds, msg+".")
-	if len(out.Retired) > 1 {
-		var early []string
-		for _, u := range s.units {
-			if k, ok := out.Retired[u.key]; ok && k < out.Rounds {
-				early = append(early, fmt.Sprintf("%s after round %d", u.key, k))
-			}
-		}
-		if len(early) > 0 {
-			s.note(model.NoteRounds, fmt.Sprintf("Resolved benchmarks left the rounds early and gave their time to the others: %s.", joinMax(early, 5)))
-		}
+	if early := experiment.EarlyWords(out, order, func(k string) string { return k }); early != "" && len(out.Retired) > 1 {
+		s.note(model.NoteRounds, early)
 	}
 }
 

@@ -43,46 +43,21 @@ func (s *session) measure(ctx context.Context) error {
 // roundsNote says why the rounds stopped and which benchmarks retired
 // early.
 func (s *session) roundsNote(out experiment.Outcome) {
-	var msg string
-	switch out.Stop {
-	case experiment.StopResolved:
-		msg = fmt.Sprintf("Stopped after %d rounds: every benchmark resolved", out.Rounds)
-	case experiment.StopBudget:
-		msg = fmt.Sprintf("Stopped when the %v time budget was spent, after %d rounds", s.cfg.Time, out.Rounds)
-	case experiment.StopMaxRounds:
-		msg = fmt.Sprintf("Stopped at the maximum number of rounds, after %d rounds", out.Rounds)
-	case experiment.StopFailed:
-		msg = fmt.Sprintf("Stopped because every benchmark failed, after %d rounds", out.Rounds)
-	default:
+	r := experiment.StopReport{Budget: s.cfg.Time, MinRounds: s.cfg.MinRounds, Noise: s.cfg.Analysis.Noise,
+		Noun: [2]string{"benchmark", "benchmarks"}}
+	msg := r.Words(out)
+	if msg == "" {
 		return // interrupted: Run says so
 	}
-	if out.Rounds < s.cfg.MinRounds && out.Stop != experiment.StopResolved {
-		msg += fmt.Sprintf(" (fewer than the minimum of %d)", s.cfg.MinRounds)
+	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg))
+	order := make([]string, len(s.units))
+	short := map[string]string{}
+	for i, u := range s.units {
+		order[i] = u.key
+		short[u.key] = strings.TrimPrefix(u.key, u.pkg+".")
 	}
-	if out.Stop != experiment.StopResolved {
-		var left []string
-		for _, k := range out.Unresolved {
-			if _, retired := out.Retired[k]; !retired {
-				left = append(left, k)
-			}
-		}
-		if len(left) > 0 {
-			msg += fmt.Sprintf("; %d %s had not met the early-stopping bar (an interval inside the ±%g%% band, or p < %g): %s; the verdicts use every round",
-				len(left), words.Plural(len(left), "benchmark", "benchmarks"), 100*s.cfg.Analysis.Noise, experiment.InterimAlpha, words.JoinList(left, 5))
-		}
-	}
-	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg+"."))
-	if len(out.Retired) > 0 {
-		var early []string
-		for _, u := range s.units {
-			if k, ok := out.Retired[u.key]; ok && k < out.Rounds {
-				early = append(early, fmt.Sprintf("%s after round %d", strings.TrimPrefix(u.key, u.pkg+"."), k))
-			}
-		}
-		if len(early) > 0 {
-			s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, fmt.Sprintf(
-				"Resolved benchmarks left the rounds early and gave their time to the others: %s.", words.JoinList(early, 5))))
-		}
+	if early := experiment.EarlyWords(out, order, func(k string) string { return short[k] }); early != "" {
+		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, early))
 	}
 }
 
