@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -90,7 +91,22 @@ func ParseResults(stdout string) (results []Result, warnings []string) {
 		// a file.
 		model.TidyUnits(res.Values)
 		for _, v := range res.Values {
+			// A value that cannot be a measurement (a NaN a benchmark
+			// reported with b.ReportMetric, say) is left out, with a
+			// warning, as package model leaves out its line: it must
+			// not reach the analysis, nor run.json, which refuses it.
+			if why := model.Implausible(v.Value, v.Unit); why != "" {
+				val, unit := v.Value, v.Unit
+				if v.OrigUnit != "" {
+					val, unit = v.OrigValue, v.OrigUnit // as printed
+				}
+				warnings = append(warnings, fmt.Sprintf("%s: value %v %s %s; left out", x.FullName(), val, unit, why))
+				continue
+			}
 			x.Values = append(x.Values, Value{Unit: v.Unit, Value: v.Value})
+		}
+		if len(x.Values) == 0 {
+			continue
 		}
 		results = append(results, x)
 	}

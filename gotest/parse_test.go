@@ -112,6 +112,32 @@ func TestSplitProcs(t *testing.T) {
 // Unit metadata that is neither higher/lower nor nothing/exact is ignored,
 // as package model ignores it, and said, in model's words, not dropped
 // silently.
+// TestParseResultsImplausible: a value that cannot be a measurement (a
+// NaN from b.ReportMetric) is left out with a warning, and a result left
+// with no value is no result. The NaN used to reach run.json, whose
+// writer refused it, and the run lost its results directory.
+func TestParseResultsImplausible(t *testing.T) {
+	out := "BenchmarkNaN-2 100 5.0 ns/op NaN ratio/op\nBenchmarkAll-2 1 NaN ns/op\nBenchmarkNeg-2 1 -3 ns/op 2 x/op\n"
+	rs, warnings := ParseResults(out)
+	if len(rs) != 2 || rs[0].FullName() != "NaN-2" || rs[1].FullName() != "Neg-2" {
+		t.Fatalf("results %+v, want NaN-2 and Neg-2", rs)
+	}
+	if len(rs[0].Values) != 1 || rs[0].Values[0].Unit != "sec/op" || rs[0].Values[0].Value != 5e-9 {
+		t.Errorf("NaN-2: values %+v, want only 5e-9 sec/op", rs[0].Values)
+	}
+	if len(rs[1].Values) != 1 || rs[1].Values[0].Unit != "x/op" {
+		t.Errorf("Neg-2: values %+v, want only 2 x/op", rs[1].Values)
+	}
+	want := []string{
+		"NaN-2: value NaN ratio/op is not a finite number; left out",
+		"All-2: value NaN ns/op is not a finite number; left out",
+		"Neg-2: value -3 ns/op is negative, which a time cannot be; left out",
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestParseResultsBadMetadata(t *testing.T) {
 	const out = "BenchmarkX 10 5 ns/op 3 hits/op 2 misses/op\n" +
 		"Unit hits/op better=sideways\n" +
