@@ -134,11 +134,18 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			why = Implausible(math.SmallestNonzeroFloat64, v.Unit)
 		}
 		if why != "" {
-			val, unit := v.Value, v.Unit
+			shown := fmt.Sprintf("%v %s", v.Value, v.Unit)
 			if v.OrigUnit != "" {
-				val, unit = v.OrigValue, v.OrigUnit
+				shown = fmt.Sprintf("%v %s", v.OrigValue, v.OrigUnit)
+				if Implausible(v.OrigValue, v.OrigUnit) == "" {
+					// Only the tidied value is out of bounds (1e-149
+					// ns/op is 1e-158 sec/op): show it too, or the note
+					// would compare the written value with a bound it
+					// meets.
+					shown += fmt.Sprintf(" (%.4g %s)", v.Value, v.Unit)
+				}
 			}
-			b.warn(fmt.Sprintf("%s: value %v %s %s; line skipped", where(), val, unit, why))
+			b.warn(fmt.Sprintf("%s: value %s %s; line skipped", where(), shown, why))
 			return
 		}
 	}

@@ -54,6 +54,8 @@ BenchmarkA 1 7 ns/op 1.7e308 B/op
 BenchmarkA 1 8 ns/op 16 B/op -3 delta
 BenchmarkA 1 0 ns/op 0 B/op
 BenchmarkA 1 9 ns/op 1e150 B/op
+BenchmarkA 1 1e-149 ns/op
+BenchmarkA 1 10 ns/op 1e145 MB/s
 `
 	run := readString(t, in, "input")
 	want := []string{
@@ -61,6 +63,11 @@ BenchmarkA 1 9 ns/op 1e150 B/op
 		"input.txt:2: value 5e-324 ns/op is nonzero but smaller in magnitude than 1e-150",
 		"input.txt:3: value 1e-320 ns/op is nonzero but smaller",
 		"input.txt:4: value 1.7e+308 B/op is larger in magnitude than 1e+150",
+		// Within the bounds as written, beyond them in the unit rigor
+		// computes with: the note says both, or it would claim that
+		// 1e-149 is smaller than 1e-150.
+		"input.txt:8: value 1e-149 ns/op (1e-158 sec/op) is nonzero but smaller in magnitude than 1e-150",
+		"input.txt:9: value 1e+145 MB/s (1e+151 B/s) is larger in magnitude than 1e+150",
 	}
 	if len(run.Notes) != len(want) {
 		t.Fatalf("notes %q, want %d", run.Notes, len(want))

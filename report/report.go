@@ -65,7 +65,8 @@ func Render(w io.Writer, rep *analysis.Report, opts Options) error {
 	if !ok {
 		return fmt.Errorf("unknown format %q", opts.Format)
 	}
-	if opts.Format == "text" || opts.Format == "md" {
+	switch opts.Format {
+	case "text", "tree", "table", "md":
 		// Read on a terminal (md too, before it is pasted): names and
 		// labels with control characters show them escaped.
 		rep = terminalSafeReport(rep)

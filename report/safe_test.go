@@ -65,7 +65,7 @@ func render(t *testing.T, rep *analysis.Report, opts Options) string {
 
 // TestTextFormatsNeutraliseControls: escape sequences in benchmark names,
 // side labels, configuration and notes reach no terminal: text (every
-// style) and Markdown show them escaped, and with colour on, the only
+// style), the tree and table formats and Markdown show them escaped, and with colour on, the only
 // escape sequences are rigor's own colours. Before, a name could set the
 // terminal's title or clear the screen.
 func TestTextFormatsNeutraliseControls(t *testing.T) {
@@ -73,6 +73,9 @@ func TestTextFormatsNeutraliseControls(t *testing.T) {
 	for _, opts := range []Options{
 		{Format: "text"}, {Format: "text", Style: "tree"}, {Format: "text", Style: "table"}, {Format: "md"},
 		{Format: "text", Color: true}, {Format: "text", Style: "tree", Color: true}, {Format: "text", Style: "table", Color: true},
+		// --format tree and --format table reach the same layouts
+		// without going through the text format.
+		{Format: "tree"}, {Format: "table"}, {Format: "tree", Color: true}, {Format: "table", Color: true},
 	} {
 		out := render(t, rep, opts)
 		own := strings.NewReplacer(green, "", red, "", reset, "").Replace(out)
