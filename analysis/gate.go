@@ -61,8 +61,19 @@ func (f GateFailure) String() string {
 	// Six significant digits: the limit as the user wrote it (5, 2.5),
 	// without the rounding error of a percentage divided by 100 and
 	// multiplied back (7.000000000000001).
-	return fmt.Sprintf("%s %s regressed on %s: %+.2f%%, %.2f%% worse, beyond the %s%% limit",
-		f.Benchmark, f.Unit, f.Side, f.Estimate*100, f.Change*100, strconv.FormatFloat(f.Limit*100, 'g', 6, 64))
+	return fmt.Sprintf("%s %s regressed on %s: %s, %s worse, beyond the %s%% limit",
+		f.Benchmark, f.Unit, f.Side, gatePct(f.Estimate, "%+"), gatePct(f.Change, "%"), strconv.FormatFloat(f.Limit*100, 'g', 6, 64))
+}
+
+// gatePct formats a fraction as a percentage with two decimals, and in
+// exponent form from a million percent up, where two decimals would print
+// a hundred digits the table beside it does not ("+1e+151%").
+func gatePct(x float64, verb string) string {
+	p := x * 100
+	if math.Abs(p) >= 1e6 {
+		return fmt.Sprintf(verb+".3g%%", p)
+	}
+	return fmt.Sprintf(verb+".2f%%", p)
 }
 
 // Gate returns every comparison whose verdict is Regressed with a point

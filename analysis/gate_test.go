@@ -28,6 +28,10 @@ func TestGateFailureString(t *testing.T) {
 			"X allocs/op regressed on new: +1 allocs/op from 0, beyond any percentage limit"},
 		{"higher is better", "B/s", model.HigherIsBetter, 100, 40, 0.025,
 			"X B/s regressed on new: -60.00%, 60.00% worse, beyond the 2.5% limit"},
+		// 1 -> 1e149 is +1e151% (1e149 - 1 is 1e149 in float64): in
+		// exponent form, not the 152 digits of %.2f.
+		{"huge", "B/op", model.LowerIsBetter, 1, 1e149, 0.05,
+			"X B/op regressed on new: +1e+151%, 1e+151% worse, beyond the 5% limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
