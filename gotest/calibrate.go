@@ -204,6 +204,10 @@ func (s *session) planSamples() {
 		u.minIters = max(int64(math.Ceil(work.Seconds()/u.perOp)), 1)
 		u.iters = max(int64(math.Round(float64(u.iters)*float64(d)/float64(calib))), u.minIters)
 	}
+	if short {
+		// The floors may hold samples above d.
+		s.sampleTime = s.meanWork()
+	}
 }
 
 // A sample is never shortened below minSampleWork of the benchmark's own

@@ -73,8 +73,13 @@ func (s *session) budgetNote() string {
 	if samples > 0 {
 		msg += fmt.Sprintf("; %d samples, about %v of them process start-up", samples, startup.Round(time.Millisecond))
 	}
-	if s.shortened {
+	switch {
+	case !s.shortened:
+	case s.sampleTime < DefaultBenchtime:
 		msg += fmt.Sprintf("; samples were shortened to about %v of work (from %v) so that %d rounds would fit, no shorter than %v or %d start-ups", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs, minSampleWork, minWorkStartups)
+	default:
+		// The floor, not the budget, set the samples' length.
+		msg += fmt.Sprintf("; samples could not be shortened to fit %d rounds: none is shorter than %v of its own work or %d process start-ups, which held them at about %v of work (the default is %v)", experiment.TargetPairs, minSampleWork, minWorkStartups, roundDuration(s.sampleTime), DefaultBenchtime)
 	}
 	return msg
 }
@@ -172,15 +177,24 @@ func (s *session) replan(round, perRound int) {
 	if f >= 0.95 { // within the jitter: leave the counts alone
 		return
 	}
-	var work time.Duration
 	for _, u := range s.units {
 		u.iters = max(int64(float64(u.iters)*f), u.minIters, 1)
+	}
+	s.sampleTime = s.meanWork()
+	s.shortened = true
+}
+
+// meanWork is what a sample does on average, in the operations' own time
+// (a busy machine stretches it on the wall clock), floors included.
+func (s *session) meanWork() time.Duration {
+	if len(s.units) == 0 {
+		return 0
+	}
+	var work time.Duration
+	for _, u := range s.units {
 		work += time.Duration(float64(u.iters) * u.perOp * float64(time.Second))
 	}
-	// What a sample does now, in the operations' own time (a busy
-	// machine stretches it on the wall clock).
-	s.sampleTime = work / time.Duration(len(s.units))
-	s.shortened = true
+	return work / time.Duration(len(s.units))
 }
 
 // sample runs one benchmark on one side once and records what it printed,

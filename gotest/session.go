@@ -52,7 +52,7 @@ type session struct {
 	start       time.Time
 	budget      *experiment.Budget
 	sampleTime  time.Duration // what a sample lasts, about
-	shortened   bool          // sampleTime is below the default to fit enough rounds
+	shortened   bool          // samples were cut to fit enough rounds (floors may hold sampleTime above the default)
 	lastRound   time.Duration // how long the last round took
 	filter      *benchFilter
 	rng         *rand.Rand
