@@ -426,15 +426,16 @@ func wrap(s string, w int, indent string) []string {
 // of cells per side: its label, where it came from ("working tree" for
 // "."), the short revision with "+dirty" for uncommitted changes, and
 // the build settings (tags, gcflags, Go toolchain, environment) that
-// differ between sides. It is nil when there is nothing to tell: one
-// side, or sides with no revision and the same build (files, variants).
+// any side sets, on every side, so that a setting both share (rigor ab
+// --tags purego) is named too. It is nil when there is nothing to tell:
+// one side, or sides with no revision and no build setting (files,
+// variants).
 // Strings come from the run as they are; callers escape them.
 func sideRows(rep *analysis.Report) [][]string {
 	run := rep.Run
 	if run == nil || len(run.Sides) < 2 || len(run.Sides) != len(rep.Sides) {
 		return nil
 	}
-	base := run.Sides[0]
 	type setting struct {
 		key  string
 		of   func(model.Side) string
@@ -446,20 +447,17 @@ func sideRows(rep *analysis.Report) [][]string {
 		{"go", func(s model.Side) string { return s.Toolchain }, "(default)"},
 		{"env", func(s model.Side) string { return shellQuote(s.BuildEnv) }, "(none)"},
 	}
-	var differ []setting
+	var shown []setting
 	hasRev := false
 	for _, st := range settings {
-		for _, s := range run.Sides[1:] {
-			if st.of(s) != st.of(base) {
-				differ = append(differ, st)
-				break
-			}
+		if slices.ContainsFunc(run.Sides, func(s model.Side) bool { return st.of(s) != "" }) {
+			shown = append(shown, st)
 		}
 	}
 	for _, s := range run.Sides {
 		hasRev = hasRev || s.Rev != "" || s.Dirty
 	}
-	if !hasRev && len(differ) == 0 {
+	if !hasRev && len(shown) == 0 {
 		return nil
 	}
 	var rows [][]string
@@ -479,7 +477,7 @@ func sideRows(rep *analysis.Report) [][]string {
 			rev += "+dirty"
 		}
 		var build []string
-		for _, st := range differ {
+		for _, st := range shown {
 			v := st.of(s)
 			if v == "" {
 				v = st.none

@@ -193,7 +193,7 @@ func TestRowScale(t *testing.T) {
 }
 
 // The text styles name each side's revision, dirty mark and the build
-// settings that differ; sides that differ in nothing of it say nothing.
+// settings any side sets; sides with neither say nothing.
 func TestSideLines(t *testing.T) {
 	rep := fxXXHash(t)
 	got := strings.Join(sideLines(rep), "\n")
@@ -211,6 +211,14 @@ func TestSideLines(t *testing.T) {
 	run.Sides = []model.Side{{Label: "old", Source: "main", Rev: "abc", GCFlags: "-N -l", Toolchain: "go1.25.3"}, {Label: "new", Source: "main", Rev: "abc"}}
 	got = strings.Join(sideLines(&files), "\n")
 	want = "old: main abc gcflags='-N -l' go=go1.25.3\nnew: main abc gcflags=(none) go=(default)"
+	if got != want {
+		t.Errorf("sideLines:\n%s\nwant\n%s", got, want)
+	}
+	// A setting both sides share is named too: rigor ab --tags purego
+	// over one commit said nothing of purego (issue 13 item 8).
+	run.Sides = []model.Side{{Label: "old", Source: "HEAD~1", Rev: "abc", Tags: "purego"}, {Label: "new", Source: "HEAD", Rev: "def", Tags: "purego"}}
+	got = strings.Join(sideLines(&files), "\n")
+	want = "old: HEAD~1 abc tags=purego\nnew: HEAD   def tags=purego"
 	if got != want {
 		t.Errorf("sideLines:\n%s\nwant\n%s", got, want)
 	}
