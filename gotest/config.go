@@ -59,6 +59,8 @@ type Config struct {
 	// MinRounds rounds always run (time budget permitting); then the run
 	// stops once every benchmark is resolved, after MaxRounds rounds
 	// (0: no limit), or when Time is spent. At least two rounds run.
+	// MinRounds 0 is DefaultMinRounds, or MaxRounds when that is lower
+	// (a note says so).
 	MinRounds, MaxRounds int
 	Time                 time.Duration
 	// Timeout kills a test binary that runs longer (a hang).
@@ -97,6 +99,9 @@ type Config struct {
 	// ConfirmElision, which disassembles binary(pkg, side), the path of
 	// that side's test binary for the package, "" if there is none).
 	Annotate func(ctx context.Context, run *model.Run, binary func(pkg, side string) string)
+
+	// minLowered is set by defaults when MaxRounds lowered MinRounds.
+	minLowered bool
 }
 
 // An Observer watches the system while a run measures (see package
@@ -161,6 +166,9 @@ func (c *Config) defaults() error {
 	}
 	if c.MinRounds <= 0 {
 		c.MinRounds = DefaultMinRounds
+		if c.MaxRounds > 0 && c.MaxRounds < DefaultMinRounds {
+			c.MinRounds, c.minLowered = c.MaxRounds, true
+		}
 	}
 	if c.MaxRounds < 0 {
 		return fmt.Errorf("max rounds %d is negative", c.MaxRounds)

@@ -41,24 +41,46 @@ func (s *session) measure(ctx context.Context) error {
 }
 
 // roundsNote says why the rounds stopped and which benchmarks retired
-// early.
+// early, naming them as the tables do (without their package).
 func (s *session) roundsNote(out experiment.Outcome) {
 	r := experiment.StopReport{Budget: s.cfg.Time, MinRounds: s.cfg.MinRounds, Noise: s.cfg.Analysis.Noise,
 		Noun: [2]string{"benchmark", "benchmarks"}}
-	msg := r.Words(out)
+	shown := out
+	shown.Unresolved = make([]string, len(out.Unresolved))
+	for i, k := range out.Unresolved {
+		shown.Unresolved[i] = s.shortKey(k)
+	}
+	shown.Retired = make(map[string]int, len(out.Retired))
+	for k, last := range out.Retired {
+		shown.Retired[s.shortKey(k)] = last
+	}
+	msg := r.Words(shown)
 	if msg == "" {
 		return // interrupted: Run says so
 	}
+	if s.cfg.minLowered {
+		msg += fmt.Sprintf(" The maximum of %d rounds is below the default minimum of %d, so the minimum was %d.", s.cfg.MaxRounds, DefaultMinRounds, s.cfg.MinRounds)
+	}
 	s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, msg))
 	order := make([]string, len(s.units))
-	short := map[string]string{}
 	for i, u := range s.units {
 		order[i] = u.key
-		short[u.key] = strings.TrimPrefix(u.key, u.pkg+".")
 	}
-	if early := experiment.EarlyWords(out, order, func(k string) string { return short[k] }); early != "" {
+	if early := experiment.EarlyWords(out, order, s.shortKey); early != "" {
 		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteRounds, early))
 	}
+}
+
+// shortKey is the benchmark key as the report's tables show it, without
+// its package (which heads the table): "Sum64/4KB-2", not
+// "github.com/cespare/xxhash/v2.Sum64/4KB-2".
+func (s *session) shortKey(key string) string {
+	for _, u := range s.units {
+		if u.key == key {
+			return strings.TrimPrefix(key, u.pkg+".")
+		}
+	}
+	return key
 }
 
 // budgetNote says how the time budget was spent.

@@ -165,3 +165,30 @@ func TestRampHugeRateEnds(t *testing.T) {
 		t.Errorf("no word on the requests not sent:\n%s", s)
 	}
 }
+
+// --max-rounds below the default --min-rounds is taken, not refused: it
+// leaves the minimum to gotest, which lowers it with a note (issue 13
+// item 6); with --min-rounds given as well it is refused.
+func TestMaxRoundsBelowDefaultMinimum(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		ok      bool
+		wantMin int
+	}{
+		{[]string{"--max-rounds", "3"}, true, 0},
+		{[]string{"--min-rounds", "3", "--max-rounds", "3"}, true, 3},
+		{[]string{"--min-rounds", "10", "--max-rounds", "3"}, false, 0},
+	} {
+		var mf measureFlags
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		mf.register(fs)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		mf.minRoundsSet = fs.Changed("min-rounds")
+		cfg, err := mf.config(nil)
+		if (err == nil) != tt.ok || err == nil && (cfg.MinRounds != tt.wantMin || cfg.MaxRounds != 3) {
+			t.Errorf("%q: min %d max %d, error %v; want ok %v, min %d", tt.args, cfg.MinRounds, cfg.MaxRounds, err, tt.ok, tt.wantMin)
+		}
+	}
+}

@@ -230,9 +230,10 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 	case f.profile != profileAuto && f.profile != profileOff:
 		return cfg, usageErrorf("unknown --profile %q (want %s or %s)", f.profile, profileAuto, profileOff)
 	}
-	if f.maxRounds > 0 && f.maxRounds < f.minRounds {
-		// --max-rounds below the default minimum lowers the minimum.
-		cfg.MinRounds = f.maxRounds
+	if !f.minRoundsSet {
+		// gotest's default, which a --max-rounds below it lowers, with
+		// a note.
+		cfg.MinRounds = 0
 	}
 	if f.profile == profileAuto {
 		cfg.Profile = &gotest.Profiling{ReadCPU: observe.ReadCPUProfile, ReadMutex: observe.ReadMutexProfile}
