@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
@@ -36,6 +37,31 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	}
 	var entries []*entry
 	index := map[string]*entry{}
+	// High variation on several benchmarks is said once per unit, with
+	// its range (a busy machine makes every benchmark noisy): variation
+	// holds those notes by unit, in order of appearance.
+	variation := map[string][]model.Note{}
+	var varUnits []string
+	if !verbose {
+		for _, b := range r.Benchmarks {
+			for _, m := range b.Metrics {
+				for _, n := range m.Notes {
+					if m.DerivedFrom == "" && isVariation(n) {
+						if variation[m.Unit] == nil {
+							varUnits = append(varUnits, m.Unit)
+						}
+						n.Benchmark = b.FullName
+						variation[m.Unit] = append(variation[m.Unit], n)
+					}
+				}
+			}
+		}
+		for _, u := range varUnits {
+			if len(benchmarksOf(variation[u])) < 2 {
+				delete(variation, u) // one benchmark's own: said with it
+			}
+		}
+	}
 	add := func(kind model.NoteKind, bench, unit, text string) {
 		key := string(kind) + "\x00" + unit + "\x00" + text
 		e := index[key]
@@ -66,6 +92,9 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 				if !verbose && Routine(n, true) {
 					hidden++
 					continue
+				}
+				if variation[m.Unit] != nil && isVariation(n) {
+					continue // said once below
 				}
 				add(n.Kind, b.FullName, m.Unit, n.Text)
 			}
@@ -98,6 +127,11 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			lines = append(lines, l)
 		}
 	}
+	for _, u := range varUnits {
+		if ns := variation[u]; ns != nil {
+			shared = append(shared, variationLine(u, ns, all))
+		}
+	}
 	lines = append(lines, shared...)
 	for _, n := range r.Notes {
 		if !verbose && Routine(n, false) {
@@ -107,6 +141,70 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 		lines = append(lines, NoteLine{Kind: n.Kind, Text: n.Text})
 	}
 	return lines, hidden
+}
+
+// isVariation reports whether n is a high-variation note with its CV.
+func isVariation(n model.Note) bool {
+	return n.Kind == model.NoteStatistics && n.Topic == "variation" && n.Evidence["cv"] > 0
+}
+
+// benchmarksOf returns the distinct benchmarks of notes, in order.
+func benchmarksOf(notes []model.Note) []string {
+	var benches []string
+	for _, n := range notes {
+		if !slices.Contains(benches, n.Benchmark) {
+			benches = append(benches, n.Benchmark)
+		}
+	}
+	return benches
+}
+
+// variationLine says once that the benchmarks of notes (high-variation
+// notes of unit, Benchmark set to each one's full name) varied, with the
+// range of their CVs and on which sides: "every benchmark sec/op: high
+// variation (CV 17.6% to 87%, on both sides): ...".
+func variationLine(unit string, notes []model.Note, all int) NoteLine {
+	benches := benchmarksOf(notes)
+	subject := "every benchmark"
+	if len(benches) < all {
+		subject = fmt.Sprintf("%d benchmarks (%s)", len(benches), words.JoinList(benches, 4))
+	}
+	lo, hi := notes[0].Evidence["cv"], notes[0].Evidence["cv"]
+	var sides []string
+	count := map[string]int{}
+	for _, n := range notes {
+		lo, hi = min(lo, n.Evidence["cv"]), max(hi, n.Evidence["cv"])
+		if !slices.Contains(sides, n.Side) {
+			sides = append(sides, n.Side)
+		}
+		count[n.Side]++
+	}
+	cv := "CV " + words.Pct(lo)
+	if words.Pct(hi) != words.Pct(lo) {
+		cv += " to " + words.Pct(hi)
+	}
+	switch {
+	case len(sides) == 1 && sides[0] == "":
+		// One side, unnamed (rigor run).
+	case len(notes) == len(benches)*len(sides):
+		// Every benchmark on every side named.
+		switch len(sides) {
+		case 1:
+			cv += ", on " + sides[0]
+		case 2:
+			cv += ", on both sides"
+		default:
+			cv += ", on every side"
+		}
+	default:
+		var per []string
+		for _, sd := range sides {
+			per = append(per, fmt.Sprintf("%s in %d", sd, count[sd]))
+		}
+		cv += "; " + strings.Join(per, ", ")
+	}
+	return NoteLine{Kind: model.NoteStatistics, Subject: subject + " " + unit,
+		Text: "high variation (" + cv + "): the machine or the benchmark is noisy"}
 }
 
 // Routine reports whether n is a note a reader rarely needs, shown with
