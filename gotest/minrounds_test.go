@@ -44,3 +44,16 @@ func TestMaxRoundsLowersMinimum(t *testing.T) {
 		})
 	}
 }
+
+// The rounds note names benchmarks as the tables do, without their
+// package: "example.com/m/p.Add-2" read oddly beside a table of "Add-2".
+func TestRoundsNoteShortNames(t *testing.T) {
+	s := &session{cfg: Config{MinRounds: 2}, run: &model.Run{},
+		units: []*unit{{pkg: "example.com/m/p", key: "example.com/m/p.Add-2"}, {pkg: "example.com/m/p", key: "example.com/m/p.Sub-2"}}}
+	s.roundsNote(experiment.Outcome{Stop: experiment.StopBudget, Rounds: 6, Unresolved: []string{"example.com/m/p.Add-2", "example.com/m/p.Sub-2"}, Retired: map[string]int{"example.com/m/p.Sub-2": 4}})
+	notes := strings.Join(model.Texts(s.run.Notes), "\n")
+	if !strings.Contains(notes, "early-stopping bar (an interval inside the ±0% band, or p < 0.001) at the last look: Add-2; the verdicts") ||
+		!strings.Contains(notes, "gave their time to the others: Sub-2 after round 4.") || strings.Contains(notes, "example.com") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}

@@ -179,14 +179,14 @@ func (s *session) profile(ctx context.Context) {
 		if len(runs) == len(s.sides) && !slices.ContainsFunc(runs, func(r profiledRun) bool { return r.cpu == nil }) {
 			profiled = append(profiled, u.key)
 		} else {
-			unprofiled = append(unprofiled, u.key)
+			unprofiled = append(unprofiled, s.shortKey(u.key))
 		}
 		if stop != "" {
 			break
 		}
 	}
 	for _, u := range units[len(profiled)+len(unprofiled):] {
-		unprofiled = append(unprofiled, u.key)
+		unprofiled = append(unprofiled, s.shortKey(u.key))
 	}
 	files := "CPU profiles"
 	if p.ReadMutex != nil {
