@@ -198,12 +198,43 @@ type Change struct {
 	// Effect is Cohen's d (unpaired) or d_z (paired).
 	Effect  float64
 	Verdict Verdict
-	// Reason says, in plain words, why the verdict is what it is.
-	Reason string
+	// Reason says, in plain words, why the verdict is what it is;
+	// ReasonKind says which case of the verdict rule that is, as data.
+	Reason     string
+	ReasonKind ReasonKind
+	// SettleRounds is, for a paired change the noise band leaves open,
+	// about how many rounds would likely settle it at this run's
+	// variation, and SettleBeyond, instead, how many would likely still
+	// not (100 times this run's) when its estimate sits too near the
+	// band's edge. SettleSamples is, for an unpaired one, about how many
+	// samples per side would resolve a change the size of the band. 0
+	// when not estimated.
+	SettleRounds, SettleBeyond, SettleSamples int
 	// BelowResolution is true when the difference is below the timer's
 	// resolution: inconclusive, and more samples cannot change that.
 	BelowResolution bool
 }
+
+// A ReasonKind names the case of the verdict rule that decided a Change.
+type ReasonKind string
+
+// Reason kinds.
+const (
+	ReasonZeroTime        ReasonKind = "zero-time"        // a median time of 0 is not a measurement: inconclusive
+	ReasonExactIdentical  ReasonKind = "exact-identical"  // exact values, the same on both sides: unchanged
+	ReasonExactDiffer     ReasonKind = "exact-differ"     // exact values that differ: improved or regressed
+	ReasonZeroMedians     ReasonKind = "zero-medians"     // both medians 0 with confidence: unchanged
+	ReasonFromZero        ReasonKind = "from-zero"        // a baseline median of 0: decided by the test alone
+	ReasonTooFew          ReasonKind = "too-few"          // too few samples for an interval: inconclusive
+	ReasonInsideBand      ReasonKind = "inside-band"      // the interval lies inside the noise band: unchanged
+	ReasonClears          ReasonKind = "clears"           // the interval clears the band and p < alpha: improved or regressed
+	ReasonBelowResolution ReasonKind = "below-resolution" // significant, but below the timer's resolution: inconclusive
+	ReasonNotSignificant  ReasonKind = "not-significant"  // the interval clears the band, p is not below alpha: inconclusive
+	ReasonSmall           ReasonKind = "small"            // a real change whose interval overlaps the band: inconclusive
+	ReasonOpen            ReasonKind = "open"             // the interval includes no change and reaches beyond the band: inconclusive
+	ReasonImplausible     ReasonKind = "implausible"      // a side's values cannot be a measurement: inconclusive
+	ReasonOverflow        ReasonKind = "overflow"         // the change overflows floating point: inconclusive
+)
 
 // A Geomean is the geometric mean of every benchmark's center in one unit,
 // over the benchmarks present on all sides.

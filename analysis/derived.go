@@ -185,7 +185,8 @@ func shareVerdict(c, pc *Change, m, pm *Metric) {
 	if m.reciprocal {
 		how = "a constant divided by"
 	}
-	c.Verdict = pc.Verdict
+	c.Verdict, c.ReasonKind = pc.Verdict, pc.ReasonKind
+	c.SettleRounds, c.SettleBeyond, c.SettleSamples = pc.SettleRounds, pc.SettleBeyond, pc.SettleSamples
 	if pc.Verdict.Significant() {
 		if sign*pc.Estimate*float64(-m.Better) > 0 {
 			c.Verdict = Regressed

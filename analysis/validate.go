@@ -32,11 +32,11 @@ func (r *Report) distrust() {
 					continue
 				}
 				if why := implausibleSides(raw, r.Sides[0], c.Side); why != "" {
-					c.Verdict, c.Reason = Inconclusive, why
+					c.Verdict, c.ReasonKind, c.Reason = Inconclusive, ReasonImplausible, why
 					continue
 				}
 				if overflowed(c) && !hasZero(raw, r.Sides[0]) {
-					c.Verdict = Inconclusive
+					c.Verdict, c.ReasonKind = Inconclusive, ReasonOverflow
 					c.Reason = fmt.Sprintf("the change overflows floating-point arithmetic (estimate %s, interval [%s, %s]): the values are too far apart to compare",
 						signedPct(c.Estimate), signedPct(c.Lo), signedPct(c.Hi))
 				}

@@ -63,19 +63,19 @@ func decide(c *Change, m *Metric, opts Options) {
 		if base.Center != 0 {
 			zero = other
 		}
-		c.Verdict = Inconclusive
+		c.Verdict, c.ReasonKind = Inconclusive, ReasonZeroTime
 		c.Reason = fmt.Sprintf("the median time on %s is 0 %s, which is not a measurement: the clock did not see the operation, or the loop was optimized away", zero.Side, m.Unit)
 		return
 	case c.Test == "exact":
 		switch {
 		case c.Estimate == 0:
-			c.Verdict, c.Reason = Unchanged, "identical values on both sides"
+			c.Verdict, c.ReasonKind, c.Reason = Unchanged, ReasonExactIdentical, "identical values on both sides"
 		case base.Center == 0:
-			c.Verdict = direction(c.Delta)
+			c.Verdict, c.ReasonKind = direction(c.Delta), ReasonExactDiffer
 			c.Reason = fmt.Sprintf("values are exact: %s on %s, %s on %s, %s (a relative change from zero is undefined)",
 				quantity(base.Center, m.Unit), base.Side, quantity(other.Center, m.Unit), other.Side, signedQuantity(c.Delta, m.Unit))
 		default:
-			c.Verdict, c.Reason = direction(c.Estimate), "values are exact and differ"
+			c.Verdict, c.ReasonKind, c.Reason = direction(c.Estimate), ReasonExactDiffer, "values are exact and differ"
 		}
 		return
 	case base.Center == 0:
@@ -88,24 +88,24 @@ func decide(c *Change, m *Metric, opts Options) {
 			// Both medians are 0 with confidence (most samples allocate
 			// nothing, a few amortise a growth): no change of the median,
 			// as a relative interval inside the noise band would say.
-			c.Verdict = Unchanged
+			c.Verdict, c.ReasonKind = Unchanged, ReasonZeroMedians
 			c.Reason = fmt.Sprintf("the medians are 0 %s on both sides, with %s confidence intervals [0, 0]", m.Unit, words.Pct(opts.Confidence))
 			return
 		}
 		if c.PAdjusted < opts.Alpha && c.Delta != 0 {
-			c.Verdict = direction(c.Delta)
+			c.Verdict, c.ReasonKind = direction(c.Delta), ReasonFromZero
 			c.Reason = fmt.Sprintf("%s; the median on %s is %s (%s) and %s < %v", medians, other.Side,
 				quantity(other.Center, m.Unit), signedQuantity(c.Delta, m.Unit), pText, opts.Alpha)
 			return
 		}
-		c.Verdict = Inconclusive
+		c.Verdict, c.ReasonKind = Inconclusive, ReasonFromZero
 		c.Reason = fmt.Sprintf("%s, and %s (medians 0 and %s) is not below %v", medians, pText, quantity(other.Center, m.Unit), opts.Alpha)
 		return
 	case math.IsNaN(c.Lo) || math.IsNaN(c.Hi):
-		c.Verdict, c.Reason = Inconclusive, "too few samples for a confidence interval on the change"
+		c.Verdict, c.ReasonKind, c.Reason = Inconclusive, ReasonTooFew, "too few samples for a confidence interval on the change"
 		return
 	case c.Lo >= -opts.Noise && c.Hi <= opts.Noise:
-		c.Verdict, c.Reason = Unchanged, ci+" lies inside the "+band+" noise band"
+		c.Verdict, c.ReasonKind, c.Reason = Unchanged, ReasonInsideBand, ci+" lies inside the "+band+" noise band"
 		return
 	}
 	clears := c.Lo > opts.Noise || c.Hi < -opts.Noise
@@ -116,22 +116,24 @@ func decide(c *Change, m *Metric, opts Options) {
 	}
 	switch {
 	case clears && significant && aboveFloor(c, m, opts):
-		c.Verdict = direction(c.Estimate)
+		c.Verdict, c.ReasonKind = direction(c.Estimate), ReasonClears
 		c.Reason = fmt.Sprintf("%s clears the %s noise band and %s < %v", ci, band, pText, opts.Alpha)
 	case clears && significant:
-		c.Verdict, c.BelowResolution = Inconclusive, true
+		c.Verdict, c.ReasonKind, c.BelowResolution = Inconclusive, ReasonBelowResolution, true
 		c.Reason = "the difference is below the timer's resolution"
 	case clears:
-		c.Verdict = Inconclusive
+		c.Verdict, c.ReasonKind = Inconclusive, ReasonNotSignificant
 		c.Reason = fmt.Sprintf("%s clears the %s noise band, but %s is not below %v", ci, band, pText, opts.Alpha)
 	case c.Lo > 0 || c.Hi < 0:
-		c.Verdict = Inconclusive
+		c.Verdict, c.ReasonKind = Inconclusive, ReasonSmall
 		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter%s", ci, band, moreRounds(c, opts))
 	default:
-		c.Verdict = Inconclusive
-		more := moreSamples(m, opts)
+		c.Verdict, c.ReasonKind = Inconclusive, ReasonOpen
+		var more string
 		if c.Paired {
 			more = moreRounds(c, opts)
+		} else {
+			more = moreSamples(c, m, opts)
 		}
 		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, more)
 	}
@@ -161,7 +163,9 @@ const settlePower = 0.8
 // n' = n (w/w')^2. It reads the run's own interval, not a per-side
 // coefficient of variation: pairing cancels what the sides share (a
 // machine that slowed both), and the per-side spread would ask for
-// thousands of samples where tens of rounds suffice.
+// thousands of samples where tens of rounds suffice. It sets
+// c.SettleRounds or c.SettleBeyond, and returns the words that end
+// c.Reason.
 func moreRounds(c *Change, opts Options) string {
 	n := c.N
 	w := (c.Hi - c.Lo) / 2
@@ -174,16 +178,22 @@ func moreRounds(c *Change, opts Options) string {
 	target := gap / (1 + zp/zc)
 	const most = 100 // times this run's rounds
 	if target*math.Sqrt(most) < w {
+		c.SettleBeyond = most * n
 		return fmt.Sprintf("; its estimate sits so near the band's edge that even %d times this run's %d rounds would likely not settle it", most, n)
 	}
 	need := int(math.Ceil(float64(n) * (w / target) * (w / target)))
 	if need <= n {
 		return "" // the interval is as narrow as settling needs: chance, not rounds, left it open
 	}
+	c.SettleRounds = need
 	return fmt.Sprintf("; at this run's variation about %d rounds (%.1f times this run's %d) would likely settle it", need, float64(need)/float64(n), n)
 }
 
-func moreSamples(m *Metric, opts Options) string {
+// moreSamples says, for an unpaired change the noise band leaves open,
+// about how many samples per side would resolve a change the size of the
+// band at the larger CV of the sides. It sets c.SettleSamples, and
+// returns the words that end c.Reason.
+func moreSamples(c *Change, m *Metric, opts Options) string {
 	cv := 0.0
 	for _, s := range m.Sides {
 		cv = math.Max(cv, s.CV)
@@ -195,5 +205,6 @@ func moreSamples(m *Metric, opts Options) string {
 	if n <= 0 {
 		return ""
 	}
+	c.SettleSamples = n
 	return fmt.Sprintf("; about %d samples per side would resolve a %s change at this variation (CV %s)", n, words.Pct(opts.Noise), words.Pct(cv))
 }
