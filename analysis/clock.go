@@ -27,8 +27,11 @@ type Clock struct {
 	// Unit is WallUnit or CPUUnit.
 	Unit string
 	// Reason says in plain words why; empty when the verdict stays on
-	// wall time and the machine was quiet.
+	// wall time and the machine was quiet. Why says which case of the
+	// rule that is, as data: one of the Clock* constants, empty when
+	// the machine was quiet.
 	Reason string
+	Why    string
 	// Contended is the fraction of the benchmark's observed intervals in
 	// which other processes competed for the CPU; Intervals is how many
 	// were observed.
@@ -49,7 +52,33 @@ type Clock struct {
 	// samples in mutex slow paths or file I/O; NaN without a profile of
 	// at least profileSamples samples.
 	Waiting float64
+	// CPUSpread and WallSpread are the robust spreads (1.4826 MAD) of
+	// the per-round log ratios of CPU and of wall time between the
+	// first two sides, when the machine was busy; NaN otherwise.
+	CPUSpread, WallSpread float64
+	// CPUSamples is how many of the WallSamples wall-time samples have
+	// a CPU time.
+	CPUSamples, WallSamples int
 }
+
+// Why the verdict is taken from the clock it is (Clock.Why, and the Topic
+// of the clock note).
+const (
+	// ClockNotPaired: the sides were not measured in the same rounds.
+	ClockNotPaired = "not-paired"
+	// ClockCPUMissing: busy, but some samples have no CPU time.
+	ClockCPUMissing = "cpu-missing"
+	// ClockNotCPUBound: busy, but the benchmark is not CPU-bound.
+	ClockNotCPUBound = "not-cpu-bound"
+	// ClockWaits: busy, but its CPU profile shows locks or file I/O.
+	ClockWaits = "waits"
+	// ClockNoProfile: busy, but no CPU profile shows it never waits.
+	ClockNoProfile = "no-profile"
+	// ClockCPUUnsteady: busy, but CPU time varied as much as wall time.
+	ClockCPUUnsteady = "cpu-unsteady"
+	// ClockCPUBound: busy and CPU-bound: CPU time is used.
+	ClockCPUBound = "cpu-bound"
+)
 
 // What Clock.CPUPerWall is measured against.
 const (
@@ -106,12 +135,13 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if wall == nil || cpu == nil {
 		return nil
 	}
-	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), Procs: b.Procs}
+	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), CPUSpread: math.NaN(), WallSpread: math.NaN(), Procs: b.Procs}
 	if c.Procs == 0 {
 		// go test leaves the -N suffix off exactly when GOMAXPROCS is 1.
 		c.Procs = 1
 	}
 	if !run.Paired {
+		c.Why = ClockNotPaired
 		c.Reason = "the sides were not measured in the same rounds, so CPU time (whose start-up estimate differs from run to run) is context only"
 		return c
 	}
@@ -185,28 +215,35 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if c.Intervals == 0 || c.Contended < contendedShare {
 		return c // quiet, or not observed: wall time
 	}
+	c.CPUSamples, c.WallSamples = len(all), len(wall.Samples)
 	if len(all) < len(wall.Samples) {
 		// A sample without CPU time (its process spent less than the
 		// estimated start-up) leaves a round unpaired on the CPU clock:
 		// the verdict would rest on fewer rounds than the wall clock's.
+		c.Why = ClockCPUMissing
 		c.Reason = fmt.Sprintf("the machine was busy, but CPU time was measured for only %d of %d samples (the others were too short to tell from the process's start-up), so the verdict stays on wall time", len(all), len(wall.Samples))
 		return c
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples%s)", 100*c.Contended, roundsWords(contended))
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
+	c.WallSpread, c.CPUSpread = wallSpread, cpuSpread
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
+		c.Why = ClockNotCPUBound
 		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %s): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, cpuShareWords(c))
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
+		c.Why = ClockWaits
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
 	case math.IsNaN(c.Waiting) && c.Procs != 1:
+		c.Why = ClockNoProfile
 		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (it kept %.1f busy), so the verdict stays on wall time", busy, procsWords(c.Procs), c.CPUPerWall)
 	case !(cpuSpread < wallSpread):
 		// CPU time is worth taking only when it is the steadier clock:
 		// short samples leave it at the mercy of the start-up estimate.
+		c.Why = ClockCPUUnsteady
 		c.Reason = fmt.Sprintf("%s, but CPU time varied as much as wall time from round to round (%.1f%% against %.1f%%), so the verdict stays on wall time", busy, 100*cpuSpread, 100*wallSpread)
 	default:
-		c.Unit = CPUUnit
+		c.Unit, c.Why = CPUUnit, ClockCPUBound
 		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %s, %s), so CPU time is used for the verdict", busy, cpuShareWords(c), evidenceWords(c))
 	}
 	return c
@@ -319,8 +356,14 @@ func applyClock(b *Benchmark, key string, c *Clock) {
 	}
 	b.Clock = c
 	if c.Intervals > 0 && c.Contended >= contendedShare {
-		b.Notes = append(b.Notes, model.Note{Kind: model.NoteClock, Source: source, Benchmark: key, Unit: c.Unit,
-			Evidence: map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall}, Text: c.Reason})
+		ev := map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall, "waiting": c.Waiting,
+			"cpu_spread": c.CPUSpread, "wall_spread": c.WallSpread}
+		if c.Why == ClockCPUMissing {
+			ev["cpu_samples"], ev["wall_samples"] = float64(c.CPUSamples), float64(c.WallSamples)
+		}
+		maps.DeleteFunc(ev, func(_ string, v float64) bool { return math.IsNaN(v) }) // not measured
+		b.Notes = append(b.Notes, model.Note{Kind: model.NoteClock, Topic: c.Why, Source: source, Benchmark: key, Unit: c.Unit,
+			Evidence: ev, Text: c.Reason})
 	}
 	other := CPUUnit
 	if c.Unit == CPUUnit {
