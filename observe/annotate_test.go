@@ -2,6 +2,7 @@ package observe
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,6 +87,43 @@ func TestBottleneckEdgeCases(t *testing.T) {
 			d := Bottleneck([]model.Observation{tt.obs}, tt.env)
 			if d.Kind != tt.want || !strings.Contains(d.Evidence, tt.ev) {
 				t.Errorf("got %s: %s\nwant %s with evidence containing %q", d.Kind, d.String(), tt.want, tt.ev)
+			}
+		})
+	}
+}
+
+// A diagnosis carries its numbers as data, and its note as Evidence, so
+// that a report can group benchmarks with the same bottleneck and give
+// the range of their figures without reading the words. The values are
+// the inputs' own: 0.98 s user of 1 s CPU in 1 s, 0.2 CPUs busy beside
+// neighbours using 90%, the runtime's GC fraction and counters.
+func TestBottleneckFigures(t *testing.T) {
+	quiet := &model.SystemStats{CPUs: 2, User: 0.5, System: 0.02, Idle: 0.48, Load1: 1}
+	for _, tt := range []struct {
+		name string
+		obs  model.Observation
+		kind string
+		want map[string]float64
+	}{
+		{"user CPU", obs(quiet, &model.ProcessStats{UserSec: 0.98, SystemSec: 0.02}, nil, nil, 0),
+			BottleneckUser, map[string]float64{"user_share": 0.98, "cpus_busy": 1}},
+		{"starved", obs(&model.SystemStats{CPUs: 2, User: 0.95, System: 0.05},
+			&model.ProcessStats{UserSec: 0.2, VoluntaryCtx: 300, InvoluntaryCtx: 900}, nil, nil, 0.9),
+			BottleneckStarved, map[string]float64{"cpus_busy": 0.2, "other_cpu": 0.9, "idle": 0}},
+		{"GC", obs(quiet, &model.ProcessStats{UserSec: 1, SystemSec: 0.05},
+			&model.RuntimeStats{GCCPUFraction: 0.35, GCCycles: 40, HeapAllocBytes: 2e9, GOMAXPROCS: 2}, nil, 0),
+			BottleneckGC, map[string]float64{"gc_share": 0.35, "gc_cycles": 40, "alloc_bytes": 2e9}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Bottleneck([]model.Observation{tt.obs}, nil)
+			n := d.Note("B", "")
+			if d.Kind != tt.kind || len(n.Evidence) != len(tt.want) {
+				t.Fatalf("got %s with evidence %v; want %s with %v", d, n.Evidence, tt.kind, tt.want)
+			}
+			for k, v := range tt.want {
+				if got, ok := n.Evidence[k]; !ok || math.Abs(got-v) > 1e-12 {
+					t.Errorf("evidence %s = %v; want %v (all: %v)", k, got, v, n.Evidence)
+				}
 			}
 		})
 	}
