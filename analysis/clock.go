@@ -251,13 +251,19 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 
 // cpuShareWords says what c.CPUPerWall measured, against what.
 func cpuShareWords(c *Clock) string {
-	switch c.Basis {
+	return shareWords(fmt.Sprintf("%.0f%%", 100*c.CPUPerWall), c.Basis)
+}
+
+// shareWords says what a CPU share (pct, in words: "93%", "90% to 95%")
+// measured against basis was.
+func shareWords(pct, basis string) string {
+	switch basis {
 	case BasisFairShare:
-		return fmt.Sprintf("%.0f%% of the share of a CPU a fair scheduler could give one thread, every round being contended", 100*c.CPUPerWall)
+		return pct + " of the share of a CPU a fair scheduler could give one thread, every round being contended"
 	case BasisLeastDisturbed:
-		return fmt.Sprintf("%.0f%% of wall time on the least disturbed quarter of the samples, every round being contended", 100*c.CPUPerWall)
+		return pct + " of wall time on the least disturbed quarter of the samples, every round being contended"
 	case BasisQuiet:
-		return fmt.Sprintf("%.0f%% of wall time on the quiet rounds", 100*c.CPUPerWall)
+		return pct + " of wall time on the quiet rounds"
 	}
 	return "not measured"
 }

@@ -24,16 +24,24 @@ type NoteLine struct {
 // a note several benchmarks share is said once, naming them (or "every
 // benchmark"); what is particular to a benchmark stays with it; the run's
 // own notes follow. Why a comparison is inconclusive is a line of kind
-// model.NoteVerdict. Unless verbose, routine notes are left out (values
-// compared exactly, outliers kept in the analysis, each benchmark's profile
-// files, and a derived unit's, which repeat its source's), and hidden says
-// how many lines were.
+// model.NoteVerdict. Unless verbose, notes of one family whose words
+// differ only in their numbers are said once too, with the numbers as
+// ranges, when several benchmarks share the finding: high variation,
+// comparisons inconclusive for the same reason (with the rounds that
+// would settle them), the clock chosen for the same reason, the same
+// bottleneck. The grouping reads each note's data (Change.ReasonKind,
+// Clock.Why, a note's Kind, Topic and Evidence), never its words.
+// Unless verbose, routine notes are left out too (values compared
+// exactly, outliers kept in the analysis, each benchmark's profile files,
+// and a derived unit's, which repeat its source's), and hidden says how
+// many lines were.
 func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	type entry struct {
 		kind    model.NoteKind
 		unit    string
 		text    string
 		benches []string
+		fam     *family // a family of notes, said once when it has several members
 	}
 	var entries []*entry
 	index := map[string]*entry{}
@@ -74,10 +82,31 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			e.benches = append(e.benches, bench)
 		}
 	}
-	for _, b := range r.Benchmarks {
+	// join adds m to the family of key, or returns false when verbose
+	// or when m belongs to none (key "").
+	join := func(key string, say func([]member) string, m member) bool {
+		if verbose || key == "" {
+			return false
+		}
+		key = "\x01" + key
+		e := index[key]
+		if e == nil {
+			e = &entry{kind: m.line.Kind, fam: &family{say: say}}
+			index[key] = e
+			entries = append(entries, e)
+		}
+		e.fam.members = append(e.fam.members, m)
+		return true
+	}
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
 		for _, n := range b.Notes {
 			if !verbose && Routine(n, true) {
 				hidden++
+				continue
+			}
+			m := member{bench: b.FullName, line: NoteLine{Kind: n.Kind, Subject: b.FullName, Text: n.Text}, note: n, clock: b.Clock}
+			if key, say := noteFamily(n, b.Clock); join(key, say, m) {
 				continue
 			}
 			add(n.Kind, b.FullName, "", n.Text)
@@ -99,15 +128,42 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 				add(n.Kind, b.FullName, m.Unit, n.Text)
 			}
 			for _, c := range m.Changes {
-				if c != nil && c.Verdict == Inconclusive {
-					add(model.NoteVerdict, b.FullName, m.Unit, "inconclusive: "+c.Reason)
+				if c == nil || c.Verdict != Inconclusive {
+					continue
 				}
+				text := "inconclusive: " + c.Reason
+				mb := member{bench: b.FullName, unit: m.Unit, change: c,
+					line: NoteLine{Kind: model.NoteVerdict, Subject: b.FullName + " " + m.Unit, Text: text}}
+				if join(r.verdictFamily(c), r.sayVerdicts, mb) {
+					continue
+				}
+				add(model.NoteVerdict, b.FullName, m.Unit, text)
 			}
 		}
 	}
 	all := len(r.Benchmarks)
+	// A family's members are listed unit by unit, in the order the
+	// report first has each unit (sec/op before cpu-sec/op), then by
+	// benchmark.
+	unitRank := map[string]int{}
+	for _, b := range r.Benchmarks {
+		for _, m := range b.Metrics {
+			if _, ok := unitRank[m.Unit]; !ok {
+				unitRank[m.Unit] = len(unitRank)
+			}
+		}
+	}
 	var shared []NoteLine
 	for _, e := range entries {
+		if f := e.fam; f != nil {
+			slices.SortStableFunc(f.members, func(a, b member) int { return unitRank[a.unit] - unitRank[b.unit] })
+			if len(f.members) == 1 {
+				lines = append(lines, f.members[0].line) // its own: said as it is
+			} else {
+				shared = append(shared, NoteLine{Kind: e.kind, Subject: f.subject(all), Text: f.say(f.members)})
+			}
+			continue
+		}
 		subject := e.benches[0]
 		if len(e.benches) > 1 {
 			switch {
@@ -131,6 +187,14 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 		if ns := variation[u]; ns != nil {
 			shared = append(shared, variationLine(u, ns, all))
 		}
+	}
+	if !verbose {
+		// Shared lines by kind, as model.NoteKinds orders them: why the
+		// verdicts are what they are, then the clocks, the bottlenecks,
+		// ... (-v keeps the order of appearance).
+		slices.SortStableFunc(shared, func(a, b NoteLine) int {
+			return slices.Index(model.NoteKinds, a.Kind) - slices.Index(model.NoteKinds, b.Kind)
+		})
 	}
 	lines = append(lines, shared...)
 	for _, n := range r.Notes {

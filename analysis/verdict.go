@@ -154,6 +154,10 @@ func aboveFloor(c *Change, m *Metric, opts Options) bool {
 // settle the comparison in about four runs of five.
 const settlePower = 0.8
 
+// settleMost is the most rounds, in times this run's, moreRounds would
+// name.
+const settleMost = 100
+
 // moreRounds says, for a paired change the noise band leaves unsettled,
 // about how many rounds would settle it at the variation this run saw:
 // clear the band when the estimate lies beyond it, or fit inside it when
@@ -176,10 +180,9 @@ func moreRounds(c *Change, opts Options) string {
 	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
 	zp := distuv.UnitNormal.Quantile(settlePower)
 	target := gap / (1 + zp/zc)
-	const most = 100 // times this run's rounds
-	if target*math.Sqrt(most) < w {
-		c.SettleBeyond = most * n
-		return fmt.Sprintf("; its estimate sits so near the band's edge that even %d times this run's %d rounds would likely not settle it", most, n)
+	if target*math.Sqrt(settleMost) < w {
+		c.SettleBeyond = settleMost * n
+		return fmt.Sprintf("; its estimate sits so near the band's edge that even %d times this run's %d rounds would likely not settle it", settleMost, n)
 	}
 	need := int(math.Ceil(float64(n) * (w / target) * (w / target)))
 	if need <= n {
