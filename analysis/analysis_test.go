@@ -199,25 +199,26 @@ func TestDecide(t *testing.T) {
 		test           string
 		want           Verdict
 		reasonContains string
+		kind           ReasonKind
 	}{
-		{"clear regression", model.LowerIsBetter, 0.10, 0.08, 0.12, 0.001, "utest", Regressed, "clears"},
-		{"clear improvement", model.LowerIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Improved, "clears"},
-		{"higher is better falls", model.HigherIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Regressed, "clears"},
-		{"inside band", model.LowerIsBetter, 0.002, -0.005, 0.008, 0.6, "utest", Unchanged, "inside"},
-		{"clears band, p too big", model.LowerIsBetter, 0.10, 0.02, 0.2, 0.2, "utest", Inconclusive, "not below"},
-		{"real but tiny", model.LowerIsBetter, 0.008, 0.004, 0.012, 0.001, "utest", Inconclusive, "too small to matter"},
-		{"straddles zero", model.LowerIsBetter, 0.01, -0.03, 0.05, 0.5, "utest", Inconclusive, "includes no change"},
-		{"no interval", model.LowerIsBetter, 0.01, math.NaN(), math.NaN(), math.NaN(), "utest", Inconclusive, "too few samples"},
-		{"exact equal", model.LowerIsBetter, 0, 0, 0, math.NaN(), "exact", Unchanged, "identical"},
-		{"exact worse", model.LowerIsBetter, 0.001, 0.001, 0.001, math.NaN(), "exact", Regressed, "exact"},
+		{"clear regression", model.LowerIsBetter, 0.10, 0.08, 0.12, 0.001, "utest", Regressed, "clears", ReasonClears},
+		{"clear improvement", model.LowerIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Improved, "clears", ReasonClears},
+		{"higher is better falls", model.HigherIsBetter, -0.10, -0.12, -0.08, 0.001, "utest", Regressed, "clears", ReasonClears},
+		{"inside band", model.LowerIsBetter, 0.002, -0.005, 0.008, 0.6, "utest", Unchanged, "inside", ReasonInsideBand},
+		{"clears band, p too big", model.LowerIsBetter, 0.10, 0.02, 0.2, 0.2, "utest", Inconclusive, "not below", ReasonNotSignificant},
+		{"real but tiny", model.LowerIsBetter, 0.008, 0.004, 0.012, 0.001, "utest", Inconclusive, "too small to matter", ReasonSmall},
+		{"straddles zero", model.LowerIsBetter, 0.01, -0.03, 0.05, 0.5, "utest", Inconclusive, "includes no change", ReasonOpen},
+		{"no interval", model.LowerIsBetter, 0.01, math.NaN(), math.NaN(), math.NaN(), "utest", Inconclusive, "too few samples", ReasonTooFew},
+		{"exact equal", model.LowerIsBetter, 0, 0, 0, math.NaN(), "exact", Unchanged, "identical", ReasonExactIdentical},
+		{"exact worse", model.LowerIsBetter, 0.001, 0.001, 0.001, math.NaN(), "exact", Regressed, "exact", ReasonExactDiffer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Change{Estimate: tt.est, Lo: tt.lo, Hi: tt.hi, P: tt.p, PAdjusted: tt.p, Test: tt.test}
 			m := &Metric{Unit: "sec/op", Better: tt.better, Sides: []Summary{{Center: 1e-6, Iters: 1e6}}}
 			decide(c, m, opts)
-			if c.Verdict != tt.want || !strings.Contains(c.Reason, tt.reasonContains) {
-				t.Errorf("verdict %s (%q), want %s containing %q", c.Verdict, c.Reason, tt.want, tt.reasonContains)
+			if c.Verdict != tt.want || !strings.Contains(c.Reason, tt.reasonContains) || c.ReasonKind != tt.kind {
+				t.Errorf("verdict %s (%q, %s), want %s containing %q, %s", c.Verdict, c.Reason, c.ReasonKind, tt.want, tt.reasonContains, tt.kind)
 			}
 		})
 	}
@@ -345,13 +346,15 @@ func TestMoreRounds(t *testing.T) {
 		est, lo, hi float64
 		n           int
 		want        string
+		// The same as data: SettleRounds, or SettleBeyond (100 n).
+		rounds, beyond int
 	}{
 		// w = 0.0145, gap = 0.013, w' = 0.0090946: n' = 20 * 2.54195 = 50.84.
-		{"real change overlapping the band", 0.023, 0.004, 0.033, 20, "about 51 rounds"},
+		{"real change overlapping the band", 0.023, 0.004, 0.033, 20, "about 51 rounds", 51, 0},
 		// w = 0.025, gap = 0.005, w' = 0.0034979: n' = 10 * 51.08 = 510.8.
-		{"no change, wide interval", 0.005, -0.02, 0.03, 10, "about 511 rounds"},
+		{"no change, wide interval", 0.005, -0.02, 0.03, 10, "about 511 rounds", 511, 0},
 		// gap = 0.0001: w' = 0.00007, and 10 w' < w = 0.008.
-		{"on the band's edge", 0.0101, 0.002, 0.018, 20, "even 100 times this run's 20 rounds"},
+		{"on the band's edge", 0.0101, 0.002, 0.018, 20, "even 100 times this run's 20 rounds", 0, 2000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -361,6 +364,9 @@ func TestMoreRounds(t *testing.T) {
 			decide(c, m, opts)
 			if c.Verdict != Inconclusive || !strings.Contains(c.Reason, tt.want) || strings.Contains(c.Reason, "per side") {
 				t.Errorf("verdict %s, reason %q: want inconclusive saying %q", c.Verdict, c.Reason, tt.want)
+			}
+			if c.SettleRounds != tt.rounds || c.SettleBeyond != tt.beyond || c.SettleSamples != 0 {
+				t.Errorf("SettleRounds %d, SettleBeyond %d, SettleSamples %d; want %d, %d, 0", c.SettleRounds, c.SettleBeyond, c.SettleSamples, tt.rounds, tt.beyond)
 			}
 		})
 	}

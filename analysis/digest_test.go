@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rigorbench/rigor/model"
@@ -92,5 +94,175 @@ func TestDigestVariation(t *testing.T) {
 				t.Errorf("Digest(true) has %d lines, want %d (each note)", len(all), tc.lines)
 			}
 		})
+	}
+}
+
+
+// digestLines returns r.Digest(verbose) as the lines text reports print.
+func digestLines(r *Report, verbose bool) []string {
+	lines, _ := r.Digest(verbose)
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.String())
+	}
+	return got
+}
+
+// Inconclusive comparisons whose reasons differ only in their numbers
+// are said once per reason, with the rounds (or samples) that would
+// settle them as a range naming its ends: the busy issue 13 xxhash run
+// repeated the same words for 19 of its comparisons. The table shows
+// each interval and p-value, so the grouped line does not. A reason of
+// one comparison stays its own line, as it was; -v lists each.
+func TestDigestVerdicts(t *testing.T) {
+	paired := func(kind ReasonKind, n, rounds, beyond int, reason string) *Change {
+		return &Change{Paired: true, N: n, Verdict: Inconclusive, ReasonKind: kind, SettleRounds: rounds, SettleBeyond: beyond, Reason: reason}
+	}
+	open := func(n, rounds, beyond int, reason string) *Change { return paired(ReasonOpen, n, rounds, beyond, reason) }
+	notSig := func(p, adj float64, reason string) *Change {
+		return &Change{Paired: true, N: 6, P: p, PAdjusted: adj, Verdict: Inconclusive, ReasonKind: ReasonNotSignificant, Reason: reason}
+	}
+	samples := func(n int, reason string) *Change {
+		return &Change{N: 10, Verdict: Inconclusive, ReasonKind: ReasonOpen, SettleSamples: n, Reason: reason}
+	}
+	sec := func(cs ...*Change) Metric { return Metric{Unit: "sec/op", Changes: cs} }
+	cpu := func(cs ...*Change) Metric { return Metric{Unit: "cpu-sec/op", Changes: cs} }
+	bench := func(name string, ms ...Metric) Benchmark { return Benchmark{FullName: name, Metrics: ms} }
+	for _, tc := range []struct {
+		name    string
+		benches []Benchmark
+		want    []string
+	}{
+		{"rounds as a range, one reason alone", []Benchmark{
+			bench("A", sec(open(6, 29, 0, "the 95% CI [-41.27%, +17.76%] includes ... about 29 rounds"))),
+			bench("B", sec(open(6, 594, 0, "the 95% CI [-46.08%, +62.47%] includes ... about 594 rounds"))),
+			bench("C", sec(open(6, 89, 0, "the 95% CI [-42.15%, +42.85%] includes ... about 89 rounds"))),
+			bench("D", sec(notSig(0.1, 0.344, "the 95% CI [-38.41%, -21.75%] clears the ±1% noise band, but p=0.344 after Holm is not below 0.05"))),
+		}, []string{
+			"D sec/op: inconclusive: the 95% CI [-38.41%, -21.75%] clears the ±1% noise band, but p=0.344 after Holm is not below 0.05",
+			"3 benchmarks (A, B and C) sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; at this run's variation about 29 (A) to 594 (B) rounds would likely settle them (they had 6)",
+		}},
+		{"beyond reach, across units, every benchmark; a derived unit's left to -v", []Benchmark{
+			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "b"))),
+			bench("B", cpu(notSig(0.01, 0.062, "d")), sec(open(5, 0, 500, "c")), Metric{Unit: "B/s", DerivedFrom: "sec/op", Changes: []*Change{open(5, 0, 500, "e")}}),
+		}, []string{
+			"B cpu-sec/op: inconclusive: d",
+			"every benchmark sec/op and A cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 5 to 6 rounds would likely not settle them",
+		}},
+		{"the same rounds; units named at the ends", []Benchmark{
+			bench("A", sec(open(6, 40, 0, "a"))),
+			bench("B", sec(open(6, 40, 0, "b"))),
+			bench("C", cpu(open(6, 52, 0, "c")), sec(open(6, 40, 0, "d"))),
+		}, []string{
+			"every benchmark sec/op and C cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; at this run's variation about 40 (A sec/op) to 52 (C cpu-sec/op) rounds would likely settle them (they had 6)",
+		}},
+		{"unpaired: samples per side", []Benchmark{
+			bench("A", sec(samples(12, "a"))), bench("B", sec(samples(80, "b"))), bench("C"),
+		}, []string{
+			"2 benchmarks (A and B) sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; about 12 (A) to 80 (B) samples per side would resolve a 1% change at this variation",
+		}},
+		{"not significant; real but small", []Benchmark{
+			bench("A", sec(notSig(0.01, 0.2, "a")), cpu(paired(ReasonSmall, 12, 51, 0, "b"))),
+			bench("B", sec(notSig(0.3, 0.3, "c")), cpu(paired(ReasonSmall, 12, 115, 0, "d"))),
+		}, []string{
+			"every benchmark sec/op: inconclusive: each 95% CI clears the ±1% noise band, but p after Holm is not below 0.05",
+			"every benchmark cpu-sec/op: inconclusive: real changes, but each 95% CI overlaps the ±1% noise band: they may be too small to matter; at this run's variation about 51 (A) to 115 (B) rounds would likely settle them (they had 12)",
+		}},
+		{"settled by rounds or beyond reach: two findings", []Benchmark{
+			bench("A", sec(open(6, 29, 0, "a"))), bench("B", sec(open(6, 0, 600, "b"))),
+		}, []string{"A sec/op: inconclusive: a", "B sec/op: inconclusive: b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := &Report{Options: DefaultOptions(), Benchmarks: tc.benches}
+			if got := digestLines(rep, false); !slices.Equal(got, tc.want) {
+				t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			// -v: each comparison's own reason, as before.
+			var want []string
+			for _, b := range tc.benches {
+				for _, m := range b.Metrics {
+					for _, c := range m.Changes {
+						want = append(want, b.FullName+" "+m.Unit+": inconclusive: "+c.Reason)
+					}
+				}
+			}
+			if got := digestLines(rep, true); !slices.Equal(got, want) {
+				t.Errorf("Digest(true) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// The clock chosen for the same reason is said once, with its numbers as
+// ranges read from each benchmark's Clock; the words of each note are
+// not read. Two benchmarks whose words would differ (GOMAXPROCS) stay
+// apart.
+func TestDigestClocks(t *testing.T) {
+	clock := func(name string, c Clock) Benchmark {
+		return Benchmark{FullName: name, Clock: &c, Notes: []model.Note{{Kind: model.NoteClock, Topic: c.Why, Text: name + "'s reason"}}}
+	}
+	nan := math.NaN()
+	rep := &Report{Options: DefaultOptions(), Benchmarks: []Benchmark{
+		clock("A", Clock{Unit: CPUUnit, Why: ClockCPUBound, Contended: 1, CPUPerWall: 2.22, Basis: BasisFairShare, Waiting: 0}),
+		clock("B", Clock{Unit: CPUUnit, Why: ClockCPUBound, Contended: 1, CPUPerWall: 1.79, Basis: BasisFairShare, Waiting: 0.02}),
+		clock("C", Clock{Unit: WallUnit, Why: ClockCPUUnsteady, Contended: 1, CPUPerWall: 2.3, Basis: BasisFairShare, Waiting: 0, CPUSpread: 0.066, WallSpread: 0.040}),
+		clock("D", Clock{Unit: WallUnit, Why: ClockCPUUnsteady, Contended: 0.5, CPUPerWall: 1.9, Basis: BasisFairShare, Waiting: 0, CPUSpread: 0.266, WallSpread: 0.248}),
+		clock("E", Clock{Unit: WallUnit, Why: ClockNotCPUBound, Contended: 1, CPUPerWall: 0.4, Basis: BasisQuiet, Waiting: nan}),
+		clock("F", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 1, CPUPerWall: 1.2, Basis: BasisQuiet, Waiting: nan, Procs: 2}),
+		clock("G", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 1, CPUPerWall: 1.9, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
+		clock("H", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 0.25, CPUPerWall: 1.5, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
+	}}
+	want := []string{
+		"E: E's reason",
+		"F: F's reason",
+		"2 benchmarks (A and B): the machine was busy (other processes competed for the CPU in 100% of their samples): wall time measured the machine; they are CPU-bound (CPU time 179% to 222% of the share of a CPU a fair scheduler could give one thread, every round being contended, 0% to 2% of their CPU profiles on locks or file I/O), so CPU time is used for their verdicts",
+		"2 benchmarks (C and D): the machine was busy (other processes competed for the CPU in 50% to 100% of their samples), but CPU time varied as much as wall time from round to round (6.6% to 26.6% against 4.0% to 24.8%), so the verdict stays on wall time",
+		"2 benchmarks (G and H): the machine was busy (other processes competed for the CPU in 25% to 100% of their samples), but without a CPU profile nothing shows that they never wait: on 4 threads their goroutines may spin or sleep on a lock, which CPU time would hide (they kept 1.5 to 1.9 busy), so the verdict stays on wall time",
+	}
+	if got := digestLines(rep, false); !slices.Equal(got, want) {
+		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	want = nil
+	for _, b := range rep.Benchmarks {
+		want = append(want, b.FullName+": "+b.FullName+"'s reason")
+	}
+	if got := digestLines(rep, true); !slices.Equal(got, want) {
+		t.Errorf("Digest(true) = %q\nwant %q", got, want)
+	}
+}
+
+// The same bottleneck is said once, with the range of each figure every
+// member's note has as Evidence; a file written before notes carried
+// figures gives none (-v has them in words). A topic whose diagnoses say
+// different things (the kernel) stays benchmark by benchmark.
+func TestDigestBottlenecks(t *testing.T) {
+	note := func(topic string, ev map[string]float64, text string) []model.Note {
+		return []model.Note{{Kind: model.NoteBottleneck, Topic: topic, Evidence: ev, Text: text}}
+	}
+	rep := &Report{Options: DefaultOptions(), Benchmarks: []Benchmark{
+		{FullName: "A", Notes: note("cpu-user", map[string]float64{"user_share": 0.919, "cpus_busy": 0.85}, "bottleneck: CPU in user code (a)")},
+		{FullName: "B", Notes: note("cpu-user", map[string]float64{"user_share": 0.932, "cpus_busy": 0.66}, "bottleneck: CPU in user code (b)")},
+		{FullName: "C", Notes: note("cpu-starved", nil, "bottleneck: not enough CPU: other processes took it (c)")},
+		{FullName: "D", Notes: note("cpu-starved", nil, "bottleneck: not enough CPU: other processes took it (d)")},
+		{FullName: "E", Notes: note("cpu-user", map[string]float64{"user_share": 0.92}, "bottleneck: CPU in user code (e)")},
+		{FullName: "F", Notes: note("kernel", nil, "bottleneck: the kernel (f)")},
+		{FullName: "G", Notes: note("kernel", nil, "bottleneck: the kernel (g)")},
+		{FullName: "H", Notes: note("cpu-starved", map[string]float64{"cpus_busy": 0.69, "other_cpu": 0.648, "idle": 0.00236}, "bottleneck: not enough CPU: other processes took it (h)")},
+		{FullName: "I", Notes: note("cpu-starved", map[string]float64{"cpus_busy": 0.57, "other_cpu": 0.707, "idle": 0.0274}, "bottleneck: not enough CPU: other processes took it (i)")},
+	}}
+	want := []string{
+		"F: bottleneck: the kernel (f)",
+		"G: bottleneck: the kernel (g)",
+		"3 benchmarks (A, B and E): bottleneck: CPU in user code (91.9% to 93.2% of the processes' CPU time was user time)",
+		"4 benchmarks (C, D, H and I): bottleneck: not enough CPU: other processes took it",
+	}
+	if got := digestLines(rep, false); !slices.Equal(got, want) {
+		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Figures every member has: H and I alone.
+	rep.Benchmarks = rep.Benchmarks[7:]
+	want = []string{"every benchmark: bottleneck: not enough CPU: other processes took it (the processes kept only 0.57 to 0.69 CPUs busy, other processes used 64.8% to 70.7% of the CPU, the CPUs were idle 0.236% to 2.74% of the time)"}
+	if got := digestLines(rep, false); !slices.Equal(got, want) {
+		t.Errorf("Digest(false) = %q\nwant %q", got, want)
 	}
 }

@@ -176,10 +176,10 @@ func (r *Report) sayVerdicts(members []member) string {
 	rounds := span(members, func(m member) float64 { return float64(m.change.N) }, func(v float64) string { return fmt.Sprint(v) })
 	switch {
 	case c0.SettleRounds > 0:
-		s += fmt.Sprintf("; at this run's variation about %s rounds would likely settle them, against this run's %s",
+		s += fmt.Sprintf("; at this run's variation about %s rounds would likely settle them (they had %s)",
 			spanNamed(members, func(m member) int { return m.change.SettleRounds }), rounds)
 	case c0.SettleBeyond > 0:
-		s += fmt.Sprintf("; their estimates sit so near the band's edge that even %d times this run's %s rounds would likely not settle them", settleMost, rounds)
+		s += fmt.Sprintf("; their estimates sit so near the band's edge that even %d times their %s rounds would likely not settle them", settleMost, rounds)
 	case c0.SettleSamples > 0:
 		s += fmt.Sprintf("; about %s samples per side would resolve a %s change at this variation",
 			spanNamed(members, func(m member) int { return m.change.SettleSamples }), words.Pct(opts.Noise))
