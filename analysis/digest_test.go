@@ -97,7 +97,6 @@ func TestDigestVariation(t *testing.T) {
 	}
 }
 
-
 // digestLines returns r.Digest(verbose) as the lines text reports print.
 func digestLines(r *Report, verbose bool) []string {
 	lines, _ := r.Digest(verbose)
@@ -118,7 +117,9 @@ func TestDigestVerdicts(t *testing.T) {
 	paired := func(kind ReasonKind, n, rounds, beyond int, reason string) *Change {
 		return &Change{Paired: true, N: n, Verdict: Inconclusive, ReasonKind: kind, SettleRounds: rounds, SettleBeyond: beyond, Reason: reason}
 	}
-	open := func(n, rounds, beyond int, reason string) *Change { return paired(ReasonOpen, n, rounds, beyond, reason) }
+	open := func(n, rounds, beyond int, reason string) *Change {
+		return paired(ReasonOpen, n, rounds, beyond, reason)
+	}
 	notSig := func(p, adj float64, reason string) *Change {
 		return &Change{Paired: true, N: 6, P: p, PAdjusted: adj, Verdict: Inconclusive, ReasonKind: ReasonNotSignificant, Reason: reason}
 	}
