@@ -60,6 +60,7 @@ type jsonBenchmark struct {
 type jsonClock struct {
 	Unit       string   `json:"unit"`
 	Reason     string   `json:"reason,omitempty"`
+	Why        string   `json:"why,omitempty"`
 	Contended  float64  `json:"contended"`
 	Intervals  int      `json:"intervals"`
 	CPUPerWall *float64 `json:"cpu_per_wall"`
@@ -134,6 +135,12 @@ type jsonChange struct {
 	Effect    *float64 `json:"effect_size"`
 	Verdict   string   `json:"verdict"`
 	Reason    string   `json:"reason"`
+	// ReasonKind and the Settle fields are analysis.Change's: Reason
+	// as data.
+	ReasonKind    string `json:"reason_kind,omitempty"`
+	SettleRounds  int    `json:"settle_rounds,omitempty"`
+	SettleBeyond  int    `json:"settle_beyond,omitempty"`
+	SettleSamples int    `json:"settle_samples,omitempty"`
 }
 
 type jsonGeomean struct {
@@ -256,7 +263,7 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 		Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
 	if c := b.Clock; c != nil {
 		jb.VerdictMetric = c.Unit
-		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Contended: c.Contended, Intervals: c.Intervals,
+		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Why: c.Why, Contended: c.Contended, Intervals: c.Intervals,
 			CPUPerWall: num(c.CPUPerWall), CPUBasis: c.Basis, Procs: c.Procs, Waiting: num(c.Waiting)}
 	}
 	for _, m := range b.Metrics {
@@ -307,5 +314,6 @@ func changeJSON(c *analysis.Change) *jsonChange {
 		Side: c.Side, Estimate: num(c.Estimate), Lo: num(c.Lo), Hi: num(c.Hi), Delta: num(c.Delta),
 		P: num(c.P), PAdjusted: num(c.PAdjusted), Test: c.Test, Paired: c.Paired, N: c.N,
 		Effect: num(c.Effect), Verdict: string(c.Verdict), Reason: c.Reason,
+		ReasonKind: string(c.ReasonKind), SettleRounds: c.SettleRounds, SettleBeyond: c.SettleBeyond, SettleSamples: c.SettleSamples,
 	}
 }

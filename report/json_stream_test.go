@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -36,5 +38,51 @@ func TestJSONStreamsTheSameDocument(t *testing.T) {
 		if !json.Valid([]byte(got)) {
 			t.Errorf("%s: not valid JSON", name)
 		}
+	}
+}
+
+// TestJSONReasonAsData: each change's reason_kind and settle fields say
+// as data what its reason says in words (the xxhash fixture has changes
+// left open by the noise band, with the rounds that would settle them,
+// and changes decided), so scripts need not read the words.
+func TestJSONReasonAsData(t *testing.T) {
+	var doc struct {
+		Benchmarks []struct {
+			FullName string `json:"full_name"`
+			Metrics  []struct {
+				Unit    string `json:"unit"`
+				Changes []struct {
+					Verdict      string `json:"verdict"`
+					Reason       string `json:"reason"`
+					ReasonKind   string `json:"reason_kind"`
+					SettleRounds int    `json:"settle_rounds"`
+					SettleBeyond int    `json:"settle_beyond"`
+				} `json:"changes"`
+			} `json:"metrics"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal([]byte(render(t, fxXXHash(t), Options{Format: "json"})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, b := range doc.Benchmarks {
+		for _, m := range b.Metrics {
+			for _, c := range m.Changes {
+				kinds[c.ReasonKind]++
+				if c.ReasonKind == "" {
+					t.Errorf("%s %s: no reason_kind for %q", b.FullName, m.Unit, c.Reason)
+				}
+				if (c.SettleRounds > 0) != strings.Contains(c.Reason, fmt.Sprintf("about %d rounds", c.SettleRounds)) ||
+					(c.SettleBeyond > 0) != strings.Contains(c.Reason, "would likely not settle it") {
+					t.Errorf("%s %s: settle_rounds %d, settle_beyond %d for %q", b.FullName, m.Unit, c.SettleRounds, c.SettleBeyond, c.Reason)
+				}
+				if c.ReasonKind == string(analysis.ReasonOpen) && !strings.Contains(c.Reason, "includes no change") {
+					t.Errorf("%s %s: reason_kind open for %q", b.FullName, m.Unit, c.Reason)
+				}
+			}
+		}
+	}
+	if kinds[string(analysis.ReasonOpen)] == 0 || kinds[string(analysis.ReasonInsideBand)] == 0 {
+		t.Errorf("reason kinds %v: want open and inside-band among them", kinds)
 	}
 }
