@@ -79,7 +79,7 @@ func (f *family) subject(all int) string {
 
 // span says the range of f over members: "1.5" when every value reads
 // the same, "0.66 to 0.85" otherwise; the values that are NaN are left
-// out, and "?" is all of them are.
+// out, and it is "?" when all of them are.
 func span(members []member, f func(member) float64, format func(float64) string) string {
 	lo, hi := math.NaN(), math.NaN()
 	for _, m := range members {
@@ -132,7 +132,7 @@ func pct1(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 // of the verdict rule and what would settle it. Only the cases whose words
 // differ from one comparison to the next by numbers the table already
 // shows (the interval, p) or that say() gives as a range (the rounds) have
-// one; the others ("" ) stay as they are, merged when their words are the
+// one; the others ("") stay as they are, merged when their words are the
 // same.
 func (r *Report) verdictFamily(c *Change) string {
 	switch c.ReasonKind {
