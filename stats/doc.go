@@ -17,7 +17,8 @@
 //     interval; bootstrap.go: the seeded percentile bootstrap, with rng.go
 //     its generator; medianratio.go: the ratio of medians;
 //   - mannwhitney.go: the U test; wilcoxon.go: the signed-rank test;
-//     pairedshift.go: the signed-rank interval of a paired shift; welch.go:
+//     pairedshift.go: the signed-rank interval of a paired shift, with
+//     walsh.go selecting its Walsh averages without listing them; welch.go:
 //     Welch's t-test and the mixed-bootstrap t-test;
 //   - effect.go: Hodges-Lehmann, Cohen's d and d_z, Spearman's rho;
 //     correct.go: Holm and Benjamini-Hochberg; samplesize.go: samples

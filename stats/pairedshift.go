@@ -33,15 +33,9 @@ func PairedShift(d []float64, confidence float64) (Interval, error) {
 	if hasNaN(d) {
 		return nan, ErrNaN
 	}
-	walsh := make([]float64, 0, n*(n+1)/2)
-	for i := range d {
-		for j := i; j < n; j++ {
-			walsh = append(walsh, (d[i]+d[j])/2)
-		}
-	}
-	slices.Sort(walsh)
-	m := len(walsh)
-	iv := Interval{Estimate: quantileSorted(walsh, 0.5), Confidence: confidence}
+	m := n * (n + 1) / 2
+	at := walshOrder(d)
+	iv := Interval{Estimate: quantileAt(m, 0.5, at), Confidence: confidence}
 	alpha := 1 - confidence
 	k := 0
 	if n <= exactSignedRankLimit {
@@ -65,6 +59,39 @@ func PairedShift(d []float64, confidence float64) (Interval, error) {
 		iv.Lo, iv.Hi = math.NaN(), math.NaN()
 		return iv, ErrTooFew
 	}
-	iv.Lo, iv.Hi = walsh[k-1], walsh[m-k]
+	iv.Lo, iv.Hi = at(k-1), at(m-k)
 	return iv, nil
+}
+
+// walshOrder returns the function that gives the Walsh average of d of a
+// 0-based rank, as the sorted list of them all would: selected without
+// the list (see walshSelector) when d is finite; from the sorted list
+// otherwise (an infinite difference makes a NaN average of +Inf and -Inf,
+// which has no place in the matrix's order).
+func walshOrder(d []float64) func(k int) float64 {
+	x := slices.Clone(d)
+	slices.Sort(x)
+	if len(x) > 0 && !math.IsInf(x[0], 0) && !math.IsInf(x[len(x)-1], 0) {
+		return newWalshSelector(x).kth
+	}
+	n := len(d)
+	walsh := make([]float64, 0, n*(n+1)/2)
+	for i := range d {
+		for j := i; j < n; j++ {
+			walsh = append(walsh, (d[i]+d[j])/2)
+		}
+	}
+	slices.Sort(walsh)
+	return func(k int) float64 { return walsh[k] }
+}
+
+// quantileAt is quantileSorted(s, p) of a sorted s of length m known by
+// at(k) = s[k]: it reads only the two order statistics it needs.
+func quantileAt(m int, p float64, at func(int) float64) float64 {
+	h := float64(m-1) * p
+	lo := int(h)
+	if lo >= m-1 {
+		return at(m - 1)
+	}
+	return quantileSorted([]float64{at(lo), at(lo + 1)}, h-float64(lo))
 }
