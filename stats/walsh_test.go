@@ -39,7 +39,8 @@ func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 // TestWalshSelectorEveryRank: the selector's value at every rank is the
 // sorted list's, by the definition (bruteWalsh), for sizes below and
 // above walshListMax's n(n+1)/2, so that the pivoting runs (at 150,
-// 11325 averages: every 13th rank and the 50 at each end).
+// 11325 averages; with -short, every 17th rank and the 50 at each end
+// beyond 2000 averages).
 func TestWalshSelectorEveryRank(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 2, 3, 10, 90, 91, 150} {
@@ -49,9 +50,8 @@ func TestWalshSelectorEveryRank(t *testing.T) {
 			slices.Sort(x)
 			w := newWalshSelector(x)
 			for k := range want {
-				m := len(want)
-				if m > 5000 && k%13 != 0 && k > 50 && k < m-50 {
-					continue // every 13th rank, and the ends
+				if m := len(want); testing.Short() && m > 2000 && k%17 != 0 && k > 50 && k < m-50 {
+					continue // every 17th rank, and the ends
 				}
 				if got := w.kth(k); !same(got, want[k]) {
 					t.Fatalf("n=%d %s: rank %d is %v, want %v", n, name, k, got, want[k])
@@ -61,12 +61,15 @@ func TestWalshSelectorEveryRank(t *testing.T) {
 	}
 }
 
-// TestWalshSelectorLarge: at n = 1500 (1.1 million averages) the ranks
-// PairedShift reads (the 95% and 99.9% bounds, the median's two) and a
-// few others match the sorted list.
+// TestWalshSelectorLarge: at n = 1500 (1.1 million averages; 800 with
+// -short) ranks near those PairedShift reads (its bounds, the median)
+// and a few others match the sorted list.
 func TestWalshSelectorLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := 1500
+	if testing.Short() {
+		n = 800
+	}
 	for name, d := range walshInputs(n, rng) {
 		want := bruteWalsh(d)
 		m := len(want)
