@@ -179,18 +179,31 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	// CPU time per wall time, per sample, on the uncontended rounds; on
 	// the contended ones, over the share a fair scheduler could give a
 	// thread that never waits.
+	// Each wall sample pairs with every CPU sample of its side and round,
+	// in their order: found by side and round, not by scanning all of
+	// them for each (quadratic in the rounds, at every interim look).
+	type sideRound struct {
+		side  string
+		round int
+	}
+	cpuAt := make(map[sideRound][]float64, len(cpu.Samples))
+	for _, s := range cpu.Samples {
+		k := sideRound{s.Side, s.Round}
+		cpuAt[k] = append(cpuAt[k], s.Value)
+	}
 	var quiet, all, normalized []float64
 	for _, w := range wall.Samples {
-		for _, s := range cpu.Samples {
-			if s.Side == w.Side && s.Round == w.Round && w.Value > 0 {
-				r := s.Value / w.Value
-				all = append(all, r)
-				k := [2]any{w.Side, w.Round}
-				if !contended[k] {
-					quiet = append(quiet, r)
-				} else if f := fair[k]; f > 0 {
-					normalized = append(normalized, r/f)
-				}
+		if !(w.Value > 0) {
+			continue
+		}
+		for _, v := range cpuAt[sideRound{w.Side, w.Round}] {
+			r := v / w.Value
+			all = append(all, r)
+			k := [2]any{w.Side, w.Round}
+			if !contended[k] {
+				quiet = append(quiet, r)
+			} else if f := fair[k]; f > 0 {
+				normalized = append(normalized, r/f)
 			}
 		}
 	}

@@ -211,3 +211,24 @@ func TestClockBasisWords(t *testing.T) {
 		})
 	}
 }
+
+// TestClockPairsBySideAndRound: CPU time per wall time pairs each wall
+// sample with every CPU sample of its side and round, whatever their
+// order (by hand: old round 1 has two wall samples, 1 and 2, for its CPU
+// 0.9: 0.9 and 0.45; old 2: 3/4 = 0.75; new 1: 0.7; new 2: 1/10 = 0.1;
+// the median of the five is 0.7).
+func TestClockPairsBySideAndRound(t *testing.T) {
+	s := func(side string, round int, v float64) model.Sample {
+		return model.Sample{Side: side, Round: round, Iters: 1, Value: v}
+	}
+	wall := model.Metric{Unit: WallUnit, Better: model.LowerIsBetter, Samples: []model.Sample{
+		s("old", 1, 1), s("old", 1, 2), s("old", 2, 4), s("new", 1, 1), s("new", 2, 10)}}
+	cpu := model.Metric{Unit: CPUUnit, Better: model.LowerIsBetter, Samples: []model.Sample{
+		s("new", 2, 1), s("old", 2, 3), s("new", 1, 0.7), s("old", 1, 0.9)}}
+	run := &model.Run{Kind: model.KindAB, Paired: true, Sides: []model.Side{{Label: "old"}, {Label: "new"}},
+		Benchmarks: []model.Benchmark{{Name: "B", Pkg: "p", Procs: 1, Metrics: []model.Metric{wall, cpu}}}}
+	c := chooseClock(run, &run.Benchmarks[0])
+	if c == nil || c.CPUPerWall != 0.7 || c.Basis != BasisQuiet {
+		t.Errorf("clock %+v, want CPU per wall 0.7 on the quiet samples", c)
+	}
+}
