@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -60,5 +61,32 @@ func TestLookGrowth(t *testing.T) {
 		if got := lookGrowth(tc.round); got != tc.want {
 			t.Errorf("lookGrowth(%v) = %v, want %v", tc.round, got, tc.want)
 		}
+	}
+}
+
+// TestDesignLooks: the rounds' design spaces the looks by the warm-up's
+// round time (two 3 ms runs a round: 6 ms, by a quarter; 30 ms runs: by
+// a tenth; no warm-up: short rounds assumed) and always bounds their
+// share of the time.
+func TestDesignLooks(t *testing.T) {
+	for _, tc := range []struct {
+		warmRuns int
+		spent    time.Duration
+		want     float64
+	}{
+		{0, 0, 0.25},
+		{2, 6 * time.Millisecond, 0.25},
+		{2, 60 * time.Millisecond, 0.1},
+		{4, 2 * time.Second, 0},
+	} {
+		s := &session{cfg: Config{MinRounds: 10}, labels: []string{"a", "b"}, units: []*unit{{}}, warmRuns: tc.warmRuns, budget: experiment.NewBudget(time.Minute, time.Now())}
+		s.budget.Spend("warm-up", tc.spent, "")
+		d := s.design()
+		if d.LookGrowth != tc.want || d.LookShare != lookShare || d.MinRounds != 10 {
+			t.Errorf("%d warm-up runs in %v: growth %v, share %v, min rounds %d; want %v, %v, 10", tc.warmRuns, tc.spent, d.LookGrowth, d.LookShare, d.MinRounds, tc.want, lookShare)
+		}
+	}
+	if lookShare <= 0 || lookShare >= 1 {
+		t.Errorf("lookShare %v: want a share of the time, in (0, 1)", lookShare)
 	}
 }

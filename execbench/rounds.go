@@ -24,13 +24,13 @@ const (
 // lookGrowth spaces the stopping rule's looks by how long a round takes
 // (estimated from the warm-up): after every round when rounds are long,
 // when the rounds have grown by a tenth when they are shorter than
-// 100 ms, and by a quarter below 10 ms. The paired interval of a look
-// costs O(n² log n) in the rounds so far (it sorts the n(n+1)/2 Walsh
-// averages: about 75 ms of CPU at 870 rounds, measured), so that rounds
-// of 1 ms commands looked at by a tenth spent more time analysing than
-// measuring on a busy machine; by a quarter the looks cost about half as
-// much in all, and the run overshoots its resolution by at most a
-// quarter of its rounds, a quarter of a second of 1 ms rounds.
+// 100 ms, and by a quarter below 10 ms. A look analyses every round so
+// far (about 50 ms at 2000 rounds of two commands, measured; when the
+// paired interval sorted all n(n+1)/2 Walsh averages, 0.8 s), so that
+// rounds of 1 ms commands looked at by a tenth spent more time analysing
+// than measuring on a busy machine; by a quarter the run overshoots its
+// resolution by at most a quarter of its rounds, a quarter of a second
+// of 1 ms rounds.
 func lookGrowth(round time.Duration) float64 {
 	switch {
 	case round >= 100*time.Millisecond:
@@ -41,6 +41,14 @@ func lookGrowth(round time.Duration) float64 {
 	return 0.25
 }
 
+// lookShare bounds the looks' share of the rounds' time whatever the
+// warm-up said: a warm-up slowed by a cold start or a busy machine makes
+// lookGrowth look after every round of a quick command (one session of
+// 1000 rounds of 'true true' took 30 s instead of about 2.5 s on a busy
+// machine, nearly all of it in looks, consistent with that), and a look
+// grows with the rounds.
+const lookShare = 0.1
+
 // checkpointEvery is how often run.json is rewritten during the rounds.
 // Rewriting it after every round of a quick command would make the run
 // quadratic in its length.
@@ -48,22 +56,29 @@ const checkpointEvery = time.Second
 
 // measure runs the rounds until the design stops them.
 func (s *session) measure(ctx context.Context) error {
+	out, err := experiment.Loop(ctx, s.design(), (*sampler)(s))
+	s.roundsNote(out)
+	return err
+}
+
+// design is the rounds' design: Config's rounds and budget, and the
+// looks spaced by lookGrowth and lookShare.
+func (s *session) design() experiment.Design {
 	growth := lookGrowth(0) // no warm-up: assume short rounds
 	if s.warmRuns > 0 {
 		growth = lookGrowth(s.budget.Spent("warm-up") / time.Duration(s.warmRuns) * time.Duration(len(s.units)*len(s.labels)))
 	}
-	out, err := experiment.Loop(ctx, experiment.Design{
+	return experiment.Design{
 		MinRounds:     s.cfg.MinRounds,
 		MaxRounds:     s.cfg.MaxRounds,
 		MinOverBudget: s.cfg.Runs > 0 && !s.cfg.RunsTimed,
 		Budget:        s.budget,
 		LookGrowth:    growth,
+		LookShare:     lookShare,
 		Progress: func(round int, unresolved []string) {
 			s.progress(Progress{Phase: PhaseMeasure, Round: round, Unresolved: unresolved})
 		},
-	}, (*sampler)(s))
-	s.roundsNote(out)
-	return err
+	}
 }
 
 // A sampler is a session seen by the experiment's round loop.

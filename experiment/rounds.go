@@ -44,8 +44,18 @@ type Design struct {
 	// 10%), for samplers whose rounds are short next to a look. Zero
 	// looks after every round.
 	LookGrowth float64
+	// LookShare, when positive, also keeps the looks to about this share
+	// of the time the rounds take: after a look that took L, the next
+	// waits until the rounds since have taken L/LookShare. An interim
+	// analysis grows with the rounds, and one round of a quick command
+	// is short next to it. Fewer looks only make the rule more
+	// conservative (each look tests at InterimAlpha).
+	LookShare float64
 	// Progress, when set, hears the unresolved units after every look.
 	Progress func(round int, unresolved []string)
+	// now is the clock of the rounds and looks (time.Now when nil), for
+	// tests.
+	now func() time.Time
 }
 
 // Why the rounds stopped.
@@ -81,6 +91,12 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 	out := Outcome{Retired: map[string]int{}}
 	resolvedOnce := map[string]bool{}
 	nextLook := d.MinRounds
+	now := d.now
+	if now == nil {
+		now = time.Now
+	}
+	// The last look's cost, and the time the rounds have taken since.
+	var lookCost, sinceLook time.Duration
 	start := time.Now()
 	defer func() {
 		if d.Budget != nil {
@@ -103,22 +119,25 @@ func Loop(ctx context.Context, d Design, s Sampler) (Outcome, error) {
 		if out.Stop != "" {
 			return out, nil
 		}
-		t0 := time.Now()
+		t0 := now()
 		if err := s.Round(ctx, k, active); err != nil {
 			return out, err
 		}
-		out.Rounds, out.Last = k, time.Since(t0)
+		out.Rounds, out.Last = k, now().Sub(t0)
+		sinceLook += out.Last
 		if err := s.Checkpoint(); err != nil {
 			return out, err
 		}
-		if k < nextLook {
+		if k < nextLook || d.LookShare > 0 && float64(sinceLook) < float64(lookCost)/d.LookShare {
 			continue
 		}
 		nextLook = max(k+1, int(math.Ceil(float64(k)*(1+d.LookGrowth))))
+		t1 := now()
 		unresolved, err := s.Unresolved()
 		if err != nil {
 			return out, err
 		}
+		lookCost, sinceLook = now().Sub(t1), 0
 		// A unit that failed is not waiting to be settled.
 		live := s.Units()
 		unresolved = slices.DeleteFunc(unresolved, func(u string) bool { return !slices.Contains(live, u) })

@@ -131,3 +131,62 @@ func TestLoopIgnoresFailedUnits(t *testing.T) {
 		t.Errorf("unresolved %q, want only the live unit a", out.Unresolved)
 	}
 }
+
+// costlySampler is a fakeSampler on a fake clock: a round takes round, a
+// look takes look(k) at round k; it records the rounds it was looked at.
+type costlySampler struct {
+	fakeSampler
+	clock       time.Time
+	round, look time.Duration
+	lookFor     func(k int) time.Duration
+	looks       []int
+}
+
+func (c *costlySampler) Round(ctx context.Context, k int, active []string) error {
+	c.clock = c.clock.Add(c.round)
+	return c.fakeSampler.Round(ctx, k, active)
+}
+
+func (c *costlySampler) Unresolved() ([]string, error) {
+	c.looks = append(c.looks, c.fakeSampler.round)
+	c.clock = c.clock.Add(c.lookFor(c.fakeSampler.round))
+	return c.fakeSampler.Unresolved()
+}
+
+// TestLoopLookShare: with LookShare, a look waits until the rounds since
+// the last have taken the last look's cost over the share; without it,
+// or when looks are cheap, the looks follow LookGrowth alone.
+func TestLoopLookShare(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name   string
+		share  float64
+		growth float64
+		look   func(k int) time.Duration
+		want   []int
+	}{
+		{"no share: every round", 0, 0, func(int) time.Duration { return 5 * ms }, []int{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}},
+		// A 5 ms look, 1 ms rounds, a tenth: 50 rounds until the next.
+		{"costly looks spaced", 0.1, 0, func(int) time.Duration { return 5 * ms }, []int{4}},
+		// 0.25 ms looks: 2.5 ms of rounds, 3 rounds apart.
+		{"cheaper looks", 0.1, 0, func(int) time.Duration { return 250 * time.Microsecond }, []int{4, 7, 10, 13, 16, 19}},
+		// 0.05 ms looks wait half a round: growth decides (ceil(k*1.25)).
+		{"cheap looks: growth decides", 0.1, 0.25, func(int) time.Duration { return 50 * time.Microsecond }, []int{4, 5, 7, 9, 12, 15, 19}},
+		// A look's cost grows with the rounds, 0.09 ms per round so far:
+		// 0.36 ms at 4 waits 4 rounds, 0.72 ms at 8 waits 8, 1.44 ms at
+		// 16 would wait 15.
+		{"growing looks", 0.1, 0, func(k int) time.Duration { return time.Duration(k) * 90 * time.Microsecond }, []int{4, 8, 16}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &costlySampler{fakeSampler: fakeSampler{units: []string{"a"}}, round: ms, lookFor: tc.look}
+			d := Design{MinRounds: 4, MaxRounds: 20, LookGrowth: tc.growth, LookShare: tc.share, now: func() time.Time { return c.clock }}
+			out, err := Loop(context.Background(), d, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Rounds != 20 || !slices.Equal(c.looks, tc.want) {
+				t.Errorf("%d rounds, looks after rounds %v, want 20 and %v", out.Rounds, c.looks, tc.want)
+			}
+		})
+	}
+}
