@@ -90,3 +90,27 @@ func TestDesignLooks(t *testing.T) {
 		t.Errorf("lookShare %v: want a share of the time, in (0, 1)", lookShare)
 	}
 }
+
+// TestCheckpointDue: run.json is rewritten a second after the last
+// write, or checkpointCost times the last write's duration when that is
+// longer (a 100 ms write: 5 s).
+func TestCheckpointDue(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		cost, since time.Duration
+		want        bool
+	}{
+		{ms, 999 * ms, false},
+		{ms, time.Second, true},
+		{20 * ms, time.Second, true},
+		{100 * ms, 2 * time.Second, false},
+		{100 * ms, 4999 * ms, false},
+		{100 * ms, 5 * time.Second, true},
+	} {
+		s := &session{lastWrite: t0, writeCost: tc.cost}
+		if got := s.checkpointDue(t0.Add(tc.since)); got != tc.want {
+			t.Errorf("a write of %v, %v ago: due %v, want %v", tc.cost, tc.since, got, tc.want)
+		}
+	}
+}

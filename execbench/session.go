@@ -66,7 +66,9 @@ type session struct {
 	timeout time.Duration
 	// The shell's start-up (medians), subtracted from every sample.
 	shellWall, shellCPU time.Duration
+	// When run.json was last written, and how long that took.
 	lastWrite           time.Time
+	writeCost           time.Duration
 	claimed             string // the run.json this run created, removed if it measures nothing
 	timedRuns, warmRuns int
 }
@@ -83,7 +85,8 @@ type Result struct {
 // Run runs the commands' setups, warm-ups and then interleaved rounds
 // until the stopping rule, the budget or MaxRounds ends them, then the
 // cleanups. Every sample is written to cfg.Out's run.json as the run goes
-// (at most a second late).
+// (at most a second late, or 50 times as long as a rewrite takes once
+// that exceeds 20 ms; see checkpointCost).
 //
 // An error before measuring begins (a *ConfigError, a command that cannot
 // start, fails or hangs in its setup or warm-up) returns a nil Result.
@@ -308,7 +311,9 @@ func (s *session) unclaim() {
 // writeJSON rewrites run.json atomically.
 func (s *session) writeJSON() error {
 	s.lastWrite = time.Now()
-	return experiment.WriteRun(s.cfg.Out, experiment.RunFile, s.run)
+	err := experiment.WriteRun(s.cfg.Out, experiment.RunFile, s.run)
+	s.writeCost = time.Since(s.lastWrite)
+	return err
 }
 
 func (s *session) progress(p Progress) {
