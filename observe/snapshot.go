@@ -2,6 +2,7 @@ package observe
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"github.com/rigorbench/rigor/model"
@@ -51,20 +52,25 @@ func interp(snaps []snapshot, t time.Time, i int) float64 {
 	if !t.After(snaps[0].t) {
 		return snaps[0].c[i]
 	}
-	for k := 1; k < len(snaps); k++ {
-		b := snaps[k]
-		if t.After(b.t) {
-			continue
-		}
-		a := snaps[k-1]
-		span := b.t.Sub(a.t).Seconds()
-		if span <= 0 {
-			return b.c[i]
-		}
-		f := t.Sub(a.t).Seconds() / span
-		return a.c[i] + f*(b.c[i]-a.c[i])
+	k := firstAtOrAfter(snaps, t)
+	if k == len(snaps) {
+		return snaps[len(snaps)-1].c[i]
 	}
-	return snaps[len(snaps)-1].c[i]
+	a, b := snaps[k-1], snaps[k]
+	span := b.t.Sub(a.t).Seconds()
+	if span <= 0 {
+		return b.c[i]
+	}
+	f := t.Sub(a.t).Seconds() / span
+	return a.c[i] + f*(b.c[i]-a.c[i])
+}
+
+// firstAtOrAfter returns the index of the first of snaps (sorted by
+// time) taken at or after t, len(snaps) when none was: by bisection, as
+// every timed run of rigor exec is an interval, and a long run holds
+// thousands of snapshots.
+func firstAtOrAfter(snaps []snapshot, t time.Time) int {
+	return sort.Search(len(snaps), func(k int) bool { return !snaps[k].t.Before(t) })
 }
 
 // systemStats aggregates snaps over [t0, t1): counters as interpolated
@@ -96,15 +102,11 @@ func systemStats(snaps []snapshot, t0, t1 time.Time) *model.SystemStats {
 	s.NetTxBps = d[cNetTx] / dur
 	s.ObserverCPUSec = d[cObserver]
 
-	var inside []snapshot
-	for _, sn := range snaps {
-		if !sn.t.Before(t0) && sn.t.Before(t1) {
-			inside = append(inside, sn)
-		}
-	}
+	lo, hi := firstAtOrAfter(snaps, t0), firstAtOrAfter(snaps, t1)
+	inside := snaps[lo:max(lo, hi)]
 	s.Samples = len(inside)
 	if len(inside) == 0 {
-		inside = around(snaps, t0, t1)
+		inside = around(snaps, lo, hi)
 	}
 	s.CPUs = inside[len(inside)-1].cpus
 	var load, running, freq float64
@@ -140,20 +142,15 @@ func systemStats(snaps []snapshot, t0, t1 time.Time) *model.SystemStats {
 }
 
 // around returns the snapshots just before t0 and just after t1 (one of
-// them when the other does not exist).
-func around(snaps []snapshot, t0, t1 time.Time) []snapshot {
+// them when the other does not exist), given lo and hi, the first taken
+// at or after each.
+func around(snaps []snapshot, lo, hi int) []snapshot {
 	var out []snapshot
-	for k := len(snaps) - 1; k >= 0; k-- {
-		if snaps[k].t.Before(t0) {
-			out = append(out, snaps[k])
-			break
-		}
+	if lo > 0 {
+		out = append(out, snaps[lo-1])
 	}
-	for _, sn := range snaps {
-		if !sn.t.Before(t1) {
-			out = append(out, sn)
-			break
-		}
+	if hi < len(snaps) {
+		out = append(out, snaps[hi])
 	}
 	if len(out) == 0 {
 		out = append(out, snaps[len(snaps)-1])

@@ -2,8 +2,12 @@ package observe
 
 import (
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/rigorbench/rigor/model"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -97,5 +101,149 @@ func TestInterpClamps(t *testing.T) {
 	}
 	if got := interp(sn, sn[2].t.Add(time.Hour), cCtxt); got != 3400 {
 		t.Errorf("after the last snapshot: %v, want 3400", got)
+	}
+}
+
+// linearSystemStats, linearInterp and linearAround are systemStats as it
+// was, scanning every snapshot for every interval: the reference the
+// bisection must match exactly.
+func linearSystemStats(snaps []snapshot, t0, t1 time.Time) *model.SystemStats {
+	dur := t1.Sub(t0).Seconds()
+	if len(snaps) == 0 || dur <= 0 {
+		return nil
+	}
+	var d [nCounters]float64
+	for i := range d {
+		d[i] = max(0, linearInterp(snaps, t1, i)-linearInterp(snaps, t0, i))
+	}
+	s := &model.SystemStats{}
+	total := d[cUser] + d[cSystem] + d[cIdle] + d[cIOWait] + d[cSteal]
+	if total > 0 {
+		s.User = d[cUser] / total
+		s.System = d[cSystem] / total
+		s.Idle = d[cIdle] / total
+		s.IOWait = d[cIOWait] / total
+		s.Steal = d[cSteal] / total
+	}
+	s.CtxSwitches = d[cCtxt] / dur
+	s.DiskReadBps = d[cDiskRead] / dur
+	s.DiskWriteBps = d[cDiskWrite] / dur
+	s.NetRxBps = d[cNetRx] / dur
+	s.NetTxBps = d[cNetTx] / dur
+	s.ObserverCPUSec = d[cObserver]
+
+	var inside []snapshot
+	for _, sn := range snaps {
+		if !sn.t.Before(t0) && sn.t.Before(t1) {
+			inside = append(inside, sn)
+		}
+	}
+	s.Samples = len(inside)
+	if len(inside) == 0 {
+		inside = linearAround(snaps, t0, t1)
+	}
+	s.CPUs = inside[len(inside)-1].cpus
+	var load, running, freq float64
+	nfreq := 0
+	fmin, fmax := math.Inf(1), 0.0
+	for _, sn := range inside {
+		load += sn.load1
+		running += sn.running
+		if sn.freq > 0 {
+			freq += sn.freq
+			nfreq++
+			fmin, fmax = min(fmin, sn.freqMin), max(fmax, sn.freqMax)
+		}
+	}
+	n := float64(len(inside))
+	s.Load1 = load / n
+	s.Running = int(math.Round(running / n))
+	if nfreq > 0 {
+		s.FreqMHz, s.FreqMinMHz, s.FreqMaxMHz = freq/float64(nfreq), fmin, fmax
+	}
+	last := inside[len(inside)-1]
+	pct := func(i int) float64 { return min(100, 100*d[i]/1e6/dur) }
+	if last.psi[0] {
+		s.CPUPressure = pct(cPSICPU)
+	}
+	if last.psi[1] {
+		s.MemoryPressure = pct(cPSIMemory)
+	}
+	if last.psi[2] {
+		s.IOPressure = pct(cPSIIO)
+	}
+	return s
+}
+
+func linearInterp(snaps []snapshot, t time.Time, i int) float64 {
+	if !t.After(snaps[0].t) {
+		return snaps[0].c[i]
+	}
+	for k := 1; k < len(snaps); k++ {
+		b := snaps[k]
+		if t.After(b.t) {
+			continue
+		}
+		a := snaps[k-1]
+		span := b.t.Sub(a.t).Seconds()
+		if span <= 0 {
+			return b.c[i]
+		}
+		f := t.Sub(a.t).Seconds() / span
+		return a.c[i] + f*(b.c[i]-a.c[i])
+	}
+	return snaps[len(snaps)-1].c[i]
+}
+
+func linearAround(snaps []snapshot, t0, t1 time.Time) []snapshot {
+	var out []snapshot
+	for k := len(snaps) - 1; k >= 0; k-- {
+		if snaps[k].t.Before(t0) {
+			out = append(out, snaps[k])
+			break
+		}
+	}
+	for _, sn := range snaps {
+		if !sn.t.Before(t1) {
+			out = append(out, sn)
+			break
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, snaps[len(snaps)-1])
+	}
+	return out
+}
+
+// TestSystemStatsBisection: on random snapshot series (some taken at the
+// same instant) and intervals inside, across and outside them,
+// systemStats equals the linear scan's, field by field.
+func TestSystemStatsBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for trial := range 2000 {
+		n := 1 + rng.IntN(12)
+		snaps := make([]snapshot, n)
+		at := base
+		for k := range snaps {
+			if k > 0 && rng.IntN(4) > 0 {
+				at = at.Add(time.Duration(1+rng.IntN(100)) * time.Millisecond)
+			}
+			snaps[k] = snapshot{t: at, cpus: 1 + rng.IntN(4), load1: rng.Float64() * 4, running: float64(rng.IntN(5)),
+				freq: float64(rng.IntN(2)) * 2000, freqMin: 1000, freqMax: 3000, psi: [3]bool{true, rng.IntN(2) == 0, true}}
+			for i := range nCounters {
+				snaps[k].c[i] = float64(k*10+rng.IntN(10)) * 1e5
+			}
+		}
+		span := at.Sub(base) + 40*time.Millisecond
+		t0 := base.Add(time.Duration(rng.Int64N(int64(span))) - 20*time.Millisecond)
+		t1 := t0.Add(time.Duration(1 + rng.Int64N(int64(span)/2)))
+		if rng.IntN(5) == 0 { // an end on a snapshot
+			t0 = snaps[rng.IntN(n)].t
+		}
+		got, want := systemStats(snaps, t0, t1), linearSystemStats(snaps, t0, t1)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d, [%v, %v):\n got %+v\nwant %+v", trial, t0.Sub(base), t1.Sub(base), got, want)
+		}
 	}
 }
