@@ -133,13 +133,14 @@ func TestLoopIgnoresFailedUnits(t *testing.T) {
 }
 
 // costlySampler is a fakeSampler on a fake clock: a round takes round, a
-// look takes look(k) at round k; it records the rounds it was looked at.
+// look takes lookFor(k) at round k; it records the rounds it was looked
+// at.
 type costlySampler struct {
 	fakeSampler
-	clock       time.Time
-	round, look time.Duration
-	lookFor     func(k int) time.Duration
-	looks       []int
+	clock   time.Time
+	round   time.Duration
+	lookFor func(k int) time.Duration
+	looks   []int
 }
 
 func (c *costlySampler) Round(ctx context.Context, k int, active []string) error {
