@@ -66,7 +66,10 @@ func TestRampClosedLoopCountsRequestsInFlight(t *testing.T) {
 	if s.Latency.Count != s.Successes+s.InFlight {
 		t.Errorf("latency count %d, want successes %d + in flight %d", s.Latency.Count, s.Successes, s.InFlight)
 	}
-	if s.SLOMet || !strings.Contains(s.SLOMiss, "max") || r.Headline.Basis != "none" {
+	// On a machine busy enough that no request completed in the window
+	// (two CPU hogs beside go test ./... did it), the step is invalid
+	// and that is its SLO miss; otherwise the miss is the max.
+	if s.SLOMet || (s.Successes > 0 && !strings.Contains(s.SLOMiss, "max")) || r.Headline.Basis != "none" {
 		t.Errorf("SLO met %v (%q), headline %+v: a 2 s stall must break max=100ms", s.SLOMet, s.SLOMiss, r.Headline)
 	}
 	if !slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "in flight when the window ended") }) {
