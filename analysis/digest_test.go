@@ -232,28 +232,36 @@ func TestDigestClocks(t *testing.T) {
 	}
 }
 
-// The same bottleneck is said once, with the range of each figure every
-// member's note has as Evidence; a file written before notes carried
-// figures gives none (-v has them in words). A topic whose diagnoses say
-// different things (the kernel) stays benchmark by benchmark.
+// The same bottleneck is said once, in the words of its finding, with the
+// range of each figure every member's note has as Evidence. Two findings
+// of one topic ("CPU in user code", "CPU in Go code") stay apart; a note
+// with no finding (a file written before notes carried one) and an
+// inconclusive diagnosis stay benchmark by benchmark.
 func TestDigestBottlenecks(t *testing.T) {
-	note := func(topic string, ev map[string]float64, text string) []model.Note {
-		return []model.Note{{Kind: model.NoteBottleneck, Topic: topic, Evidence: ev, Text: text}}
+	note := func(topic, finding string, ev map[string]float64, text string) []model.Note {
+		return []model.Note{{Kind: model.NoteBottleneck, Topic: topic, Finding: finding, Evidence: ev, Text: text}}
 	}
+	const user, starved = "CPU in user code", "not enough CPU: other processes took it"
 	rep := &Report{Options: DefaultOptions(), Benchmarks: []Benchmark{
-		{FullName: "A", Notes: note("cpu-user", map[string]float64{"user_share": 0.919, "cpus_busy": 0.85}, "bottleneck: CPU in user code (a)")},
-		{FullName: "B", Notes: note("cpu-user", map[string]float64{"user_share": 0.932, "cpus_busy": 0.66}, "bottleneck: CPU in user code (b)")},
-		{FullName: "C", Notes: note("cpu-starved", nil, "bottleneck: not enough CPU: other processes took it (c)")},
-		{FullName: "D", Notes: note("cpu-starved", nil, "bottleneck: not enough CPU: other processes took it (d)")},
-		{FullName: "E", Notes: note("cpu-user", map[string]float64{"user_share": 0.92}, "bottleneck: CPU in user code (e)")},
-		{FullName: "F", Notes: note("kernel", nil, "bottleneck: the kernel (f)")},
-		{FullName: "G", Notes: note("kernel", nil, "bottleneck: the kernel (g)")},
-		{FullName: "H", Notes: note("cpu-starved", map[string]float64{"cpus_busy": 0.69, "other_cpu": 0.648, "idle": 0.00236}, "bottleneck: not enough CPU: other processes took it (h)")},
-		{FullName: "I", Notes: note("cpu-starved", map[string]float64{"cpus_busy": 0.57, "other_cpu": 0.707, "idle": 0.0274}, "bottleneck: not enough CPU: other processes took it (i)")},
+		{FullName: "A", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.919, "cpus_busy": 0.85}, "bottleneck: CPU in user code (a)")},
+		{FullName: "B", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.932, "cpus_busy": 0.66}, "bottleneck: CPU in user code (b)")},
+		{FullName: "C", Notes: note("cpu-starved", starved, nil, "bottleneck: not enough CPU: other processes took it (c)")},
+		{FullName: "D", Notes: note("cpu-starved", starved, nil, "bottleneck: not enough CPU: other processes took it (d)")},
+		{FullName: "E", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.92}, "bottleneck: CPU in user code (e)")},
+		{FullName: "F", Notes: note("inconclusive", "inconclusive", nil, "bottleneck: inconclusive (f)")},
+		{FullName: "G", Notes: note("inconclusive", "inconclusive", nil, "bottleneck: inconclusive (g)")},
+		{FullName: "H", Notes: note("cpu-starved", starved, map[string]float64{"cpus_busy": 0.69, "other_cpu": 0.648, "idle": 0.00236}, "bottleneck: not enough CPU: other processes took it (h)")},
+		{FullName: "I", Notes: note("cpu-starved", starved, map[string]float64{"cpus_busy": 0.57, "other_cpu": 0.707, "idle": 0.0274}, "bottleneck: not enough CPU: other processes took it (i)")},
+		{FullName: "J", Notes: note("cpu-user", "CPU in Go code", map[string]float64{"gc_share": 0.01}, "bottleneck: CPU in Go code (j)")},
+		{FullName: "K", Notes: note("cpu-user", "", nil, "bottleneck: CPU in user code (k)")},
+		{FullName: "L", Notes: note("cpu-user", "", nil, "bottleneck: CPU in user code (l)")},
 	}}
 	want := []string{
-		"F: bottleneck: the kernel (f)",
-		"G: bottleneck: the kernel (g)",
+		"F: bottleneck: inconclusive (f)",
+		"G: bottleneck: inconclusive (g)",
+		"J: bottleneck: CPU in Go code (j)",
+		"K: bottleneck: CPU in user code (k)",
+		"L: bottleneck: CPU in user code (l)",
 		"3 benchmarks (A, B and E): bottleneck: CPU in user code (91.9% to 93.2% of the processes' CPU time was user time)",
 		"4 benchmarks (C, D, H and I): bottleneck: not enough CPU: other processes took it",
 	}
@@ -261,7 +269,7 @@ func TestDigestBottlenecks(t *testing.T) {
 		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Figures every member has: H and I alone.
-	rep.Benchmarks = rep.Benchmarks[7:]
+	rep.Benchmarks = rep.Benchmarks[7:9]
 	want = []string{"every benchmark: bottleneck: not enough CPU: other processes took it (the processes kept only 0.57 to 0.69 CPUs busy, other processes used 64.8% to 70.7% of the CPU, the CPUs were idle 0.236% to 2.74% of the time)"}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) = %q\nwant %q", got, want)

@@ -190,7 +190,9 @@ func (r *Report) sayVerdicts(members []member) string {
 // noteFamily returns the family of a benchmark's note n and the words
 // that say it for several benchmarks, or "" when n has none: the clock
 // chosen for a reason (clock, the benchmark's, holds the numbers), and a
-// bottleneck this package has words for.
+// bottleneck by its finding (the words its maker gives for what several
+// benchmarks share; a note without one, from an older file, stays with
+// its benchmark).
 func noteFamily(n model.Note, clock *Clock) (string, func([]member) string) {
 	switch {
 	case n.Kind == model.NoteClock && clock != nil && clock.Why != "" && n.Topic == clock.Why:
@@ -199,8 +201,8 @@ func noteFamily(n model.Note, clock *Clock) (string, func([]member) string) {
 			key += fmt.Sprint("\x00", clock.Procs)
 		}
 		return key, sayClocks
-	case n.Kind == model.NoteBottleneck && bottleneckWords[n.Topic] != "":
-		return "bottleneck\x00" + n.Topic + "\x00" + n.Side, sayBottlenecks
+	case n.Kind == model.NoteBottleneck && n.Finding != "" && n.Topic != bottleneckInconclusive:
+		return "bottleneck\x00" + n.Topic + "\x00" + n.Finding + "\x00" + n.Side, sayBottlenecks
 	}
 	return "", nil
 }
@@ -245,19 +247,10 @@ func sayClocks(members []member) string {
 	return fmt.Sprintf("%s: wall time measured the machine; they are CPU-bound (CPU time %s, %s), so CPU time is used for their verdicts", busy, share, evidence)
 }
 
-// bottleneckWords names, by a bottleneck note's Topic (package observe's
-// Bottleneck constants), what limited several benchmarks; a topic whose
-// diagnoses say different things (the kernel, inconclusive) has none and
-// is said benchmark by benchmark.
-var bottleneckWords = map[string]string{
-	"cpu-user":    "CPU in user code",
-	"cpu-starved": "not enough CPU: other processes took it",
-	"lock":        "lock contention",
-	"gc":          "garbage collection",
-	"io":          "waiting on I/O",
-	"memory":      "memory",
-	"waiting":     "not the CPU: the processes mostly waited",
-}
+// bottleneckInconclusive is the Topic of a bottleneck note that found
+// none (package observe's BottleneckInconclusive): its words say nothing
+// several benchmarks could share, so it stays benchmark by benchmark.
+const bottleneckInconclusive = "inconclusive"
 
 // bottleneckFigures are the figures a bottleneck's group line gives as
 // ranges, by topic: the Evidence key and how to say its range.
@@ -295,7 +288,7 @@ func sayBottlenecks(members []member) string {
 		}
 		figs = append(figs, fmt.Sprintf(f.say, span(members, func(m member) float64 { return m.note.Evidence[f.key] }, f.format)))
 	}
-	s := "bottleneck: " + bottleneckWords[topic]
+	s := "bottleneck: " + members[0].note.Finding
 	if len(figs) > 0 {
 		s += " (" + strings.Join(figs, ", ") + ")"
 	}

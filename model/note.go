@@ -28,6 +28,12 @@ type Note struct {
 	// Evidence holds the numbers behind the note, named ("cv": 0.12,
 	// "other_cpu": 0.6); it may be empty.
 	Evidence map[string]float64 `json:"evidence,omitempty"`
+	// Finding is what the note found in a few words that hold for every
+	// benchmark it may be made about (a bottleneck's diagnosis: "CPU in
+	// user code"), without the numbers particular to this one: a report
+	// that says a note once for several benchmarks says these words. It
+	// may be empty (files written before notes carried it).
+	Finding string `json:"finding,omitempty"`
 	// Text is the note in plain words.
 	Text string `json:"text"`
 }

@@ -125,6 +125,11 @@ func TestBottleneckFigures(t *testing.T) {
 					t.Errorf("evidence %s = %v; want %v (all: %v)", k, got, v, n.Evidence)
 				}
 			}
+			// The finding is the diagnosis's words without this
+			// benchmark's numbers, for a report that says it once.
+			if n.Finding == "" || n.Finding != d.Summary || !strings.Contains(n.Text, n.Finding) {
+				t.Errorf("finding %q, summary %q, text %q", n.Finding, d.Summary, n.Text)
+			}
 		})
 	}
 }

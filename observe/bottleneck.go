@@ -264,5 +264,6 @@ func (d Diagnosis) Note(benchmark, side string) model.Note {
 	if benchmark == "" && side != "" {
 		text = side + ": " + text
 	}
-	return model.Note{Kind: model.NoteBottleneck, Topic: d.Kind, Source: source, Benchmark: benchmark, Side: side, Evidence: maps.Clone(d.Figures), Text: text}
+	return model.Note{Kind: model.NoteBottleneck, Topic: d.Kind, Source: source, Benchmark: benchmark, Side: side,
+		Evidence: maps.Clone(d.Figures), Finding: d.Summary, Text: text}
 }
