@@ -169,6 +169,26 @@ func TestDigestVerdicts(t *testing.T) {
 			"every benchmark sec/op: inconclusive: each 95% CI clears the ±1% noise band, but p after Holm is not below 0.05",
 			"every benchmark cpu-sec/op: inconclusive: real changes, but each 95% CI overlaps the ±1% noise band: they may be too small to matter; at this run's variation about 51 (A) to 115 (B) rounds would likely settle them (they had 12)",
 		}},
+		// The same benchmarks in two units are named once, with both
+		// units; lists that differ only past the fourth name are not.
+		{"units of the same benchmarks named together", []Benchmark{
+			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "b"))),
+			bench("B", sec(open(6, 0, 600, "c")), cpu(open(6, 0, 600, "d"))),
+			bench("C"),
+		}, []string{
+			"2 benchmarks (A and B) sec/op and cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
+		}},
+		{"lists alike in their first four names only", []Benchmark{
+			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "a"))),
+			bench("B", sec(open(6, 0, 600, "b")), cpu(open(6, 0, 600, "b"))),
+			bench("C", sec(open(6, 0, 600, "c")), cpu(open(6, 0, 600, "c"))),
+			bench("D", sec(open(6, 0, 600, "d")), cpu(open(6, 0, 600, "d"))),
+			bench("E", sec(open(6, 0, 600, "e"))),
+			bench("F", cpu(open(6, 0, 600, "f"))),
+			bench("G"),
+		}, []string{
+			"5 benchmarks (A, B, C, D and 1 more) sec/op and 5 benchmarks (A, B, C, D and 1 more) cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
+		}},
 		{"settled by rounds or beyond reach: two findings", []Benchmark{
 			bench("A", sec(open(6, 29, 0, "a"))), bench("B", sec(open(6, 0, 600, "b"))),
 		}, []string{"A sec/op: inconclusive: a", "B sec/op: inconclusive: b"}},

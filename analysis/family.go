@@ -52,9 +52,15 @@ func unitsOf(members []member) []string {
 
 // subject names the family's members as Digest names benchmarks, unit by
 // unit: "every benchmark sec/op", "3 benchmarks (A, B and C) sec/op and
-// D cpu-sec/op"; all is the number of benchmarks in the report.
+// D cpu-sec/op"; units of the same benchmarks are named together: "3
+// benchmarks (A, B and C) sec/op and cpu-sec/op". all is the number of
+// benchmarks in the report.
 func (f *family) subject(all int) string {
-	var parts []string
+	type group struct {
+		key, who string // key: every benchmark, which who may shorten
+		units    []string
+	}
+	var groups []group
 	for _, u := range unitsOf(f.members) {
 		var benches []string
 		for _, m := range f.members {
@@ -62,15 +68,25 @@ func (f *family) subject(all int) string {
 				benches = append(benches, m.bench)
 			}
 		}
-		s := benches[0]
+		who := benches[0]
 		switch {
 		case len(benches) == all && all > 1:
-			s = "every benchmark"
+			who = "every benchmark"
 		case len(benches) > 1:
-			s = fmt.Sprintf("%d benchmarks (%s)", len(benches), words.JoinList(benches, 4))
+			who = fmt.Sprintf("%d benchmarks (%s)", len(benches), words.JoinList(benches, 4))
 		}
-		if u != "" {
-			s += " " + u
+		key := strings.Join(benches, "\x00")
+		if i := slices.IndexFunc(groups, func(g group) bool { return g.key == key }); i >= 0 {
+			groups[i].units = append(groups[i].units, u)
+			continue
+		}
+		groups = append(groups, group{key, who, []string{u}})
+	}
+	var parts []string
+	for _, g := range groups {
+		s := g.who
+		if units := strings.TrimSpace(strings.Join(g.units, " and ")); units != "" {
+			s += " " + units
 		}
 		parts = append(parts, s)
 	}
