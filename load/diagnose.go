@@ -147,6 +147,14 @@ func headline(r *model.Ramp, slo *model.RampSLO) *model.RampHeadline {
 		h.Basis = "knee"
 		h.Reason = fmt.Sprintf("no SLO given: the first step within %.0f%% of the best throughput; more load bought less than that (give --slo to quote the point whose latency is acceptable)", 100*kneeHeadlineGain)
 	}
+	quoteStep(h, r, pick, slo)
+	return h
+}
+
+// quoteStep fills h with the numbers of step pick of r, the headline's
+// step: its load, throughput and p99, and the SLO's own percentile when
+// the SLO names another.
+func quoteStep(h *model.RampHeadline, r *model.Ramp, pick int, slo *model.RampSLO) {
 	s := r.Steps[pick]
 	h.Step = pick
 	h.Concurrency = s.Concurrency
@@ -157,7 +165,6 @@ func headline(r *model.Ramp, slo *model.RampSLO) *model.RampHeadline {
 		h.Percentile = slo.Percentile
 		h.Latency, _ = s.Latency.Percentile(slo.Percentile)
 	}
-	return h
 }
 
 func describeSLO(slo *model.RampSLO) string {

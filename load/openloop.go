@@ -88,15 +88,6 @@ func openHeadline(r *model.Ramp, slo *model.RampSLO) *model.RampHeadline {
 		h.Basis = "knee"
 		h.Reason = fmt.Sprintf("no SLO given: the highest offered rate the target kept up with (it %s; beyond it requests queue; give --slo to quote the point whose latency is acceptable)", keep)
 	}
-	s := r.Steps[pick]
-	h.Step = pick
-	h.Concurrency = s.Concurrency
-	h.Rate = s.Rate
-	h.Throughput = s.Throughput
-	h.P99 = s.Latency.P99
-	if slo != nil && slo.Latency > 0 && slo.Percentile != 99 {
-		h.Percentile = slo.Percentile
-		h.Latency, _ = s.Latency.Percentile(slo.Percentile)
-	}
+	quoteStep(h, r, pick, slo)
 	return h
 }
