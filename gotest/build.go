@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -56,7 +57,16 @@ type Package struct {
 // ListPackages resolves patterns ("./...") in dir with go list and returns
 // the packages that have test files, in go list's order.
 func ListPackages(ctx context.Context, dir string, s Settings, patterns []string) ([]Package, error) {
-	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \"\\x00\"}}\t{{join .XTestGoFiles \"\\x00\"}}"}
+	pkgs, _, err := listPackages(ctx, dir, s, patterns)
+	return pkgs, err
+}
+
+// listPackages is ListPackages, also returning what go list said of each
+// pattern that names no package with test files and could not be loaded
+// (a directory that does not exist, one with no Go files, an import path
+// no module provides), by the pattern as given.
+func listPackages(ctx context.Context, dir string, s Settings, patterns []string) ([]Package, map[string]string, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \"\\x00\"}}\t{{join .XTestGoFiles \"\\x00\"}}\t{{with .Error}}{{printf \"%q\" .Err}}{{end}}"}
 	if s.Tags != "" {
 		args = append(args, "-tags", s.Tags)
 	}
@@ -70,14 +80,21 @@ func ListPackages(ctx context.Context, dir string, s Settings, patterns []string
 		if msg == "" {
 			msg = strings.SplitN(err.Error(), "\n", 2)[0]
 		}
-		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), msg)
+		return nil, nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), msg)
 	}
 	var pkgs []Package
+	unmatched := map[string]string{}
 	// Not TrimSpace: a line ends in a tab when the package has no
 	// external test files.
 	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) != 4 || (f[2] == "" && f[3] == "") {
+		if len(f) != 5 {
+			continue
+		}
+		if f[2] == "" && f[3] == "" {
+			if msg, err := strconv.Unquote(f[4]); err == nil && msg != "" {
+				unmatched[f[0]] = strings.Join(strings.Fields(msg), " ")
+			}
 			continue
 		}
 		p := Package{ImportPath: f[0], Dir: f[1]}
@@ -88,7 +105,7 @@ func ListPackages(ctx context.Context, dir string, s Settings, patterns []string
 		}
 		pkgs = append(pkgs, p)
 	}
-	return pkgs, nil
+	return pkgs, unmatched, nil
 }
 
 // A Binary is a built test binary.

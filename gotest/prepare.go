@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,11 +145,17 @@ func (s *session) build(ctx context.Context) error {
 	var order []string
 	where := map[string][]string{} // import path -> labels of sides having it
 	pkgs := make([]map[string]Package, len(s.sides))
+	unmatched := map[string]int{} // what go list names a pattern that matched nothing -> the number of sides where it did not
+	var why map[string]string
 	for i, sd := range s.sides {
-		list, err := ListPackages(ctx, sd.tree.Dir, sd.Settings, s.cfg.Packages)
+		list, bad, err := listPackages(ctx, sd.tree.Dir, sd.Settings, s.cfg.Packages)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sd.Label, err)
 		}
+		for p := range bad {
+			unmatched[p]++
+		}
+		why = bad
 		pkgs[i] = map[string]Package{}
 		for _, p := range list {
 			if _, ok := where[p.ImportPath]; !ok {
@@ -156,6 +163,14 @@ func (s *session) build(ctx context.Context) error {
 			}
 			where[p.ImportPath] = append(where[p.ImportPath], sd.Label)
 			pkgs[i][p.ImportPath] = p
+		}
+	}
+	// A pattern that names nothing on any side is a typo, as go test
+	// says ("directory not found"); one that names nothing on one side
+	// only (a package added or deleted) is noted below.
+	for _, p := range slices.Sorted(maps.Keys(unmatched)) {
+		if _, found := where[p]; unmatched[p] == len(s.sides) && !found {
+			return fmt.Errorf("%s: %s", p, why[p])
 		}
 	}
 	if len(order) == 0 {

@@ -115,7 +115,7 @@ func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	}
 	result := finish(s, &o.verdict, rep, err)
 	if err != nil {
-		return result // an interrupted run is never recorded
+		return result // an interrupted run, or one that measured nothing, is never recorded
 	}
 	return o.record.after(ctx, s.err, run, result)
 }

@@ -254,7 +254,9 @@ func TestABGateFailsWhenNewCrashes(t *testing.T) {
 // TestABGateFailsWhenNewDoesNotBuild: a benchmark whose package builds on
 // the baseline and does not compile on the new side fails the gate (exit
 // 1), the line saying it did not build, and the report shows it missing on
-// new, although nothing at all was measured; --allow-missing accepts it.
+// new, although nothing at all was measured. Without the gate, or with
+// --allow-missing, the run still measured nothing: exit 2, its directory
+// removed, nothing recorded (issue 23 item 1).
 func TestABGateFailsWhenNewDoesNotBuild(t *testing.T) {
 	dir := labRepo(t)
 	broken := strings.NewReplacer("SCALE", "10", "return x", "return undefinedThing").Replace(workGo)
@@ -273,9 +275,21 @@ func TestABGateFailsWhenNewDoesNotBuild(t *testing.T) {
 	if !strings.Contains(stdout, "did not build on new") {
 		t.Errorf("the report does not say what did not build:\n%s", stdout)
 	}
+	const nothing = "rigor: no benchmark was measured"
 	_, stderr, code = rigorIn(t, dir, append([]string{"ab", "--allow-missing"}, args[1:]...)...)
-	if code != exitOK || strings.Contains(stderr, "rigor: gate:") {
-		t.Errorf("--allow-missing: exit %d, stderr %q; want %d and no gate line", code, stderr, exitOK)
+	if code != exitUsage || strings.Contains(stderr, "rigor: gate:") || !strings.Contains(stderr, nothing) {
+		t.Errorf("--allow-missing: exit %d, stderr %q; want %d, no gate line and %q", code, stderr, exitUsage, nothing)
+	}
+	db := filepath.Join(t.TempDir(), "h.db")
+	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"ab", "--profile", "off", "--record", "--store", db}, quickFlags...), "./...")...)
+	if code != exitUsage || !strings.Contains(stderr, nothing) || strings.Contains(stderr, "recorded run") {
+		t.Errorf("no gate: exit %d, stderr %q; want %d, %q and nothing recorded", code, stderr, exitUsage, nothing)
+	}
+	if !strings.Contains(stdout, "did not build on new") {
+		t.Errorf("no gate: the report does not say what did not build:\n%s", stdout)
+	}
+	if runs, _ := os.ReadDir(filepath.Join(dir, ".rigor", "runs")); len(runs) != 0 {
+		t.Errorf("a run that measured nothing left %d directories in .rigor/runs", len(runs))
 	}
 }
 
@@ -300,5 +314,28 @@ func TestABTags(t *testing.T) {
 	}
 	if got := []string{run.Sides[0].Tags, run.Sides[1].Tags}; got[0] != "lab" || got[1] != "" {
 		t.Errorf("side tags %q, want [lab \"\"]", got)
+	}
+}
+
+// TestABUnknownPackage: a package pattern that names nothing on either
+// side exits 2 with go's reason, before anything is built (it was left
+// out silently, exit 0); a package that exists on one side only is still
+// a note, not an error (issue 23 item 2).
+func TestABUnknownPackage(t *testing.T) {
+	dir := labRepo(t)
+	os.MkdirAll(filepath.Join(dir, "extra"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "extra", "extra_test.go"), []byte(strings.Replace(workTest, "package lab", "package extra\n\nfunc Work(n int) int { return n }", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"ab", "--old", "HEAD", "--profile", "off", "--benchtime", "1ms", "--min-rounds", "2", "--max-rounds", "2"}
+	for _, bad := range []string{"./nosuch", "./lab/../nosuch", "example.com/lab/nosuch"} {
+		_, stderr, code := rigorIn(t, dir, append(flags, "./lab", bad)...)
+		if code != exitUsage || !strings.Contains(stderr, "nosuch") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("rigor ab ./lab %s: exit %d, stderr %q; want exit 2 and one line naming nosuch", bad, code, stderr)
+		}
+	}
+	stdout, stderr, code := rigorIn(t, dir, append(flags, "./lab", "./extra")...)
+	if code != exitOK || !strings.Contains(stdout, "package example.com/lab/extra has tests only on new: not measured") {
+		t.Errorf("a package new on new: exit %d, stderr %q, stdout:\n%s\nwant exit 0 and a note", code, stderr, stdout)
 	}
 }

@@ -272,7 +272,7 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	bar.done()
 	// A run that measured nothing leaves no directory of its own behind
 	// (one that --out names is the user's).
-	if madeOut && (run == nil || !measured(run) && !lostAny(run)) {
+	if madeOut && (run == nil || !measured(run)) {
 		os.RemoveAll(cfg.Out)
 	}
 	if run == nil {
@@ -284,8 +284,16 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	if !measured(run) && !lostAny(run) {
-		if err != nil {
+	if !measured(run) {
+		switch {
+		case lostAny(run):
+			// The report says which benchmarks were lost and why, and
+			// the gate must see them; the run still measured nothing.
+			if err == nil {
+				err = errNothingMeasured
+			}
+			return run, err
+		case err != nil:
 			return nil, &exitError{code: exitUsage, err: errors.New("interrupted before any benchmark was measured")}
 		}
 		return nil, usageErrorf("no benchmark was measured")
@@ -293,6 +301,12 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	fmt.Fprintf(stderr, "rigor: samples in %s\n", cfg.Out)
 	return run, err
 }
+
+// errNothingMeasured is measure's error for a run that took no sample on
+// any side but has benchmarks to report as lost (a package that does not
+// build on new): its verdict is printed, the gate applies, and it exits 2
+// unless the gate failed; it is never recorded.
+var errNothingMeasured = errors.New("no benchmark was measured (the notes say why)")
 
 // annotate adds package observe's notes to run: what the system did, the
 // bottleneck, and for a benchmark that looks optimized away, what its
@@ -343,11 +357,15 @@ func lostAny(run *model.Run) bool {
 }
 
 // finish renders rep and applies the gate; an interrupted run (err set)
-// exits 2 unless the gate already failed.
-func finish(s stdio, vf *verdictFlags, rep *analysis.Report, interrupted error) error {
+// or one that measured nothing (errNothingMeasured) exits 2 unless the
+// gate already failed.
+func finish(s stdio, vf *verdictFlags, rep *analysis.Report, incomplete error) error {
 	err := vf.emit(s, rep)
-	if err == nil && interrupted != nil {
-		return &exitError{code: exitUsage, err: errors.New("interrupted: the verdict above is partial")}
+	switch {
+	case err != nil || incomplete == nil:
+		return err
+	case errors.Is(incomplete, errNothingMeasured):
+		return &exitError{code: exitUsage, err: incomplete}
 	}
-	return err
+	return &exitError{code: exitUsage, err: errors.New("interrupted: the verdict above is partial")}
 }
