@@ -67,6 +67,9 @@ func (m *measurement) status() string {
 // time: no such file, not executable, or a time-out.
 type startError struct {
 	reason string
+	// timeout is the time-out the command outlived, 0 when it could
+	// not start.
+	timeout time.Duration
 }
 
 func (e *startError) Error() string { return e.reason }
@@ -254,7 +257,7 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		return nil, ctx.Err()
 	}
 	if timedOut {
-		return nil, &startError{reason: fmt.Sprintf("ran longer than the timeout of %v and was stopped", timeout)}
+		return nil, &startError{reason: fmt.Sprintf("ran longer than the timeout of %v and was stopped", timeout), timeout: timeout}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", argv[0], err)

@@ -2,6 +2,7 @@ package execbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -186,12 +187,18 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 	case err != nil && !had:
 		return &CommandError{s.what(u, si) + " " + s.explain(err)}
 	case err != nil:
-		s.drop(u, si, k, s.explain(err))
+		what, hint := s.explainParts(err)
+		var se *startError
+		reason := err.Error()
+		if errors.As(err, &se) {
+			reason = se.reason
+		}
+		s.drop(u, si, k, what, hint, reason)
 		return nil
 	case m.failed() && !s.cfg.ignores(m) && !had:
 		return s.failure(u, si, m, "in its first timed run")
 	case m.failed() && !s.cfg.ignores(m):
-		s.drop(u, si, k, "failed: "+m.status())
+		s.drop(u, si, k, "failed ("+m.status()+")", "--ignore-failure measures such runs as the others", m.status())
 		return nil
 	}
 	s.record(u, si, k, m)
@@ -200,13 +207,19 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 
 // drop records that side si of u failed in round k after it had
 // succeeded, and leaves u out of later rounds: its verdict rests on the
-// rounds before, and the gate sees the failure.
-func (s *session) drop(u *unit, si, k int, why string) {
+// rounds before, and the gate sees the failure. what is what the command
+// did ("failed (exit status 1)"), hint what to do about it or "", and
+// reason the short form for the gate ("exit status 1").
+func (s *session) drop(u *unit, si, k int, what, hint, reason string) {
 	u.failed = true
 	b := &s.run.Benchmarks[u.index]
-	msg := fmt.Sprintf("%s %s in round %d and was dropped from later rounds", s.what(u, si), why, k)
+	msg := fmt.Sprintf("%s %s in round %d, so it was dropped from later rounds", s.what(u, si), what, k)
+	if hint != "" {
+		msg += " (" + hint + ")"
+	}
 	b.Notes = append(b.Notes, model.Note{Kind: model.NoteFailure, Source: source, Benchmark: u.key, Side: s.labels[si], Text: msg + "."})
-	b.MarkMissing(s.labels[si], model.MissingFailed, fmt.Sprintf("%s in round %d", why, k))
+	b.MarkMissing(s.labels[si], model.MissingFailed, fmt.Sprintf("%s in round %d", reason, k))
+	s.dropped = append(s.dropped, msg)
 	fmt.Fprintln(s.cfg.Log, "rigor:", msg)
 }
 

@@ -322,6 +322,38 @@ func TestFailsLater(t *testing.T) {
 	if len(model.OfKind(b.Notes, model.NoteFailure)) != 1 {
 		t.Errorf("failure not noted: %+v", b.Notes)
 	}
+	// Dropped says it in order: the command, what it did, the round, the
+	// consequence, then what to do (issue 23 item 3).
+	want := fmt.Sprintf("%q failed (exit status 5) in round 3, so it was dropped from later rounds (--ignore-failure measures such runs as the others)", cfg.Commands[1].Line)
+	if got := res.Dropped(); len(got) != 1 || got[0] != want {
+		t.Errorf("Dropped() = %q, want [%q]", got, want)
+	}
+}
+
+// TestHangsLaterInBudget: a command that hangs after it was measured,
+// with no --timeout, is stopped at the budget, and the message says so
+// before the round and ends with what to do (it read "...give --timeout or
+// a longer --time in round 2 and was dropped").
+func TestHangsLaterInBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a 3s budget")
+	}
+	counter := filepath.Join(t.TempDir(), "n")
+	script := filepath.Join(t.TempDir(), "hang.sh")
+	body := fmt.Sprintf("#!/bin/sh\n%s\n[ $(cat %s) -ge 2 ] && exec sleep 100\nexit 0\n", h("-counter", counter), counter)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(t, 4, h(), script)
+	cfg.Time, cfg.Timeout = 3*time.Second, 0
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%q was still running after 3s, the whole --time budget, and was stopped in round 2, so it was dropped from later rounds (give --timeout or a longer --time)", script)
+	if got := res.Dropped(); len(got) != 1 || got[0] != want {
+		t.Errorf("Dropped() = %q, want [%q]", got, want)
+	}
 }
 
 func TestIgnoreFailure(t *testing.T) {

@@ -71,6 +71,9 @@ type session struct {
 	writeCost           time.Duration
 	claimed             string // the run.json this run created, removed if it measures nothing
 	timedRuns, warmRuns int
+	// dropped says, one line each, which command failed in which round
+	// after it had been measured (see drop).
+	dropped []string
 }
 
 // A Result is a finished (or interrupted) run: the model.Run, and what
@@ -81,6 +84,13 @@ type Result struct {
 	sess  *session
 	Shell bool
 }
+
+// Dropped says, one line each, which commands failed (exited non-zero
+// and not ignored, could not start, or outlived the time-out) after they
+// had been measured, in which round, and that they were left out of later
+// rounds: the run's verdict on them rests on the rounds before. Empty
+// when every command ran to the end.
+func (r *Result) Dropped() []string { return slices.Clone(r.sess.dropped) }
 
 // Run runs the commands' setups, warm-ups and then interleaved rounds
 // until the stopping rule, the budget or MaxRounds ends them, then the
@@ -374,14 +384,28 @@ func (s *session) aux(ctx context.Context, flag, line string) error {
 	return nil
 }
 
-// explain says why a run could not start or finish, naming the time
-// budget when the timeout is the budget.
+// explain says why a run could not start or finish, as what the command
+// did ("ran longer than the timeout of 2s and was stopped"), naming the
+// time budget when the timeout is the budget, with what to do about it.
 func (s *session) explain(err error) string {
-	var se *startError
-	if errors.As(err, &se) && strings.HasPrefix(se.reason, "ran longer") && s.cfg.Timeout == 0 {
-		return fmt.Sprintf("was still running after %v, the whole --time budget, and was stopped; give --timeout or a longer --time", s.timeout)
+	what, hint := s.explainParts(err)
+	if hint != "" {
+		return what + "; " + hint
 	}
-	return err.Error()
+	return what
+}
+
+// explainParts is explain's two parts: what the command did, and what to
+// do about it ("" when there is nothing to say).
+func (s *session) explainParts(err error) (what, hint string) {
+	var se *startError
+	switch {
+	case errors.As(err, &se) && se.timeout > 0 && s.cfg.Timeout == 0:
+		return fmt.Sprintf("was still running after %v, the whole --time budget, and was stopped", s.timeout), "give --timeout or a longer --time"
+	case errors.As(err, &se) && se.timeout == 0:
+		return "could not start: " + se.reason, ""
+	}
+	return err.Error(), ""
 }
 
 // warmup runs every command Warmup times per benchmark, untimed, sides in

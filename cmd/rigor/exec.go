@@ -138,8 +138,10 @@ checked out here.
 Exit status: 0, or 1 when --max-regression is set and a command regressed by
 more than it against the reference, or 2 for bad input (an empty command, one
 that is not found, always fails or outlives --timeout, a parameter range that
-is empty or too large), or an interrupted run (its partial verdict is
-printed).`,
+is empty or too large), a command that failed or outlived --timeout after it
+was measured (it is dropped from later rounds; unless --ignore-failure), or
+an interrupted run (its partial verdict is printed). A run that exits 2 is
+not recorded.`,
 		Example: `  rigor exec 'sleep 0.01' 'sleep 0.012'
   rigor exec -N --warmup 3 'gzip -1 -c data' 'gzip -9 -c data'
   rigor exec --max-regression 5 --reference './old-build x' './new-build x'
@@ -595,7 +597,17 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	if interrupted {
 		return finish(s, &o.verdict, rep, err) // never recorded
 	}
-	return o.record.afterPlacing(ctx, s.err, res.Run, finish(s, &o.verdict, rep, nil), atWorkingTree)
+	result := finish(s, &o.verdict, rep, nil)
+	if dropped := res.Dropped(); len(dropped) > 0 && result == nil {
+		// A command that failed mid-run fails the run, as in hyperfine
+		// (unless --ignore-failure), and the run is not recorded.
+		msg := dropped[0]
+		if len(dropped) > 1 {
+			msg += fmt.Sprintf("; %d more failed", len(dropped)-1)
+		}
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s; the verdict above rests on the rounds before", msg)}
+	}
+	return o.record.afterPlacing(ctx, s.err, res.Run, result, atWorkingTree)
 }
 
 // writeExport writes exp to path through a temporary file.

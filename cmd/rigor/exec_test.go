@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -207,5 +208,57 @@ func TestExecHyperfineFlags(t *testing.T) {
 		"-n", "say", "echo shown")
 	if code != 0 || strings.Count(stdout, "shown\n") != 3 || !strings.Contains(stdout, "sec/op") {
 		t.Errorf("exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
+	}
+}
+
+// afterScript writes a script that exits 0 for its first n-1 calls and
+// then does last (exit 1, exec sleep 1000), counting its calls in a file
+// beside it.
+func afterScript(t *testing.T, n int, last string) string {
+	t.Helper()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "after.sh")
+	body := fmt.Sprintf("#!/bin/sh\nc=%q\nn=$(cat \"$c\" 2>/dev/null || echo 0)\nn=$((n+1))\necho $n > \"$c\"\n[ $n -ge %d ] && %s\nexit 0\n", filepath.Join(dir, "count"), n, last)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script
+}
+
+// TestExecFailsMidRun: a command that fails, or hangs past --timeout,
+// after it was measured makes the run exit 2 with a line saying which
+// command, in which round, as hyperfine exits non-zero; the run is not
+// recorded. --ignore-failure measures failing runs and exits 0 (issue 23
+// item 3; both exited 0).
+func TestExecFailsMidRun(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	for _, tc := range []struct {
+		name, last string
+		flags      []string
+		want       []string
+		code       int
+	}{
+		{"fails", "exit 1", nil, []string{"failed (exit status 1) in round 3, so it was dropped from later rounds", "the verdict above rests on the rounds before"}, exitUsage},
+		{"hangs", "exec sleep 1000", []string{"--timeout", "3s"}, []string{"ran longer than the timeout of 3s and was stopped in round 3"}, exitUsage},
+		{"ignored", "exit 1", []string{"-i"}, nil, exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := afterScript(t, 4, tc.last) // warm-up, rounds 1 and 2 succeed
+			args := append([]string{"exec", "--out", filepath.Join(t.TempDir(), "out"), "--record", "--store", db, "-w", "1", "--runs", "6"}, tc.flags...)
+			_, stderr, code := rigor(t, append(args, "true", script)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			last := strings.TrimSpace(stderr)
+			last = last[strings.LastIndex(last, "\n")+1:]
+			for _, w := range tc.want {
+				if !strings.Contains(last, w) || !strings.Contains(last, script) {
+					t.Errorf("last line %q does not name %s and say %q", last, script, w)
+				}
+			}
+			if recorded := strings.Contains(stderr, "recorded run"); recorded != (tc.code == exitOK) {
+				t.Errorf("recorded %v, want %v:\n%s", recorded, tc.code == exitOK, stderr)
+			}
+		})
 	}
 }
