@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -369,5 +370,46 @@ func TestMoreRounds(t *testing.T) {
 				t.Errorf("SettleRounds %d, SettleBeyond %d, SettleSamples %d; want %d, %d, 0", c.SettleRounds, c.SettleBeyond, c.SettleSamples, tt.rounds, tt.beyond)
 			}
 		})
+	}
+}
+
+// TestCutShort: a run with a start and no end (the run.json a kill -9
+// left) is partial and says so; one that ended, one already noted as
+// interrupted (no second note) and one without a start (Go benchmark
+// output) are not cut short (issue 23 item 4: a killed rigor exec's run
+// printed "regressed" with no word of it).
+func TestCutShort(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	old := []float64{100e-9, 103e-9, 98e-9, 120e-9, 101e-9, 99e-9}
+	for _, tc := range []struct {
+		name       string
+		start, end time.Time
+		notes      []model.Note
+		cut        bool
+		partial    bool
+	}{
+		{"killed", start, time.Time{}, nil, true, true},
+		{"ended", start, start.Add(time.Minute), nil, false, false},
+		{"interrupted", start, time.Time{}, []model.Note{{Kind: model.NoteInterrupted, Text: "The run was interrupted."}}, false, true},
+		{"benchfmt", time.Time{}, time.Time{}, nil, false, false},
+	} {
+		run := pairedRun(old, 1.2)
+		run.Start, run.End, run.Notes = tc.start, tc.end, tc.notes
+		rep, err := Analyze(run, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := 0
+		for _, n := range rep.Notes {
+			if n.Topic == "cut-short" {
+				cut++
+				if !strings.Contains(n.Text, "cut short") || !strings.Contains(n.Text, "partial") {
+					t.Errorf("%s: note %q", tc.name, n.Text)
+				}
+			}
+		}
+		if (cut == 1) != tc.cut || cut > 1 || rep.Partial() != tc.partial {
+			t.Errorf("%s: %d cut-short notes, Partial %v; want cut short %v, partial %v", tc.name, cut, rep.Partial(), tc.cut, tc.partial)
+		}
 	}
 }

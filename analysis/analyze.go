@@ -105,8 +105,30 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	if rep.Comparisons > 1 {
 		rep.Notes = append(rep.Notes, runNote(model.NoteCorrection, chanceNote(rep.Comparisons, opts)+derivedNote(rep)))
 	}
+	if cutShort(run) {
+		rep.Notes = append(rep.Notes, model.Note{Kind: model.NoteInterrupted, Source: source, Topic: "cut-short", Text: cutShortNote})
+	}
 	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
+}
+
+// cutShortNote is the note on a run that was cut short.
+const cutShortNote = "The run has a start and no end: it was cut short (killed, or the machine stopped) while it measured, so these are partial results, the verdicts resting on the rounds it finished."
+
+// cutShort reports whether run started and never ended, and says nothing
+// of it: the last version of run.json that a killed run left. Every
+// source sets a run's end when it finishes, or notes that it was
+// interrupted; files without a start (Go benchmark output) say nothing
+// either way.
+func cutShort(run *model.Run) bool {
+	return !run.Start.IsZero() && run.End.IsZero() && len(model.OfKind(run.Notes, model.NoteInterrupted)) == 0
+}
+
+// Partial reports whether the report's run was interrupted, or cut short
+// with no word of it (see cutShort): its verdicts rest on part of the
+// rounds.
+func (r *Report) Partial() bool {
+	return len(model.OfKind(r.Notes, model.NoteInterrupted)) > 0
 }
 
 // Validate reports whether o is usable, so that a command can reject bad

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -36,7 +37,9 @@ per-round timeline, paired differences, linear-sampling regression and
 footnotes.
 
 Exit status: 0, or 1 when --max-regression is set and a benchmark regressed by
-more than it, or 2 for unreadable input.`,
+more than it, or 2 for unreadable input, or results that are partial (a run
+that was interrupted, or cut short: its run.json has a start and no end, as
+a killed run leaves it): the report is written, with a note saying so.`,
 		Example: `  rigor report results.json --format html -o report.html
   rigor report results.json --format tree
   rigor report results.json --format benchfmt > results.txt`,
@@ -77,5 +80,10 @@ func runReport(_ context.Context, o *reportOptions, s stdio) error {
 	} else if rep, err = analysis.Analyze(run, opts); err != nil {
 		return usageErrorf("%s: %v", o.input, err)
 	}
-	return f.emit(s, rep)
+	err = f.emit(s, rep)
+	if err == nil && rep.Partial() {
+		// As the interrupted run exited: its partial verdict, exit 2.
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s holds partial results (the run was cut short or interrupted): the verdict above rests on the rounds it finished", o.input)}
+	}
+	return err
 }

@@ -28,7 +28,7 @@ func writeRun(t *testing.T, run *model.Run) string {
 // reportRun is a small paired run with a hostile sub-benchmark name.
 func reportRun() *model.Run {
 	run := &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindAB, Paired: true,
-		Start: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC),
+		Start: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC), End: time.Date(2026, 3, 14, 9, 1, 0, 0, time.UTC),
 		Sides: []model.Side{{Label: "old"}, {Label: "new"}}}
 	b := model.Benchmark{Name: "Parse/<script>alert(1)</script>", Procs: 2, Pkg: "example.com/p"}
 	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
@@ -88,6 +88,27 @@ func TestReportFormatsAndGate(t *testing.T) {
 	_, stderr, code := rigor(t, "report", writeRun(t, swapped), "--format", "llm", "--max-regression", "5")
 	if code != 1 || !strings.Contains(stderr, "regressed") {
 		t.Errorf("gate on a regression: exit %d, stderr %q, want exit 1", code, stderr)
+	}
+}
+
+// TestReportCutShort: a run.json with a start and no end, as a killed
+// run leaves it, is reported with a note that it was cut short and exit
+// 2, as the interrupted run itself exits; the gate still exits 1 (issue
+// 23 item 4: it said "improved", exit 0, with no word of it).
+func TestReportCutShort(t *testing.T) {
+	run := reportRun()
+	run.End = time.Time{}
+	in := writeRun(t, run)
+	stdout, stderr, code := rigor(t, "report", in)
+	if code != exitUsage || !strings.Contains(stdout, "it was cut short") || !strings.Contains(stderr, "partial results") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 2 and the run said cut short", code, stderr, stdout)
+	}
+	for i := range run.Benchmarks[0].Metrics[0].Samples {
+		s := &run.Benchmarks[0].Metrics[0].Samples[i]
+		s.Side = map[string]string{"old": "new", "new": "old"}[s.Side]
+	}
+	if _, stderr, code := rigor(t, "report", writeRun(t, run), "--max-regression", "5"); code != exitGateFail {
+		t.Errorf("cut short and regressed: exit %d, stderr %q; want the gate's 1", code, stderr)
 	}
 }
 
