@@ -632,7 +632,8 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"unknown revision", Config{Sides: []Side{{Label: "old", Rev: "no-such-rev"}}}, "unknown revision"},
 		{"bad pattern", Config{Bench: "a(", Sides: []Side{{Label: "old", Rev: "."}}}, "invalid benchmark pattern"},
-		{"no packages", Config{Packages: []string{"./nothing/..."}, Sides: []Side{{Label: "old", Rev: "."}}}, "no packages with tests"},
+		{"no packages", Config{Packages: []string{"std/nothing/..."}, Sides: []Side{{Label: "old", Rev: "."}}}, "no packages with tests"},
+		{"no such directory", Config{Packages: []string{"./nothing/..."}, Sides: []Side{{Label: "old", Rev: "."}}}, "./nothing/...: lstat ./nothing/: no such file or directory"},
 		{"same labels", Config{Sides: []Side{{Label: "x", Rev: "."}, {Label: "x", Rev: "."}}}, "side label"},
 		{"bad order", Config{Order: "abab", Sides: []Side{{Label: "old", Rev: "."}}}, "unknown order"},
 	} {

@@ -170,7 +170,7 @@ func (s *session) build(ctx context.Context) error {
 	// only (a package added or deleted) is noted below.
 	for _, p := range slices.Sorted(maps.Keys(unmatched)) {
 		if _, found := where[p]; unmatched[p] == len(s.sides) && !found {
-			return fmt.Errorf("%s: %s", p, why[p])
+			return fmt.Errorf("%s: %s", p, strings.TrimPrefix(why[p], "pattern "+p+": "))
 		}
 	}
 	if len(order) == 0 {

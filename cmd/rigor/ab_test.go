@@ -233,7 +233,9 @@ func TestRunBaseline(t *testing.T) {
 
 // TestABGateFailsWhenNewCrashes: a benchmark that ran on the baseline and
 // panics on the new side fails the gate (exit 1, with the reason), not
-// silently left out; --allow-missing accepts it (issue 11 item 2).
+// silently left out; --allow-missing accepts it, and since nothing at
+// all was measured (it panics in calibration) the run exits 2 (issue 11
+// item 2, issue 23 item 1).
 func TestABGateFailsWhenNewCrashes(t *testing.T) {
 	dir := labRepo(t)
 	crash := strings.Replace(workTest, "sink = Work(300)", `panic("boom")`, 1)
@@ -246,8 +248,8 @@ func TestABGateFailsWhenNewCrashes(t *testing.T) {
 		t.Errorf("new side panics: exit %d, stderr %q; want exit %d and the lost benchmark named", code, stderr, exitGateFail)
 	}
 	_, stderr, code = rigorIn(t, dir, append([]string{"ab", "--allow-missing"}, args[1:]...)...)
-	if code != exitOK {
-		t.Errorf("--allow-missing: exit %d, stderr %q; want %d", code, stderr, exitOK)
+	if code != exitUsage || strings.Contains(stderr, "rigor: gate:") || !strings.Contains(stderr, "rigor: no benchmark was measured") {
+		t.Errorf("--allow-missing: exit %d, stderr %q; want %d, no gate line, nothing measured", code, stderr, exitUsage)
 	}
 }
 
