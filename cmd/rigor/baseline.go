@@ -155,7 +155,7 @@ func openBaselines(ctx context.Context, plan store.Plan, rec *recordFlags, label
 	}
 	life, err := plan.Open(ctx, ".", label, ptrs)
 	if err != nil {
-		return nil, "", usageErrorf("%s", oneLine(err))
+		return nil, "", usageErrorf("%s", storeError(err))
 	}
 	if life.File == "" {
 		return life, "", nil
@@ -279,7 +279,7 @@ func runBaselineList(ctx context.Context, o baselineOptions, s stdio) error {
 		}
 		defer st.Close()
 		if all, err = st.Baselines(ctx, p.project); err != nil {
-			return usageErrorf("%s", oneLine(err))
+			return usageErrorf("%s", storeError(err))
 		}
 	}
 	var files []string
@@ -353,10 +353,10 @@ func runBaselineSet(ctx context.Context, o baselineOptions, args []string, s std
 	}
 	b, err := st.SetBaseline(ctx, p.project, name, id, o.side, time.Now())
 	if errors.Is(err, sqlstore.ErrWhichSide) {
-		return usageErrorf("%s with --side", oneLine(err))
+		return usageErrorf("%s with --side", storeError(err))
 	}
 	if err != nil {
-		return usageErrorf("%s", oneLine(err))
+		return usageErrorf("%s", storeError(err))
 	}
 	fmt.Fprintf(s.out, "baseline %s: run %d, side %s, commit %s, measured %s, machine %s\n", report.TerminalSafe(b.Name), b.RunID,
 		report.TerminalSafe(b.Side), shortHash(b.Commit), when(b.RunStart), report.TerminalSafe(b.Machine.String()))
@@ -378,7 +378,7 @@ func runBaselineRemove(ctx context.Context, o baselineOptions, name string, s st
 	defer st.Close()
 	all, err := st.Baselines(ctx, p.project)
 	if err != nil {
-		return usageErrorf("%s", oneLine(err))
+		return usageErrorf("%s", storeError(err))
 	}
 	var match, elsewhere []string
 	for _, b := range all {
@@ -404,7 +404,7 @@ func runBaselineRemove(ctx context.Context, o baselineOptions, name string, s st
 		return usageErrorf("--machine %s matches %d machines with a baseline %s (%s): give more of the fingerprint", report.TerminalSafe(o.machine), len(match), name, strings.Join(match, ", "))
 	}
 	if err := st.RemoveBaseline(ctx, p.project, match[0], name); err != nil {
-		return usageErrorf("%s", oneLine(err))
+		return usageErrorf("%s", storeError(err))
 	}
 	fmt.Fprintf(s.out, "removed baseline %s of machine %s (its run stays recorded)\n", name, match[0])
 	return nil

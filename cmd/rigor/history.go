@@ -18,7 +18,6 @@ import (
 	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/report"
-	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
 
@@ -80,10 +79,9 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 			return nil, usageErrorf("benchmark pattern %q: %v", bench, err)
 		}
 	}
-	root, _ := store.ModuleRoot(".")
-	loc := sqlstore.Default(f.store, root)
-	if root == "" && !sqlstore.IsURL(loc) && f.store == "" {
-		return nil, usageErrorf("no go.mod here, so no .rigor directory: give --store")
+	loc, _, err := storeLocation(f.store)
+	if err != nil {
+		return nil, err
 	}
 	s, err := openStore(ctx, loc, false)
 	if err != nil {
@@ -92,7 +90,7 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 	defer s.Close()
 	pts, err := s.Points(ctx, sqlstore.Filter{Branch: f.branch, Machine: f.machine, Unit: f.unit, Dirty: f.dirty})
 	if err != nil {
-		return nil, usageErrorf("%s", oneLine(err))
+		return nil, usageErrorf("%s", storeError(err))
 	}
 	return groupSeries(pts, re), nil
 }

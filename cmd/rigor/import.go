@@ -15,7 +15,6 @@ import (
 
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
-	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
 
@@ -74,10 +73,9 @@ func runImport(ctx context.Context, opts importOptions, paths []string, s stdio)
 		}
 		commitTime = t
 	}
-	root, _ := store.ModuleRoot(".")
-	loc := sqlstore.Default(opts.store, root)
-	if root == "" && !sqlstore.IsURL(loc) && opts.store == "" && os.Getenv(sqlstore.EnvStore) == "" {
-		return usageErrorf("no go.mod here, so no .rigor directory: give --store")
+	loc, root, err := storeLocation(opts.store)
+	if err != nil {
+		return err
 	}
 	// Read everything first: a bad input stops the import before any of
 	// it is recorded.
@@ -113,7 +111,7 @@ func runImport(ctx context.Context, opts importOptions, paths []string, s stdio)
 	for _, in := range inputs {
 		got, err := st.Record(ctx, in.run, in.rec)
 		if err != nil {
-			return usageErrorf("%s: %s", in.path, oneLine(err))
+			return usageErrorf("%s: %s", in.path, storeError(err))
 		}
 		what := "recorded"
 		if got.Duplicate {

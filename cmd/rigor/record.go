@@ -18,6 +18,7 @@ import (
 
 	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
@@ -39,12 +40,45 @@ func registerStoreFlag(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "store", "", "history `store`: a postgres:// URL or a SQLite file (default $"+sqlstore.EnvStore+", else .rigor/"+sqlstore.FileName+" in the module root)")
 }
 
-// check refuses contradictory flags before anything is measured.
+// check refuses contradictory flags, and a store location that is not
+// one, before anything is measured.
 func (f *recordFlags) check() error {
 	if f.record && f.noRecord {
 		return usageErrorf("--record and --no-record contradict each other")
 	}
+	if !f.noRecord {
+		if _, _, err := storeLocation(f.store); err != nil && storeNamed(f.store) {
+			return err
+		}
+	}
 	return nil
+}
+
+// storeNamed reports whether a store was named: by --store (flag) or
+// $RIGOR_STORE.
+func storeNamed(flag string) bool {
+	return flag != "" || os.Getenv(sqlstore.EnvStore) != ""
+}
+
+// storeLocation is where the history store is, for every command: --store
+// (flag), else $RIGOR_STORE, else .rigor/rigor.db in the module root
+// (root, "" outside a module). A usage error when no store is named
+// outside a module, or when the one named is neither a PostgreSQL URL
+// nor a file path.
+func storeLocation(flag string) (loc, root string, err error) {
+	root, _ = store.ModuleRoot(".")
+	if root == "" && !storeNamed(flag) {
+		return "", "", usageErrorf("no go.mod here, so no .rigor directory: give --store or set $%s", sqlstore.EnvStore)
+	}
+	loc = sqlstore.Default(flag, root)
+	if err := sqlstore.CheckLocation(loc); err != nil {
+		from := "--store"
+		if flag == "" {
+			from = "$" + sqlstore.EnvStore
+		}
+		return "", root, usageErrorf("%s %s", from, report.TerminalSafe(err.Error()))
+	}
+	return loc, root, nil
 }
 
 // after records run, as the flags say, once the command has produced
@@ -62,13 +96,12 @@ func (f *recordFlags) afterPlacing(ctx context.Context, stderr io.Writer, run *m
 	if f.noRecord || run == nil || (result != nil && !(errors.As(result, &ee) && ee.code == exitGateFail)) {
 		return result // nothing asked for, or a failed command: nothing to keep
 	}
-	root, _ := store.ModuleRoot(".")
-	loc := sqlstore.Default(f.store, root)
-	if !f.record && (f.store == "" && os.Getenv(sqlstore.EnvStore) == "") && !sqlstore.Exists(loc) {
+	loc, root, err := storeLocation(f.store)
+	if !f.record && !storeNamed(f.store) && (err != nil || !sqlstore.Exists(loc)) {
 		return result // no store, none asked for
 	}
-	if root == "" && !sqlstore.IsURL(loc) && f.store == "" && os.Getenv(sqlstore.EnvStore) == "" {
-		fmt.Fprintln(stderr, "rigor: not recorded: no go.mod here, so no .rigor directory; give --store")
+	if err != nil {
+		fmt.Fprintln(stderr, "rigor: not recorded:", storeError(err))
 		return recordFailed(f.record, result)
 	}
 	if place != nil {
@@ -89,7 +122,7 @@ func (f *recordFlags) afterPlacing(ctx context.Context, stderr io.Writer, run *m
 			return result
 		}
 	}
-	fmt.Fprintln(stderr, "rigor: not recorded:", oneLine(err))
+	fmt.Fprintln(stderr, "rigor: not recorded:", storeError(err))
 	return recordFailed(f.record, result)
 }
 
@@ -121,23 +154,18 @@ func recordFailed(asked bool, result error) error {
 }
 
 // locationName is a store's location for people: relative to the working
-// directory when that is shorter, a URL without its password.
+// directory when that is shorter, a URL without its passwords, escaped
+// for a terminal.
 func locationName(loc string) string {
 	if sqlstore.IsURL(loc) {
-		u := loc
-		if i := strings.Index(u, "@"); i > 0 {
-			if j := strings.Index(u, "://"); j > 0 && j < i {
-				u = u[:j+3] + u[i+1:]
-			}
-		}
-		return u
+		return report.TerminalSafe(sqlstore.Redact(loc))
 	}
 	if wd, err := os.Getwd(); err == nil {
 		if rel, err := filepath.Rel(wd, loc); err == nil && len(rel) < len(loc) {
-			return rel
+			return report.TerminalSafe(rel)
 		}
 	}
-	return loc
+	return report.TerminalSafe(loc)
 }
 
 // openStore opens the store at loc, creating a SQLite file when create
@@ -148,9 +176,30 @@ func openStore(ctx context.Context, loc string, create bool) (sqlstore.Store, er
 		return nil, usageErrorf("%s: no history recorded yet (record with rigor run --record, rigor ab --record or rigor import)", locationName(loc))
 	}
 	if err != nil {
-		return nil, usageErrorf("%s", oneLine(err))
+		return nil, usageErrorf("%s", storeError(err))
 	}
 	return s, nil
+}
+
+// storeError is a store's error in one line, whole: the driver's errors
+// run to several lines (pgx gives one per address it tried, after
+// "failed to connect to `user=rigor database=rigor`:"), joined with "; ",
+// and escaped for a terminal.
+func storeError(err error) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if s := b.String(); !strings.HasSuffix(s, ":") {
+				b.WriteString(";")
+			}
+			b.WriteString(" ")
+		}
+		b.WriteString(l)
+	}
+	return report.TerminalSafe(b.String())
 }
 
 func recordRun(ctx context.Context, loc string, run *model.Run, rec sqlstore.Recording) (sqlstore.Recorded, error) {

@@ -21,7 +21,6 @@ import (
 	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/stats"
-	"github.com/rigorbench/rigor/store"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
 
@@ -94,10 +93,9 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 			return err
 		}
 	}
-	root, _ := store.ModuleRoot(".")
-	loc := sqlstore.Default(opts.series.store, root)
-	if root == "" && !sqlstore.IsURL(loc) && opts.series.store == "" {
-		return usageErrorf("no go.mod here, so no .rigor directory: give --store")
+	loc, _, err := storeLocation(opts.series.store)
+	if err != nil {
+		return err
 	}
 	s, err := openStore(ctx, loc, false)
 	if err != nil {

@@ -144,6 +144,9 @@ func Exists(location string) bool {
 // Open opens the store at location (a PostgreSQL URL or a SQLite file)
 // and brings its schema up to date.
 func Open(ctx context.Context, location string, opts Options) (Store, error) {
+	if err := CheckLocation(location); err != nil {
+		return nil, err
+	}
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 30 * time.Second
 	}
@@ -198,10 +201,10 @@ func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 func openPostgres(ctx context.Context, location string) (Store, error) {
 	cfg, err := pgx.ParseConfig(location)
 	if err != nil {
-		return nil, fmt.Errorf("store URL %s: %w", redact(location), err)
+		return nil, fmt.Errorf("store URL %s: %w", Redact(location), err)
 	}
 	db := stdlib.OpenDB(*cfg)
-	s := &sqlStore{db: db, engine: Postgres, location: redact(location)}
+	s := &sqlStore{db: db, engine: Postgres, location: Redact(location)}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connecting to %s: %w", s.location, err)
@@ -211,15 +214,6 @@ func openPostgres(ctx context.Context, location string) (Store, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// redact returns a URL without its password.
-func redact(location string) string {
-	u, err := url.Parse(location)
-	if err != nil {
-		return "the PostgreSQL URL"
-	}
-	return u.Redacted()
 }
 
 // latestVersion is the highest schema version this binary knows.
