@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
@@ -10,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +33,8 @@ type serveOptions struct {
 	series      seriesFlags
 	addr        string
 	allowRemote bool
+	allowHosts  []string
+	token       string
 }
 
 func newServeCmd(s stdio) *cobra.Command {
@@ -46,12 +52,19 @@ HTML and SVG: no script and no request leaves the page.
 
 It is read-only (GET and HEAD only) and listens on 127.0.0.1 by default; an
 address that is not a loopback address is refused unless --allow-remote is
-given. The detection flags are those of rigor changes.
+given. It answers only requests addressed to a loopback name (localhost,
+127.0.0.1, [::1]) or to a name given with --allow-host, so that a web page
+whose name is made to resolve to 127.0.0.1 (DNS rebinding) cannot read it.
+With --allow-remote it answers any name, warns, and requires a token: every
+request carries it (?token=T once, which sets a cookie, or an
+"Authorization: Bearer T" header); it is --token, or made at random and
+printed in the URL. The detection flags are those of rigor changes.
 
 Exit status: 0 when stopped (Ctrl-C), 2 for bad flags, no store, or an
 address it cannot listen on.`,
 		Example: `  rigor serve
-  rigor serve --addr 127.0.0.1:9000 --store postgres://rigor@db/rigor`,
+  rigor serve --addr 127.0.0.1:9000 --store postgres://rigor@db/rigor
+  rigor serve --addr 0.0.0.0:8080 --allow-remote`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), opts, s)
@@ -59,7 +72,9 @@ address it cannot listen on.`,
 	}
 	opts.series.register(cmd.Flags(), "sec/op")
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`address` to listen on (host:port; port 0 picks a free one)")
-	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback (the dashboard has no authentication)")
+	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback, answer any host name, and require a token")
+	cmd.Flags().StringSliceVar(&opts.allowHosts, "allow-host", nil, "also answer requests for this host `name` (a reverse proxy's; repeatable)")
+	cmd.Flags().StringVar(&opts.token, "token", "", "require this `token` of every request (default with --allow-remote: one made at random, printed)")
 	return cmd
 }
 
@@ -79,7 +94,103 @@ func checkLoopback(addr string) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return usageErrorf("--addr %s is not a loopback address: the dashboard has no authentication; give --allow-remote to serve it there anyway", addr)
+	return usageErrorf("--addr %s is not a loopback address: give --allow-remote to serve it there (with a token)", addr)
+}
+
+// loopbackHost reports whether a request's host name (no port) names
+// this machine's loopback: localhost, a name under .localhost, or a
+// loopback address.
+func loopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOf is a Host header's name, without its port.
+func hostOf(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
+// guard answers only requests for an allowed host name (every name when
+// anyHost), and, when token is set, only requests that carry it: in the
+// query (?token=T, answered with a cookie and a redirect to the URL
+// without it), in the cookie, or as "Authorization: Bearer T".
+func guard(h http.Handler, anyHost bool, hosts []string, token string) http.Handler {
+	allowed := map[string]bool{}
+	for _, n := range hosts {
+		allowed[strings.TrimSuffix(strings.ToLower(hostOf(n)), ".")] = true
+	}
+	same := func(got string) bool {
+		return token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if host := hostOf(r.Host); !anyHost && !loopbackHost(host) && !allowed[strings.TrimSuffix(strings.ToLower(host), ".")] {
+			http.Error(w, fmt.Sprintf("rigor serve answers only for localhost, 127.0.0.1 and [::1], not for %q (a page whose name resolves here is not the dashboard); to serve under that name, give --allow-host %s",
+				report.TerminalSafe(r.Host), report.TerminalSafe(host)), http.StatusMisdirectedRequest)
+			return
+		}
+		if token == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if q := r.URL.Query(); q.Has("token") {
+			if !same(q.Get("token")) {
+				http.Error(w, "rigor serve: wrong token", http.StatusUnauthorized)
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			q.Del("token")
+			u := *r.URL
+			u.RawQuery = q.Encode()
+			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			return
+		}
+		c, err := r.Cookie(tokenCookie)
+		bearer, isBearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if (err == nil && same(c.Value)) || (isBearer && same(bearer)) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		http.Error(w, "rigor serve: this dashboard needs its token: open the URL with ?token= that rigor serve printed, or send Authorization: Bearer TOKEN", http.StatusUnauthorized)
+	})
+}
+
+// tokenCookie is the cookie that carries the token after ?token=.
+const tokenCookie = "rigor_token"
+
+// newToken makes a token at random: 128 bits, as hex.
+func newToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// dashboardURL is the address to open: the listener's, with the
+// machine's name for an address that listens everywhere, and the token.
+func dashboardURL(addr net.Addr, token string) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String() + "/"
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		}
+	}
+	u := url.URL{Scheme: "http", Host: net.JoinHostPort(host, port), Path: "/"}
+	if token != "" {
+		u.RawQuery = url.Values{"token": {token}}.Encode()
+	}
+	return u.String()
 }
 
 func runServe(ctx context.Context, opts serveOptions, std stdio) error {
@@ -91,6 +202,17 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 	if !opts.allowRemote {
 		if err := checkLoopback(opts.addr); err != nil {
 			return err
+		}
+	}
+	for _, h := range opts.allowHosts {
+		if h == "" || strings.ContainsAny(h, "/?#@ ") {
+			return usageErrorf("--allow-host %q: want a host name (bench.example.com)", h)
+		}
+	}
+	token := opts.token
+	if opts.allowRemote && token == "" {
+		if token, err = newToken(); err != nil {
+			return fmt.Errorf("making a token: %w", err)
 		}
 	}
 	loc, _, err := storeLocation(opts.series.store)
@@ -107,8 +229,11 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 		return usageErrorf("--addr %s: %v", opts.addr, err)
 	}
 	d := &dashboard{store: s, flags: opts.series, opts: hopts}
-	srv := &http.Server{Handler: d.handler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "rigor: serving %s on http://%s/ (read-only; Ctrl-C stops)\n", locationName(loc), ln.Addr())
+	srv := &http.Server{Handler: guard(d.handler(), opts.allowRemote, opts.allowHosts, token), ReadHeaderTimeout: 10 * time.Second}
+	if opts.allowRemote {
+		fmt.Fprintf(std.err, "rigor: warning: --allow-remote: the dashboard listens on %s, plain HTTP, for anyone who can reach it; it shows benchmark names, commits and their subjects, and machines. Each request needs the token in the URL below (--token chooses it); serve it only on a network you trust, or behind a TLS proxy\n", ln.Addr())
+	}
+	fmt.Fprintf(stdout, "rigor: serving %s on %s (read-only; Ctrl-C stops)\n", locationName(loc), dashboardURL(ln.Addr(), token))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -334,7 +459,13 @@ func chartSVG(s *history.Series, a *history.Analysis) template.HTML {
 		lo, hi = min(lo, l), max(hi, h)
 	}
 	if !(hi > lo) {
-		lo, hi = lo-1, hi+1
+		// A flat series: 5% either side (it was 1 either side, whatever
+		// the unit: "-1.000s/op" on the axis of a series of 1µs).
+		d := math.Abs(lo) * 0.05
+		if !(d > 0) {
+			d = 1
+		}
+		lo, hi = lo-d, hi+d
 	}
 	x := func(i int) float64 {
 		if n == 1 {
@@ -345,7 +476,7 @@ func chartSVG(s *history.Series, a *history.Analysis) template.HTML {
 	y := func(v float64) float64 { return chartH - chartPad - (v-lo)/(hi-lo)*(chartH-2*chartPad) }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="chart" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
-		chartW, chartH, chartW, chartH, template.HTMLEscapeString(s.Name+" "+s.Unit))
+		chartW, chartH, chartW, chartH, template.HTMLEscapeString(report.TerminalSafe(s.Name+" "+s.Unit)))
 	// Axis labels.
 	fmt.Fprintf(&b, `<text x="4" y="%.1f" class="axis">%s</text><text x="4" y="%.1f" class="axis">%s</text>`,
 		y(hi)+4, template.HTMLEscapeString(scaleValue(hi, s.Unit)), y(lo)+4, template.HTMLEscapeString(scaleValue(lo, s.Unit)))
@@ -423,7 +554,13 @@ form input{width:12em}.spark path{fill:none;stroke:#446;stroke-width:1.2}.spark 
 #chart .axis{font-size:11px;fill:#555}
 </style>`
 
-var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+// funcs are the templates' functions: shown escapes what a terminal, or
+// a browser's bidirectional algorithm, would act on (control and
+// bidirectional characters, as \u202e), as the terminal output does;
+// html/template then escapes it for HTML.
+var funcs = template.FuncMap{"shown": report.TerminalSafe}
+
+var indexTmpl = template.Must(template.New("index").Funcs(funcs).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rigor history</title>` + style + `</head><body>
 <h1>rigor history</h1>
 <form method="get" action="/">
@@ -432,27 +569,27 @@ branch <input name="branch" value="{{.Filter.Branch}}">
 machine <input name="machine" value="{{.Filter.Machine}}" list="machines">
 unit <input name="unit" value="{{.Filter.Unit}}">
 <button>filter</button>
-<datalist id="machines">{{range .Machines}}<option value="{{.Fingerprint}}">{{.String}}</option>{{end}}</datalist>
+<datalist id="machines">{{range .Machines}}<option value="{{.Fingerprint}}">{{shown .String}}</option>{{end}}</datalist>
 </form>
 <p>{{.Summary}}</p>
 <h2>Regressions</h2>
 {{if .Regressions}}<table id="regressions"><tr><th>after</th><th>series</th><th>commits</th><th>change</th><th>subject</th></tr>
-{{range .Regressions}}<tr><td>{{.When}}</td><td><a href="{{.SeriesURL}}">{{.Series}}</a></td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="regressed">{{.Text}}</td><td>{{.Subject}}</td></tr>
+{{range .Regressions}}<tr><td>{{.When}}</td><td><a href="{{.SeriesURL}}">{{shown .Series}}</a></td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="regressed">{{.Text}}</td><td>{{shown .Subject}}</td></tr>
 {{end}}</table>{{else}}<p>None found.</p>{{end}}
 <h2>Series</h2>
 <table id="series"><tr><th>benchmark</th><th>unit</th><th>machine</th><th>branch</th><th>points</th><th>changes</th><th></th></tr>
-{{range .Series}}<tr><td><a href="{{.URL}}">{{.Name}}</a></td><td>{{.Unit}}</td><td>{{.Machine}}</td><td>{{.Branch}}</td><td>{{.Points}}</td><td>{{.Changes}}</td><td>{{.Spark}}</td></tr>
+{{range .Series}}<tr><td><a href="{{.URL}}">{{shown .Name}}</a></td><td>{{shown .Unit}}</td><td>{{shown .Machine}}</td><td>{{shown .Branch}}</td><td>{{.Points}}</td><td>{{.Changes}}</td><td>{{.Spark}}</td></tr>
 {{end}}</table>
 </body></html>`))
 
-var seriesTmpl = template.Must(template.New("series").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} {{.Unit}}: rigor history</title>` + style + `</head><body>
+var seriesTmpl = template.Must(template.New("series").Funcs(funcs).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{shown .Name}} {{shown .Unit}}: rigor history</title>` + style + `</head><body>
 <p><a href="{{.Back}}">all series</a></p>
-<h1>{{.Name}} <small>{{.Unit}}</small></h1>
-<p>machine {{.Machine}}{{if .Branch}}, branch {{.Branch}}{{end}}; {{.Points}} results, each the median of a run's samples with its 95% confidence interval (the band). Click a result or a change for its run's report.</p>
+<h1>{{shown .Name}} <small>{{shown .Unit}}</small></h1>
+<p>machine {{shown .Machine}}{{if .Branch}}, branch {{shown .Branch}}{{end}}; {{.Points}} results, each the median of a run's samples with its 95% confidence interval (the band). Click a result or a change for its run's report.</p>
 {{.Chart}}
 <h2>Changes, newest first</h2>
 {{if .Changes}}<table id="changes"><tr><th>after</th><th>commits</th><th>change</th><th>subject</th></tr>
-{{range .Changes}}<tr><td>{{.When}}</td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="{{if .Regression}}regressed{{else}}improved{{end}}">{{.Text}}</td><td>{{.Subject}}</td></tr>
+{{range .Changes}}<tr><td>{{.When}}</td><td><a href="{{.RunURL}}">{{.From}}..{{.To}}</a></td><td class="{{if .Regression}}regressed{{else}}improved{{end}}">{{.Text}}</td><td>{{shown .Subject}}</td></tr>
 {{end}}</table>{{else}}<p>None found.</p>{{end}}
 </body></html>`))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -277,4 +279,242 @@ func otherRequests(t *testing.T, path, base string) []string {
 		t.Fatal("the network log shows no request at all: the detector sees nothing")
 	}
 	return urls
+}
+
+// TestServeHostCheck: the dashboard answers only requests addressed to
+// a loopback name or an --allow-host one, so that a page whose name is
+// made to resolve to 127.0.0.1 (DNS rebinding) cannot read it. It
+// answered any Host (curl -H 'Host: evil.example.com' .../run/1: 200).
+func TestServeHostCheck(t *testing.T) {
+	s, _ := seedStore(t, 3)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	h := guard(d.handler(), false, []string{"bench.example.org"}, "")
+	for _, c := range []struct {
+		host string
+		code int
+	}{
+		{"127.0.0.1:8080", 200},
+		{"localhost:8080", 200},
+		{"LOCALHOST.", 200},
+		{"dash.localhost:9000", 200},
+		{"[::1]:8080", 200},
+		{"127.3.4.5", 200},
+		{"bench.example.org:8080", 200},
+		{"evil.example.com", http.StatusMisdirectedRequest},
+		{"evil.example.com:8080", http.StatusMisdirectedRequest},
+		{"127.0.0.1.evil.example.com", http.StatusMisdirectedRequest},
+		{"192.168.1.10:8080", http.StatusMisdirectedRequest},
+		{"", http.StatusMisdirectedRequest},
+	} {
+		for _, path := range []string{"/", "/run/1"} {
+			req := httptest.NewRequest("GET", path, nil)
+			req.Host = c.host
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != c.code {
+				t.Errorf("GET %s, Host %q: %d, want %d", path, c.host, w.Code, c.code)
+			}
+		}
+	}
+}
+
+// TestServeToken: with a token, a request without it is refused; ?token=
+// sets a cookie and sends the browser to the URL without it; the cookie
+// or a bearer header then opens every page; any Host is answered (the
+// --allow-remote mode).
+func TestServeToken(t *testing.T) {
+	s, _ := seedStore(t, 3)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	srv := httptest.NewServer(guard(d.handler(), true, nil, "s3cret"))
+	t.Cleanup(srv.Close)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	do := func(path string, hdr map[string]string) *http.Response {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Host = "bench.example.org"
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	for _, c := range []struct {
+		path string
+		hdr  map[string]string
+		code int
+	}{
+		{"/", nil, http.StatusUnauthorized},
+		{"/run/1", nil, http.StatusUnauthorized},
+		{"/?token=wrong", nil, http.StatusUnauthorized},
+		{"/", map[string]string{"Cookie": tokenCookie + "=wrong"}, http.StatusUnauthorized},
+		{"/", map[string]string{"Authorization": "Bearer wrong"}, http.StatusUnauthorized},
+		{"/", map[string]string{"Cookie": tokenCookie + "=s3cret"}, 200},
+		{"/run/1", map[string]string{"Authorization": "Bearer s3cret"}, 200},
+	} {
+		if resp := do(c.path, c.hdr); resp.StatusCode != c.code {
+			t.Errorf("GET %s %v: %d, want %d", c.path, c.hdr, resp.StatusCode, c.code)
+		}
+	}
+	resp := do("/series?unit=sec%2Fop&token=s3cret", nil)
+	cookies := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/series?unit=sec%2Fop" ||
+		len(cookies) != 1 || cookies[0].Name != tokenCookie || cookies[0].Value != "s3cret" || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
+		t.Errorf("?token=: %d, Location %q, cookies %v; want 303 to the URL without it, and an HttpOnly SameSite=Strict cookie",
+			resp.StatusCode, resp.Header.Get("Location"), cookies)
+	}
+}
+
+// startServe runs rigor serve with opts on the store at loc until the
+// test ends, and returns its banner line and what it wrote to stderr by
+// then.
+func startServe(t *testing.T, loc string, opts serveOptions) (banner, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	var errb bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		opts.series = seriesFlags{store: loc, unit: "sec/op", window: history.DefaultWindowLen, maxP: history.DefaultMaxPValue, transient: history.DefaultTransient}
+		done <- runServe(ctx, opts, stdio{in: strings.NewReader(""), out: outW, err: &errb})
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no banner: %v (%s)", err, errb.String())
+	}
+	go io.Copy(io.Discard, outR)
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("runServe: %v", err)
+		}
+	})
+	return line, errb.String()
+}
+
+// TestServeRefusesOtherHost: rigor serve answers a request for
+// localhost and refuses one whose Host is another name (DNS rebinding);
+// it answered it, 200.
+func TestServeRefusesOtherHost(t *testing.T) {
+	_, loc := seedStore(t, 3)
+	banner, _ := startServe(t, loc, serveOptions{addr: "127.0.0.1:0"})
+	m := regexp.MustCompile(`http://127\.0\.0\.1:(\d+)/`).FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("no URL in the banner: %q", banner)
+	}
+	for _, c := range []struct {
+		host string
+		code int
+	}{{"localhost:" + m[1], 200}, {"127.0.0.1:" + m[1], 200}, {"evil.example.com", http.StatusMisdirectedRequest}} {
+		req, _ := http.NewRequest("GET", m[0]+"run/1", nil)
+		req.Host = c.host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("GET /run/1, Host %s: %d, want %d", c.host, resp.StatusCode, c.code)
+		}
+	}
+}
+
+// TestServeRemoteWarns: rigor serve --allow-remote warns, prints a URL
+// with a token made at random, and refuses a request without it (it
+// printed http://[::]:PORT/ with no word, and served anyone).
+func TestServeRemoteWarns(t *testing.T) {
+	_, loc := seedStore(t, 3)
+	banner, stderr := startServe(t, loc, serveOptions{addr: "127.0.0.1:0", allowRemote: true})
+	m := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+/)\?token=([0-9a-f]{32}) `).FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("the banner has no URL with a token: %q", banner)
+	}
+	if !strings.Contains(stderr, "warning: --allow-remote") || !strings.Contains(stderr, "token") {
+		t.Errorf("no warning: %q", stderr)
+	}
+	if code, _ := get(t, m[1]); code != http.StatusUnauthorized {
+		t.Errorf("GET without the token: %d, want 401", code)
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	for _, u := range []string{m[1] + "?token=" + m[2], m[1] + "run/1"} {
+		resp, err := browser.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(page), "<html") {
+			t.Errorf("GET %s with a cookie jar: %d\n%.300s", u, resp.StatusCode, page)
+		}
+	}
+}
+
+// TestServeBidi: a benchmark name, a subject and a machine's CPU with
+// bidirectional controls reach the dashboard escaped (\u202e), as in the
+// terminal output; U+202E rendered "Bidi2-live" reversed.
+func TestServeBidi(t *testing.T) {
+	loc := filepath.Join(t.TempDir(), sqlstore.FileName)
+	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	for c := range 3 {
+		h := fmt.Sprintf("%040x", c+1)
+		m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+		for r := range 5 {
+			m.Samples = append(m.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: 1e-6 * (1 + 0.01*float64(r))})
+		}
+		run := &model.Run{SchemaVersion: model.SchemaVersion, ID: fmt.Sprint(c), Kind: model.KindRun, Start: t0.Add(time.Duration(c) * time.Hour),
+			Env:        &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "CPU\u202eevil"},
+			Sides:      []model.Side{{Label: "current", Rev: h}},
+			Benchmarks: []model.Benchmark{{Name: "Bidi\u202eevil\u2066", Pkg: "example.com/s", Metrics: []model.Metric{m}}}}
+		if _, err := s.Record(context.Background(), run, sqlstore.Recording{Project: "example.com/s", Branch: "ma\u202ein",
+			Commits: map[string]sqlstore.Commit{h: {Hash: h, Time: t0.Add(time.Duration(c) * time.Hour), Subject: "fix \u202etxt.exe"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	srv := httptest.NewServer(d.handler())
+	t.Cleanup(srv.Close)
+	_, index := get(t, srv.URL+"/")
+	link := regexp.MustCompile(`href="(/series\?[^"]*)"`).FindStringSubmatch(index)
+	if link == nil {
+		t.Fatalf("no series link:\n%s", index)
+	}
+	_, page := get(t, srv.URL+strings.ReplaceAll(link[1], "&amp;", "&"))
+	for name, body := range map[string]string{"index": index, "series page": page} {
+		if strings.ContainsAny(body, "\u202e\u2066") {
+			t.Errorf("the %s has a raw bidirectional control", name)
+		}
+		if !strings.Contains(body, `Bidi\u202eevil\u2066`) {
+			t.Errorf("the %s does not show the name escaped:\n%.2000s", name, body)
+		}
+	}
+	if !strings.Contains(index, `CPU\u202eevil`) || !strings.Contains(page, `ma\u202ein`) {
+		t.Errorf("the machine or the branch is not shown escaped")
+	}
+}
+
+// TestServeFlatChartAxis: a series whose results are all equal is drawn
+// with an axis around its value (it was 1 either side, whatever the
+// unit: "-1.000s/op" for a series of 1µs/op).
+func TestServeFlatChartAxis(t *testing.T) {
+	pts := make([]history.Point, 3)
+	for i := range pts {
+		pts[i] = history.Point{Commit: fmt.Sprintf("%040x", i+1), RunID: int64(i + 1), Samples: []float64{1e-6, 1e-6, 1e-6}}
+	}
+	s := &history.Series{Name: "Flat", Unit: "sec/op", Points: pts}
+	svg := string(chartSVG(s, &history.Analysis{}))
+	axis := regexp.MustCompile(`class="axis">([^<]*)<`).FindAllStringSubmatch(svg, -1)
+	if len(axis) != 2 || axis[0][1] != "1.050µs/op" || axis[1][1] != "950.0ns/op" {
+		t.Errorf("the flat series' axis: %q, want 1.050µs/op and 950.0ns/op", axis)
+	}
 }
