@@ -28,14 +28,36 @@ type sideBuilder struct {
 	side   string
 
 	bench  map[string]map[string]int // pkg -> full name -> index in run.Benchmarks
-	metric map[metricKey]int         // (benchmark, unit) -> index in its Metrics
+	metric map[metricKey]int         // (benchmark, unit) -> index in metrics
 	rounds []int                     // results seen so far, per benchmark
-	// maxRounds is the most results of any benchmark so far: the
-	// capacity a new metric's samples start with (go test -count).
-	maxRounds int
 	// configNoted marks benchmarks whose configuration change has
 	// already been noted.
 	configNoted map[int]bool
+
+	// Samples wait in pending, in input order, until finish gives every
+	// metric its exact share of one array: appending to each metric's
+	// own slice grew 1, 2, 4, 8, 16 when the input repeats all its
+	// benchmarks round after round (the output of several go test runs
+	// concatenated), a third of reading's time and most of its memory.
+	pending [][]pendingSample // chunks of pendingChunk
+	metrics []metricRef       // every metric, by the index pending uses
+	counts  []int             // samples per metric
+	// byBench lists, per benchmark, the indexes in metrics of its
+	// Metrics, in order: found by a scan when there are few (a result
+	// line's units are the same few, line after line), by metric else.
+	byBench [][]int
+
+	// cfg is a copy of the configuration of the last result, and cfgID
+	// changes whenever it does; cfgMap is its FileConfig, shared by the
+	// benchmarks first seen under it (made at cfgMapID). benchCfg is, per
+	// benchmark, the cfgID under which its configuration was last found
+	// equal to its Config: a result under the same cfgID needs no
+	// configDiff.
+	cfg      []benchfmt.Config
+	cfgID    int
+	cfgMap   map[string]string
+	cfgMapID int
+	benchCfg []int
 
 	results   int
 	parseErrs []string // first maxParseNotes per-line warnings
@@ -52,6 +74,20 @@ type metricKey struct {
 	unit  string
 }
 
+// A pendingSample is a sample of metrics[metric], before finish places it.
+type pendingSample struct {
+	metric int
+	round  int
+	iters  int64
+	value  float64
+}
+
+// pendingChunk is the length of each chunk of sideBuilder.pending.
+const pendingChunk = 1024
+
+// A metricRef locates a metric: run.Benchmarks[bench].Metrics[metric].
+type metricRef struct{ bench, metric int }
+
 func newSideBuilder(source, side string) *sideBuilder {
 	return &sideBuilder{
 		run: &Run{
@@ -65,6 +101,7 @@ func newSideBuilder(source, side string) *sideBuilder {
 		bench:       make(map[string]map[string]int),
 		metric:      make(map[metricKey]int),
 		configNoted: make(map[int]bool),
+		cfgMapID:    -1,
 	}
 }
 
@@ -163,6 +200,7 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		pkg = b.pkg
 	}
 
+	b.noteConfig(res.Config)
 	byName := b.bench[pkg]
 	if byName == nil {
 		byName = make(map[string]int)
@@ -173,42 +211,112 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		bi = len(b.run.Benchmarks)
 		byName[string(res.Name)] = bi
 		name, procs := SplitName(string(res.Name))
+		if b.cfgMapID != b.cfgID {
+			b.cfgMap, b.cfgMapID = FileConfig(res.Config), b.cfgID
+		}
 		b.run.Benchmarks = append(b.run.Benchmarks, Benchmark{
 			Name:    name,
 			Procs:   procs,
 			Pkg:     pkg,
-			Config:  FileConfig(res.Config),
+			Config:  b.cfgMap,
 			Metrics: []Metric{},
 		})
 		b.rounds = append(b.rounds, 0)
-	} else if !b.configNoted[bi] {
+		b.benchCfg = append(b.benchCfg, b.cfgID)
+		b.byBench = append(b.byBench, nil)
+	} else if !b.configNoted[bi] && b.benchCfg[bi] != b.cfgID {
 		if diff := configDiff(b.run.Benchmarks[bi].Config, res); diff != "" {
 			b.configNoted[bi] = true
 			b.run.Notes = append(b.run.Notes, inputNote(fmt.Sprintf(
 				"%s: configuration of %s changed within the file (%s); its results are kept together under the first configuration",
 				where(), res.Name, diff)))
+		} else {
+			b.benchCfg[bi] = b.cfgID
 		}
 	}
-	bm := &b.run.Benchmarks[bi]
 	round := b.rounds[bi]
 	b.rounds[bi]++
-	b.maxRounds = max(b.maxRounds, round+1)
 	for _, v := range res.Values {
-		mk := metricKey{bi, v.Unit}
-		mi, ok := b.metric[mk]
-		if !ok {
-			mi = len(bm.Metrics)
-			b.metric[mk] = mi
-			bm.Metrics = append(bm.Metrics, Metric{Unit: v.Unit, Samples: make([]Sample, 0, b.maxRounds)})
+		gi := b.metricIndex(bi, v.Unit)
+		b.counts[gi]++
+		if len(b.pending) == 0 || len(b.pending[len(b.pending)-1]) == pendingChunk {
+			b.pending = append(b.pending, make([]pendingSample, 0, pendingChunk))
 		}
-		bm.Metrics[mi].Samples = append(bm.Metrics[mi].Samples, Sample{
-			Side:  b.side,
-			Round: round,
-			Iters: int64(res.Iters),
-			Value: v.Value,
-		})
+		last := &b.pending[len(b.pending)-1]
+		*last = append(*last, pendingSample{metric: gi, round: round, iters: int64(res.Iters), value: v.Value})
 	}
 	b.results++
+}
+
+// metricIndex returns the index in b.metrics of benchmark bi's metric of
+// unit, adding the metric if bi has none.
+func (b *sideBuilder) metricIndex(bi int, unit string) int {
+	bm := &b.run.Benchmarks[bi]
+	if len(bm.Metrics) <= 8 {
+		for mi := range bm.Metrics {
+			if bm.Metrics[mi].Unit == unit {
+				return b.byBench[bi][mi]
+			}
+		}
+	} else if gi, ok := b.metric[metricKey{bi, unit}]; ok {
+		return gi
+	}
+	gi := len(b.metrics)
+	b.metric[metricKey{bi, unit}] = gi
+	b.metrics = append(b.metrics, metricRef{bi, len(bm.Metrics)})
+	b.counts = append(b.counts, 0)
+	b.byBench[bi] = append(b.byBench[bi], gi)
+	bm.Metrics = append(bm.Metrics, Metric{Unit: unit})
+	return gi
+}
+
+// place gives every metric its samples, in input order, from one array.
+func (b *sideBuilder) place() {
+	all := make([]Sample, 0, sum(b.counts))
+	start := make([]int, len(b.counts))
+	for gi, n := range b.counts {
+		start[gi] = len(all)
+		all = all[:len(all)+n]
+		ref := b.metrics[gi]
+		b.run.Benchmarks[ref.bench].Metrics[ref.metric].Samples = all[start[gi]:len(all):len(all)]
+	}
+	for _, chunk := range b.pending {
+		for _, p := range chunk {
+			all[start[p.metric]] = Sample{Side: b.side, Round: p.round, Iters: p.iters, Value: p.value}
+			start[p.metric]++
+		}
+	}
+	b.pending = nil
+}
+
+func sum(v []int) int {
+	t := 0
+	for _, x := range v {
+		t += x
+	}
+	return t
+}
+
+// noteConfig sets b.cfg to cfg, with a new b.cfgID if it differs from the
+// last result's.
+func (b *sideBuilder) noteConfig(cfg []benchfmt.Config) {
+	if len(cfg) == len(b.cfg) {
+		same := true
+		for i := range cfg {
+			if cfg[i].Key != b.cfg[i].Key || cfg[i].File != b.cfg[i].File || !bytes.Equal(cfg[i].Value, b.cfg[i].Value) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
+	b.cfgID++
+	b.cfg = b.cfg[:0]
+	for _, c := range cfg {
+		b.cfg = append(b.cfg, benchfmt.Config{Key: c.Key, Value: bytes.Clone(c.Value), File: c.File})
+	}
 }
 
 // timeDivisors are the time units benchmarks print per operation (or per
@@ -318,6 +426,7 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 		}
 		return nil, errors.New(msg)
 	}
+	b.place()
 	for _, e := range b.parseErrs {
 		b.run.Notes = append(b.run.Notes, inputNote(e))
 	}
