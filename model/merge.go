@@ -32,10 +32,20 @@ func Merge(runs ...*Run) (*Run, error) {
 		out.Paired = runs[0].Paired
 		out.Command = runs[0].Command
 	}
-	sideOf := make(map[string]int) // label -> index of its run
-	bench := make(map[string]int)  // Benchmark.Key -> index in out.Benchmarks
-	from := make([]int, 0)         // index of the run each benchmark came from
-	metric := make(map[metricKey]int)
+	sideOf := make(map[string]int)    // label -> index of its run
+	bench := make(map[string]int)     // Benchmark.Key -> index in out.Benchmarks
+	from := make([]int, 0)            // index of the run each benchmark came from
+	metric := make(map[metricKey]int) // (benchmark, unit) -> index in refs
+	// Samples are copied at the end, once every metric's count is known,
+	// into one array: cloning the first run's and appending the others'
+	// grew every metric's slice once per side.
+	var refs []metricRef // every metric of out
+	var counts []int     // its samples
+	type copyFrom struct {
+		metric  int // index in refs
+		samples []Sample
+	}
+	var copies []copyFrom
 	noted := make(map[string]bool)
 	note := func(key, msg string) {
 		if !noted[key] {
@@ -107,22 +117,42 @@ func Merge(runs ...*Run) (*Run, error) {
 			for j := range b.Metrics {
 				m := &b.Metrics[j]
 				mk := metricKey{bi, m.Unit}
-				mi, ok := metric[mk]
+				gi, ok := metric[mk]
 				if !ok {
-					metric[mk] = len(ob.Metrics)
-					nm := *m
-					nm.Samples = slices.Clone(m.Samples)
-					ob.Metrics = append(ob.Metrics, nm)
+					gi = len(refs)
+					metric[mk] = gi
+					refs = append(refs, metricRef{bi, len(ob.Metrics)})
+					counts = append(counts, len(m.Samples))
+					copies = append(copies, copyFrom{gi, m.Samples})
+					ob.Metrics = append(ob.Metrics, *m)
 					continue
 				}
-				om := &ob.Metrics[mi]
+				om := &ob.Metrics[refs[gi].metric]
 				if om.Better != m.Better || normAssume(om.Assume) != normAssume(m.Assume) {
 					note("unit\x00"+m.Unit, fmt.Sprintf("unit %s has a different direction or assumption in %s than in %s; using %s's",
 						m.Unit, sideNames(r), sideNames(runs[from[bi]]), sideNames(runs[from[bi]])))
 				}
-				om.Samples = append(om.Samples, m.Samples...)
+				counts[gi] += len(m.Samples)
+				copies = append(copies, copyFrom{gi, m.Samples})
 			}
 		}
+	}
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	all := make([]Sample, total)
+	for gi, ref := range refs {
+		m := &out.Benchmarks[ref.bench].Metrics[ref.metric]
+		if counts[gi] == 0 {
+			m.Samples = m.Samples[:0:0] // nil stays nil, as a clone of it was
+			continue
+		}
+		m.Samples, all = all[:0:counts[gi]], all[counts[gi]:]
+	}
+	for _, c := range copies {
+		m := &out.Benchmarks[refs[c.metric].bench].Metrics[refs[c.metric].metric]
+		m.Samples = append(m.Samples, c.samples...)
 	}
 	return out, nil
 }
