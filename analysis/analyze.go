@@ -158,10 +158,17 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 	if am.Better == 0 {
 		am.Better = model.LowerIsBetter
 	}
+	// Each side's samples and values, taken once: the summaries, the
+	// changes and the notes all read them.
+	samples := make([][]model.Sample, len(sides))
 	values := make([][]float64, len(sides))
+	ciErrs := make([]error, len(sides))
 	for i, s := range sides {
-		values[i] = m.Values(s)
-		am.Sides = append(am.Sides, summarize(s, m.Unit, values[i], m.BySide(s), opts))
+		samples[i] = m.BySide(s)
+		values[i] = sampleValues(samples[i])
+		var sum Summary
+		sum, ciErrs[i] = summarize(s, m.Unit, values[i], samples[i], opts)
+		am.Sides = append(am.Sides, sum)
 	}
 	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
 	base := values[0]
@@ -182,21 +189,36 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		case stats.Median(base) == 0:
 			c = fromZeroChange(base, values[i])
 		case paired:
-			c = pairedChange(m.BySide(sides[0]), m.BySide(sides[i]), opts)
+			c = pairedChange(samples[0], samples[i], opts)
 		default:
 			c = unpairedChange(base, values[i], opts, seed)
 		}
 		c.Side = sides[i]
 		am.Changes = append(am.Changes, c)
 	}
-	am.Notes = metricNotes(b.Key(), m, &am, sides, opts, elisionJudged(b))
+	am.Notes = metricNotes(b.Key(), m, &am, sides, samples, ciErrs, opts, elisionJudged(b))
 	return am
 }
 
-func summarize(side, unit string, v []float64, samples []model.Sample, opts Options) Summary {
+// sampleValues returns the values of samples, in order (nil for none, as
+// model.Metric.Values).
+func sampleValues(samples []model.Sample) []float64 {
+	if len(samples) == 0 {
+		return nil
+	}
+	v := make([]float64, len(samples))
+	for i, s := range samples {
+		v[i] = s.Value
+	}
+	return v
+}
+
+// summarize summarises one side's values v (of samples), and returns the
+// error of their median's confidence interval, if any (too few samples).
+func summarize(side, unit string, v []float64, samples []model.Sample, opts Options) (Summary, error) {
 	s := Summary{Side: side, N: len(v), Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(v) == 0 {
-		return s
+		return s, nil
 	}
 	ci, err := stats.MedianCI(v, opts.Confidence)
 	s.Center = ci.Estimate
@@ -215,12 +237,14 @@ func summarize(side, unit string, v []float64, samples []model.Sample, opts Opti
 		iters[i] = float64(smp.Iters)
 	}
 	s.Iters = stats.Median(iters)
-	if iters, totals, ok := linearSamples(samples); ok && unit == "sec/op" {
-		b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
-		in := b.Slope(iters, totals)
-		s.Slope = &in
+	if unit == "sec/op" {
+		if iters, totals, ok := linearSamples(samples); ok {
+			b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
+			in := b.Slope(iters, totals)
+			s.Slope = &in
+		}
 	}
-	return s
+	return s, err
 }
 
 // linearSamples returns (iters, total) pairs when the iteration counts

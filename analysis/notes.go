@@ -37,8 +37,10 @@ const (
 // the default ±1% noise band; at 100 it could fill the band alone.
 const ResolutionRatio = 1000
 
-// metricNotes returns the footnotes for one metric of benchmark key.
-func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts Options, elisionJudged bool) []model.Note {
+// metricNotes returns the footnotes for one metric of benchmark key, whose
+// samples by side are samples, and ciErrs the errors of their medians'
+// confidence intervals.
+func metricNotes(key string, m *model.Metric, am *Metric, sides []string, samples [][]model.Sample, ciErrs []error, opts Options, elisionJudged bool) []model.Note {
 	var notes []model.Note
 	note := func(kind model.NoteKind, topic, side string, ev map[string]float64, text string) {
 		notes = append(notes, model.Note{Kind: kind, Topic: topic, Source: source, Benchmark: key, Side: side, Unit: m.Unit, Evidence: ev, Text: text})
@@ -61,7 +63,7 @@ func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts O
 			continue
 		}
 		side := sides[i]
-		if _, err := stats.MedianCI(m.Values(side), opts.Confidence); err != nil {
+		if err := ciErrs[i]; err != nil {
 			note(model.NoteStatistics, "too-few", side, map[string]float64{"n": float64(s.N)}, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
 		}
 		if isTime && s.CV > highCV {
@@ -77,7 +79,7 @@ func metricNotes(key string, m *model.Metric, am *Metric, sides []string, opts O
 		if isTime && opts.TimerResolution > 0 && s.Center*s.Iters < ResolutionRatio*opts.TimerResolution {
 			note(model.NoteStatistics, "resolution", side, nil, fmt.Sprintf("%seach sample lasts under %dx the timer resolution: raise the iteration count", label(side), ResolutionRatio))
 		}
-		if rho, ok := drift(m.BySide(side)); ok {
+		if rho, ok := drift(samples[i]); ok {
 			note(model.NoteStatistics, "drift", side, map[string]float64{"spearman_rho": rho}, fmt.Sprintf("%svalues drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", label(side), rho))
 		}
 	}
