@@ -28,6 +28,11 @@ type Settings struct {
 	// Toolchain is a GOTOOLCHAIN value ("go1.25.3", "local"), "" for the
 	// toolchain in use.
 	Toolchain string
+	// Overlay is the go command -overlay file Build passes ("" for
+	// none): the timer overlay of package window, which a session makes
+	// for each side's toolchain. Equal leaves it out: it follows from the
+	// toolchain.
+	Overlay string
 }
 
 // Equal reports whether s and t build and run the same way.
@@ -134,6 +139,9 @@ func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, e
 	}
 	if s.GCFlags != "" {
 		args = append(args, "-gcflags", s.GCFlags)
+	}
+	if s.Overlay != "" {
+		args = append(args, "-overlay", s.Overlay)
 	}
 	args = append(args, ".")
 	if output, err := goCmd(ctx, pkg.Dir, s, args...); err != nil {

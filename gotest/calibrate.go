@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
@@ -136,9 +137,18 @@ const startupRuns = 3
 // benchmark's set-up once more (a timed process runs the function once for
 // one iteration, then for the count), spread over the count: the residual
 // bias the run's note states.
+//
+// When every side reads its CPU time inside the timed window (package
+// window), nothing is subtracted, and the start-up serves only to plan the
+// samples: one one-iteration process per side and package measures it
+// (the package's start-up dominates; each sample refines its benchmark's
+// figure, see observeStartup).
 func (s *session) measureStartup(ctx context.Context) error {
 	if s.cfg.Iters == 1 {
 		return nil // a sample is a one-iteration run: nothing to subtract
+	}
+	if s.allWindow() {
+		return s.measurePackageStartup(ctx)
 	}
 	for _, u := range s.units {
 		var cpus, walls []float64
@@ -162,6 +172,52 @@ func (s *session) measureStartup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// measurePackageStartup measures the wall time of a one-iteration process
+// of each package's first benchmark, once per side, and gives it to every
+// benchmark of the package.
+func (s *session) measurePackageStartup(ctx context.Context) error {
+	walls := map[string][]float64{}
+	for _, u := range s.units {
+		if _, done := walls[u.pkg]; done {
+			continue
+		}
+		walls[u.pkg] = []float64{}
+		for _, si := range experiment.SideOrder(s.cfg.Order, 1, len(s.sides)) {
+			sd := s.sides[si]
+			s.progress(Progress{Phase: PhaseCalibrate, Current: sd.Label + " " + strings.TrimPrefix(u.key, u.pkg+".") + " start-up"})
+			out, err := sd.bins[u.pkg].Run(ctx, Invocation{Bench: u.pattern, Iters: 1, CPU: u.cpu, Timeout: s.cfg.Timeout})
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil || out.State == nil {
+				continue // the timed rounds will say what is wrong
+			}
+			walls[u.pkg] = append(walls[u.pkg], float64(out.Elapsed))
+		}
+	}
+	for _, u := range s.units {
+		if w := walls[u.pkg]; len(w) > 0 {
+			u.startWall = time.Duration(stats.Median(w))
+		}
+	}
+	return nil
+}
+
+// observeStartup refines u's start-up wall time from a timed sample whose
+// CPU time was read in the window: what the process took beyond the
+// window's own wall time, the median over the samples so far.
+func (u *unit) observeStartup(out *Output, r *Result) {
+	for _, v := range r.Values {
+		if v.Unit == analysis.WallUnit && r.Iters > 0 {
+			if extra := out.Elapsed.Seconds() - v.Value*float64(r.Iters); extra > 0 {
+				u.overheads = append(u.overheads, extra)
+				u.startWall = time.Duration(stats.Median(u.overheads) * float64(time.Second))
+			}
+			return
+		}
+	}
 }
 
 // meanStartWall is the mean wall time of a one-iteration process over the
@@ -200,7 +256,11 @@ func (s *session) planSamples() {
 	for _, u := range s.units {
 		// The operation's time as calibration measured it.
 		u.perOp = calib.Seconds() / float64(max(u.iters, 1))
-		work := max(minSampleWork, minWorkStartups*u.startCPU)
+		work := minSampleWork
+		if !s.allWindow() {
+			// The start-up estimate is subtracted from the CPU time.
+			work = max(work, minWorkStartups*u.startCPU)
+		}
 		u.minIters = max(int64(math.Ceil(work.Seconds()/u.perOp)), 1)
 		u.iters = max(int64(math.Round(float64(u.iters)*float64(d)/float64(calib))), u.minIters)
 	}

@@ -65,6 +65,12 @@ type Config struct {
 	Time                 time.Duration
 	// Timeout kills a test binary that runs longer (a hang).
 	Timeout time.Duration
+	// ProcessClock, when set, reads each sample's CPU time for the whole
+	// process, less an estimate of its start-up, as rigor did before it
+	// read the timed window (package window): for comparing the two
+	// clocks, and what a side falls back to when its toolchain or
+	// platform cannot have the window's overlay.
+	ProcessClock bool
 	// Order is experiment.OrderThueMorse (default) or OrderABBA.
 	Order string
 	// Seed makes the schedule (benchmark order, jitter) reproducible.

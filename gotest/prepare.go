@@ -191,6 +191,9 @@ func (s *session) build(ctx context.Context) error {
 		return err
 	}
 	s.cleanupDirs = append(s.cleanupDirs, binDir)
+	for _, sd := range s.sides {
+		s.setupWindow(ctx, sd, binDir)
+	}
 	step := 0
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {

@@ -257,7 +257,11 @@ func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int,
 	}
 	u.samples++
 	if len(results) == 1 && out.State != nil {
-		addCPU(&results[0], processCPU(out), u.startCPU)
+		if sd.window {
+			u.observeStartup(out, &results[0])
+		} else {
+			addCPU(&results[0], processCPU(out), u.startCPU)
+		}
 	}
 	return s.record(sd, round, results)
 }

@@ -31,12 +31,20 @@ type unit struct {
 	// never shorten a sample (see minSampleWork).
 	perOp    float64
 	minIters int64
+	// overheads are the samples' wall time beyond their timed windows
+	// (seconds), when read in the window: start-up, set-up, the
+	// one-iteration run go test makes first.
+	overheads []float64
 }
 
 type sideState struct {
 	Side
-	tree   *Tree
-	bins   map[string]*Binary // by import path
+	tree *Tree
+	bins map[string]*Binary // by import path
+	// window is set when the side's binaries are built with the timer
+	// overlay (setupWindow): their results carry cpu-sec/op and
+	// wait-sec/op for the timed window.
+	window bool
 	file   *os.File
 	config map[string]string // file configuration last written to file
 }

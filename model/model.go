@@ -58,9 +58,22 @@ type Side struct {
 	BuildEnv  []string `json:"build_env,omitempty"`
 	GCFlags   string   `json:"gcflags,omitempty"`
 	Toolchain string   `json:"toolchain,omitempty"`
+	// CPUClock says how the side's CPU time (cpu-sec/op) was read:
+	// CPUClockWindow or CPUClockProcess; empty when it has none.
+	CPUClock string `json:"cpu_clock,omitempty"`
 	// Subgroup groups variants of an in-process group for display.
 	Subgroup string `json:"subgroup,omitempty"`
 }
+
+// How a side's CPU time was read (Side.CPUClock).
+const (
+	// CPUClockWindow: inside the benchmark timer's own window, by rigor's
+	// build overlay of package testing (with the CPU waits, wait-sec/op).
+	CPUClockWindow = "timed window"
+	// CPUClockProcess: the whole process's CPU time, less an estimate of
+	// its start-up measured by one-iteration runs.
+	CPUClockProcess = "whole process"
+)
 
 // A Benchmark is one benchmark (a row in a comparison): its name, the
 // configuration that identifies it, and one Metric per unit it reported.

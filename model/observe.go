@@ -21,6 +21,11 @@ type Observation struct {
 	// other than the measured ones used during the interval: total busy
 	// CPU minus Process's CPU. It is absent when Process or System is.
 	OtherCPU float64 `json:"other_cpu,omitempty"`
+	// RigorCPUSec is the CPU time rigor's own process spent during the
+	// interval (starting and waiting for the measured process, reading
+	// its output, the observer's sampling), when it measures separate
+	// processes: not another process competing with the measured one.
+	RigorCPUSec float64 `json:"rigor_cpu_sec,omitempty"`
 }
 
 // SystemStats is the whole machine over an interval.

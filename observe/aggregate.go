@@ -27,6 +27,7 @@ type aggregate struct {
 	pVol, pInvol   int64
 	maxRSS         int64
 	other, otherDu float64
+	otherCap       float64 // CPU seconds the machine had in the intervals other counts
 
 	rtN        int
 	rtDur      float64
@@ -74,8 +75,12 @@ func aggregateOf(obs []model.Observation) aggregate {
 				}
 				a.psi[i] += v * d
 			}
-			if o.Process != nil {
-				a.other += o.OtherCPU * d
+			// Other processes' CPU, summed over the intervals before it
+			// is divided (see otherCPUSec): in self mode (runtime
+			// metrics present) the observer is part of the process.
+			if busy, capacity, ok := otherCPUSec(&o, o.Runtime != nil); ok {
+				a.other += busy
+				a.otherCap += capacity
 				a.otherDu += d
 			}
 		}
@@ -121,8 +126,8 @@ func aggregateOf(obs []model.Observation) aggregate {
 			*v /= a.dur
 		}
 	}
-	if a.otherDu > 0 {
-		a.other /= a.otherDu
+	if a.otherCap > 0 {
+		a.other = min(1, max(0, a.other/a.otherCap))
 	}
 	if a.rtDur > 0 {
 		a.gcFrac /= a.rtDur

@@ -250,7 +250,8 @@ func TestCheckThroughput(t *testing.T) {
 
 // Annotate places notes where they belong and adds each once.
 func TestAnnotate(t *testing.T) {
-	busy := &model.SystemStats{CPUs: 2, User: 0.95, System: 0.05, Load1: 2}
+	// busy: 1.8 of 2 CPU-seconds used, 1 by the process: others 40%.
+	busy := &model.SystemStats{CPUs: 2, User: 0.85, System: 0.05, Idle: 0.1, Load1: 2}
 	quiet := &model.SystemStats{CPUs: 2, User: 0.5, Idle: 0.5, Load1: 1}
 	run := &model.Run{
 		Env:   &model.Env{MemBandwidth: 10e9},
@@ -415,5 +416,44 @@ func TestElisionNoteWording(t *testing.T) {
 	}
 	if !strings.Contains(noisy, "too noisy to call steady") {
 		t.Errorf("noisy: %q", noisy)
+	}
+}
+
+// The other processes' CPU of a run is summed over its intervals before it
+// is judged: over a short interval the system's tick counters, interpolated
+// between snapshots, give part of one measured process's CPU time to the
+// next interval, so one interval reads too little (below zero) and the next
+// too much. Clamping each at zero, as rigor once did, called an idle
+// machine busy.
+func TestInterferenceSumsIntervals(t *testing.T) {
+	proc := &model.ProcessStats{UserSec: 0.05}
+	obs := []model.Observation{
+		// 50 ms each, 2 CPUs: the process used 50 ms of CPU in each, but
+		// the counters put 40 ms of the first interval's into the second;
+		// OtherCPU is what the observer computes for each, clamped.
+		{Duration: 50 * time.Millisecond, System: &model.SystemStats{CPUs: 2, User: 0.1, Idle: 0.9}, Process: proc, OtherCPU: 0},
+		{Duration: 50 * time.Millisecond, System: &model.SystemStats{CPUs: 2, User: 0.9, Idle: 0.1}, Process: proc, OtherCPU: 0.4},
+	}
+	for i := range obs {
+		if got := otherCPU(&obs[i], false); math.Abs(got-obs[i].OtherCPU) > 1e-9 {
+			t.Fatalf("interval %d: otherCPU %v, fixture says %v", i, got, obs[i].OtherCPU)
+		}
+	}
+	if notes := Interference(obs); len(notes) != 0 {
+		t.Errorf("an idle machine whose counters moved between intervals: %q, want no note", model.Texts(notes))
+	}
+}
+
+// rigor's own CPU time (starting, waiting for and reading the measured
+// process) is not another process competing for the CPU.
+func TestInterferenceLeavesOutRigor(t *testing.T) {
+	obs := []model.Observation{{Duration: time.Second, System: &model.SystemStats{CPUs: 2, User: 0.7, Idle: 0.3},
+		Process: &model.ProcessStats{UserSec: 1}, RigorCPUSec: 0.35}}
+	if notes := Interference(obs); len(notes) != 0 {
+		t.Errorf("the measured process and rigor used all the busy CPU: %q, want no note", model.Texts(notes))
+	}
+	obs[0].RigorCPUSec = 0
+	if notes := Interference(obs); len(notes) != 1 {
+		t.Errorf("without rigor's share, 0.4 CPU-seconds of 2 are someone else's: %q, want the busy note", model.Texts(notes))
 	}
 }

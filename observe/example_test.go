@@ -88,7 +88,7 @@ func ExampleAnnotate() {
 		Duration:  time.Second,
 		Benchmark: "Parse",
 		System:    &model.SystemStats{CPUs: 2, User: 0.9, System: 0.1, Load1: 2.2},
-		Process:   &model.ProcessStats{UserSec: 0.95, SystemSec: 0.02, VoluntaryCtx: 40, InvoluntaryCtx: 30},
+		Process:   &model.ProcessStats{UserSec: 0.98, SystemSec: 0.02, VoluntaryCtx: 40, InvoluntaryCtx: 30},
 		OtherCPU:  0.5,
 	}
 	run := &model.Run{
@@ -112,7 +112,7 @@ func ExampleAnnotate() {
 	}
 	// Output:
 	// run: the machine was busy: other processes used 50% of the CPU during the run; the numbers may reflect the machine, not the code
-	// Parse: bottleneck: CPU in user code (97.9% of the process's CPU time was user time, 0.97 CPUs busy)
+	// Parse: bottleneck: CPU in user code (98% of the process's CPU time was user time, 1.00 CPUs busy)
 	// Elided: likely optimized away: 0.302 ns/op varying 1.9% across samples; a loop this fast and this steady usually does no work, so the compiler may have removed what it was meant to measure
 }
 

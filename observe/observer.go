@@ -59,6 +59,9 @@ type mark struct {
 	round     int
 	paused    bool // the interval belongs to nothing
 	proc      *model.ProcessStats
+	// rigor is rigor's own CPU time over the interval (not self mode),
+	// from rigor0, its CPU time when the interval began.
+	rigor, rigor0 float64
 	prof      *model.ProfileStats
 	rt        *model.RuntimeStats
 }
@@ -174,10 +177,30 @@ func (o *Observer) boundary(m mark) {
 		return
 	}
 	o.closeSelf()
+	o.closeRigor(&m)
 	o.marks = append(o.marks, m)
 	select {
 	case o.now <- struct{}{}:
 	default:
+	}
+}
+
+// closeRigor records, when the measured processes are separate, rigor's
+// own CPU time over the interval that ends now, and where the next, m,
+// starts from. o.mu is held.
+func (o *Observer) closeRigor(m *mark) {
+	if o.self {
+		return
+	}
+	now := -1.0
+	if u := selfUsage(); u != nil {
+		now = u.UserSec + u.SystemSec
+	}
+	if n := len(o.marks); n > 0 && !o.marks[n-1].paused && now >= 0 && o.marks[n-1].rigor0 >= 0 {
+		o.marks[n-1].rigor = now - o.marks[n-1].rigor0
+	}
+	if m != nil {
+		m.rigor0 = now
 	}
 }
 
@@ -268,6 +291,7 @@ func (o *Observer) Stop() []model.Observation {
 	}
 	end := time.Now()
 	o.closeSelf()
+	o.closeRigor(nil)
 	o.stopped = true
 	o.mu.Unlock()
 
@@ -349,24 +373,47 @@ func (o *Observer) observation(m mark, t1 time.Time) model.Observation {
 		Runtime:   m.rt,
 		Profile:   m.prof,
 	}
+	if !o.self {
+		obs.RigorCPUSec = max(m.rigor, 0)
+	}
 	obs.OtherCPU = otherCPU(&obs, o.self)
 	return obs
 }
 
 // otherCPU is the fraction of all CPUs that processes other than the
-// measured one (and other than the observer, whose cost is known) kept
-// busy during the observation; 0 when it cannot be told.
+// measured one and rigor's own kept busy during the observation; 0 when it
+// cannot be told.
 func otherCPU(obs *model.Observation, self bool) float64 {
+	busy, capacity, ok := otherCPUSec(obs, self)
+	if !ok {
+		return 0
+	}
+	return min(1, max(0, busy/capacity))
+}
+
+// otherCPUSec is the CPU time (seconds) that processes other than the
+// measured one and rigor's own used during obs, and the CPU time the
+// machine had, or false when it cannot be told. The first may be below
+// zero: the system's counters are ticks of 10 ms interpolated between
+// snapshots, so over a short interval some of a neighbouring interval's
+// work lands in this one and some of this one's in the next; a sum over
+// many intervals (aggregateOf) evens that out, where clamping each would
+// not.
+func otherCPUSec(obs *model.Observation, self bool) (busy, capacity float64, ok bool) {
 	s, p := obs.System, obs.Process
 	dur := obs.Duration.Seconds()
 	if s == nil || p == nil || s.CPUs <= 0 || dur <= 0 {
-		return 0
+		return 0, 0, false
 	}
-	capacity := float64(s.CPUs) * dur
-	busy := (s.User + s.System) * capacity
+	capacity = float64(s.CPUs) * dur
+	busy = (s.User + s.System) * capacity
 	busy -= p.UserSec + p.SystemSec
-	if !self { // in self mode the observer's thread is part of p
+	switch {
+	case self: // the observer's thread is part of p
+	case obs.RigorCPUSec > 0: // the observer's thread is part of rigor's process
+		busy -= obs.RigorCPUSec
+	default:
 		busy -= s.ObserverCPUSec
 	}
-	return min(1, max(0, busy/capacity))
+	return busy, capacity, true
 }
