@@ -19,6 +19,10 @@ const (
 	// CPUUnit is the CPU time (user plus system) the benchmark's process
 	// spent per operation.
 	CPUUnit = "cpu-sec/op"
+	// WaitUnit is how long the benchmark's working threads waited for a
+	// CPU (runnable, not running) inside its timed window, per operation:
+	// how much the machine disturbed a sample. Context, never a result.
+	WaitUnit = "wait-sec/op"
 )
 
 // A Clock says which time metric a benchmark's verdict is taken from, and
@@ -59,6 +63,10 @@ type Clock struct {
 	// CPUSamples is how many of the WallSamples wall-time samples have
 	// a CPU time.
 	CPUSamples, WallSamples int
+	// Waited is set when the samples' own CPU waits (WaitUnit), read in
+	// their timed windows, told which were contended: a sample is when
+	// it waited for at least waitBusy of its window.
+	Waited bool
 }
 
 // Why the verdict is taken from the clock it is (Clock.Why, and the Topic
@@ -76,6 +84,13 @@ const (
 	ClockNoProfile = "no-profile"
 	// ClockCPUUnsteady: busy, but CPU time varied as much as wall time.
 	ClockCPUUnsteady = "cpu-unsteady"
+	// ClockThreads: busy, but the work used more threads than the rule
+	// can see (a command's CPU time above its wall time, a benchmark at
+	// GOMAXPROCS 1 busy on more than one CPU).
+	ClockThreads = "threads"
+	// ClockContradicts: CPU time would say the opposite of a wall-time
+	// interval that lies wholly on one side of zero.
+	ClockContradicts = "contradicts-wall"
 	// ClockCPUBound: busy and CPU-bound: CPU time is used.
 	ClockCPUBound = "cpu-bound"
 )
@@ -91,6 +106,10 @@ const (
 	// BasisLeastDisturbed: every round contended, the run queue unknown;
 	// wall time on the least disturbed quarter of the samples.
 	BasisLeastDisturbed = "least disturbed quarter"
+	// BasisNotWaiting: the timed window's wall time less the time the
+	// benchmark waited for a CPU in it (WaitUnit): the time it could
+	// run, on every sample, disturbed or not.
+	BasisNotWaiting = "time not waiting for a CPU"
 )
 
 // Thresholds of the clock choice.
@@ -125,7 +144,20 @@ const (
 	// second at GOMAXPROCS=1).
 	profileSamples = 20
 	maxWaiting     = 0.05
+	// waitBusy: a sample whose working threads waited for a CPU for at
+	// least this share of its timed window was disturbed by someone
+	// else. On an idle 2-core machine a GOMAXPROCS=1 benchmark waits
+	// well under 1% of its window; beside 2-3 busy threads, 30-70%.
+	waitBusy = 0.05
+	// oneThread: the most CPU time per running time that counts as one
+	// busy thread (the runtime's own threads and the kernel's work for
+	// the process add a little).
+	oneThread = 1.25
 )
+
+// execKind is the model.Run kind of rigor exec's runs (package execbench),
+// whose commands have no GOMAXPROCS.
+const execKind = "exec"
 
 // chooseClock decides which clock b's verdict is taken from. Wall time
 // unless the run is paired, both clocks were measured, other processes
@@ -148,6 +180,14 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	key := b.Key()
 	contended := map[[2]any]bool{} // side, round -> contended
 	fair := map[[2]any]float64{}   // side, round -> the CPU a fair scheduler could give it
+	// The benchmark's own CPU waits in its timed window, where measured,
+	// say directly which samples someone else disturbed; the system's
+	// figures over the process's whole life (its start-up, rigor's own
+	// work around it) only where they are not.
+	waits := waitShares(b)
+	if len(waits) > 0 {
+		c.Waited = true
+	}
 	for _, o := range run.Observations {
 		if o.Benchmark != key {
 			continue
@@ -158,7 +198,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 				c.Waiting = w
 			}
 		}
-		if o.Round == 0 {
+		if o.Round == 0 || c.Waited {
 			continue
 		}
 		busy := contendedInterval(&o)
@@ -170,6 +210,13 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		}
 		c.Intervals++
 		if busy {
+			c.Contended++
+		}
+	}
+	for k, share := range waits {
+		contended[k] = share >= waitBusy
+		c.Intervals++
+		if contended[k] {
 			c.Contended++
 		}
 	}
@@ -191,7 +238,13 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		k := sideRound{s.Side, s.Round}
 		cpuAt[k] = append(cpuAt[k], s.Value)
 	}
-	var quiet, all, normalized []float64
+	waitAt := map[sideRound]float64{}
+	if wm := b.Metric(WaitUnit); wm != nil && c.Waited {
+		for _, s := range wm.Samples {
+			waitAt[sideRound{s.Side, s.Round}] = s.Value
+		}
+	}
+	var quiet, all, normalized, running []float64
 	for _, w := range wall.Samples {
 		if !(w.Value > 0) {
 			continue
@@ -199,6 +252,9 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		for _, v := range cpuAt[sideRound{w.Side, w.Round}] {
 			r := v / w.Value
 			all = append(all, r)
+			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok && w.Value-wt > 0 {
+				running = append(running, v/(w.Value-wt))
+			}
 			k := [2]any{w.Side, w.Round}
 			if !contended[k] {
 				quiet = append(quiet, r)
@@ -208,7 +264,12 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		}
 	}
 	basis := BasisQuiet
-	if len(quiet) < 3 {
+	if len(running) >= 3 && len(running) == len(all) {
+		// CPU time over the time the benchmark could run: a thread that
+		// only computes is at 1 whatever the machine did; one that
+		// sleeps or blocks is below it.
+		quiet, basis = running, BasisNotWaiting
+	} else if len(quiet) < 3 {
 		// Every round disturbed. A thread that never waits takes what
 		// the scheduler gives it; one that sleeps or blocks takes less
 		// (experiments/busy beside 2-3 busy threads on 2 CPUs: CPU time
@@ -238,16 +299,32 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		return c
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %.0f%% of this benchmark's samples%s)", 100*c.Contended, roundsWords(contended))
+	if c.Waited {
+		busy = fmt.Sprintf("the machine was busy (the benchmark waited for a CPU for at least %.0f%% of its timed window in %.0f%% of its samples%s)", 100*waitBusy, 100*c.Contended, roundsWords(contended))
+	}
+	// The rule's facts about threads: a command's are unknown (it has no
+	// GOMAXPROCS); a benchmark at GOMAXPROCS 1 runs Go code on one.
+	command := run.Kind == execKind
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
 	c.WallSpread, c.CPUSpread = wallSpread, cpuSpread
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
 		c.Why = ClockNotCPUBound
 		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %s): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, cpuShareWords(c))
+	case command && (c.Basis != BasisQuiet || c.CPUPerWall > oneThread):
+		c.Why = ClockThreads
+		if c.Basis != BasisQuiet {
+			c.Reason = fmt.Sprintf("%s, but a command's threads cannot be seen, and with no quiet round nothing shows that it kept only one busy, so the verdict stays on wall time", busy)
+		} else {
+			c.Reason = fmt.Sprintf("%s, but the command kept %s busy on the quiet rounds (CPU time %.0f%% of wall time): CPU time counts every thread's work and would hide what running them side by side saves, so the verdict stays on wall time", busy, cpusWords(c.CPUPerWall), 100*c.CPUPerWall)
+		}
+	case !command && c.Procs == 1 && c.CPUPerWall > oneThread && (c.Basis == BasisQuiet || c.Basis == BasisNotWaiting):
+		c.Why = ClockThreads
+		c.Reason = fmt.Sprintf("%s, but at GOMAXPROCS 1 the benchmark kept %s busy (CPU time %s): threads outside Go's scheduler (cgo, system calls) that the rule cannot see, so the verdict stays on wall time", busy, cpusWords(c.CPUPerWall), cpuShareWords(c))
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
 		c.Why = ClockWaits
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
-	case math.IsNaN(c.Waiting) && c.Procs != 1:
+	case math.IsNaN(c.Waiting) && (c.Procs != 1 || command):
 		c.Why = ClockNoProfile
 		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (it kept %.1f busy), so the verdict stays on wall time", busy, procsWords(c.Procs), c.CPUPerWall)
 	case !(cpuSpread < wallSpread):
@@ -277,8 +354,42 @@ func shareWords(pct, basis string) string {
 		return pct + " of wall time on the least disturbed quarter of the samples, every round being contended"
 	case BasisQuiet:
 		return pct + " of wall time on the quiet rounds"
+	case BasisNotWaiting:
+		return pct + " of the time it was not waiting for a CPU"
 	}
 	return "not measured"
+}
+
+// cpusWords says how many CPUs a CPU-per-wall ratio kept busy, in words.
+func cpusWords(r float64) string {
+	if r < 1.5 {
+		return "about one CPU"
+	}
+	return fmt.Sprintf("about %.0f CPUs", r)
+}
+
+// waitShares returns, for each sample of b whose CPU waits were read in
+// its timed window, the share of the window it spent waiting for a CPU,
+// by side and round; nil when b has none.
+func waitShares(b *model.Benchmark) map[[2]any]float64 {
+	wait, wall := b.Metric(WaitUnit), b.Metric(WallUnit)
+	if wait == nil || wall == nil || len(wait.Samples) == 0 {
+		return nil
+	}
+	at := make(map[[2]any]float64, len(wall.Samples))
+	for _, s := range wall.Samples {
+		if s.Value > 0 {
+			at[[2]any{s.Side, s.Round}] = s.Value
+		}
+	}
+	shares := make(map[[2]any]float64, len(wait.Samples))
+	for _, s := range wait.Samples {
+		k := [2]any{s.Side, s.Round}
+		if w, ok := at[k]; ok && s.Value >= 0 {
+			shares[k] = min(s.Value/w, 1)
+		}
+	}
+	return shares
 }
 
 func procsWords(procs int) string {
@@ -370,10 +481,18 @@ func contendedInterval(o *model.Observation) bool {
 // context: it keeps its own interval and verdict, and stays out of the
 // correction, the gate and the stopping rule.
 func applyClock(b *Benchmark, key string, c *Clock) {
+	for i := range b.Metrics {
+		if b.Metrics[i].Unit == WaitUnit {
+			b.Metrics[i].Context = "the time the benchmark waited for a CPU: how much the machine disturbed it, not a result"
+		}
+	}
 	if c == nil {
 		return
 	}
 	b.Clock = c
+	if c.Unit == CPUUnit {
+		againstWall(b, c)
+	}
 	if c.Intervals > 0 && c.Contended >= contendedShare {
 		ev := map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall, "waiting": c.Waiting,
 			"cpu_spread": c.CPUSpread, "wall_spread": c.WallSpread}
@@ -393,6 +512,39 @@ func applyClock(b *Benchmark, key string, c *Clock) {
 			b.Metrics[i].Context = "the verdict is taken from " + c.Unit
 		}
 	}
+}
+
+// againstWall keeps b's verdict on wall time when CPU time, chosen by c,
+// would contradict it: wall time's interval lies wholly on one side of
+// zero and CPU time's estimate is not on that side. Paired rounds share
+// the machine's disturbance, so an interval that clears zero on wall
+// time is a change in what the benchmark does on the wall clock (a
+// command that runs its work on two threads finishes sooner on more CPU
+// time), and CPU time may not overrule it.
+func againstWall(b *Benchmark, c *Clock) {
+	var wall, cpu *Change
+	for i := range b.Metrics {
+		m := &b.Metrics[i]
+		if len(m.Changes) == 0 || m.Changes[0] == nil {
+			continue
+		}
+		switch m.Unit {
+		case WallUnit:
+			wall = m.Changes[0]
+		case CPUUnit:
+			cpu = m.Changes[0]
+		}
+	}
+	if wall == nil || cpu == nil || math.IsNaN(wall.Lo) || math.IsNaN(cpu.Estimate) {
+		return
+	}
+	up, down := wall.Lo > 0, wall.Hi < 0
+	if !(up && cpu.Estimate <= 0 || down && cpu.Estimate >= 0) {
+		return
+	}
+	c.Unit, c.Why = WallUnit, ClockContradicts
+	c.Reason = fmt.Sprintf("the machine was busy and CPU time (%s) would have decided, but wall time's interval [%s, %s] lies wholly %s zero: CPU time may not overrule it, so the verdict stays on wall time",
+		signedPct(cpu.Estimate), signedPct(wall.Lo), signedPct(wall.Hi), map[bool]string{true: "above", false: "below"}[up])
 }
 
 // Decides reports whether m's comparisons count towards the benchmark's

@@ -232,3 +232,142 @@ func TestClockPairsBySideAndRound(t *testing.T) {
 		t.Errorf("clock %+v, want CPU per wall 0.7 on the quiet samples", c)
 	}
 }
+
+// withWaits adds the CPU waits a timer overlay reads in each sample's
+// window: share(round) of the sample's wall time.
+func withWaits(run *model.Run, share func(round int) float64) *model.Run {
+	b := &run.Benchmarks[0]
+	wait := model.Metric{Unit: WaitUnit, Better: model.LowerIsBetter}
+	for _, s := range b.Metric(WallUnit).Samples {
+		wait.Samples = append(wait.Samples, model.Sample{Side: s.Side, Round: s.Round, Iters: s.Iters, Value: s.Value * share(s.Round)})
+	}
+	b.Metrics = append(b.Metrics, wait)
+	return run
+}
+
+// TestClockWaitsSayWhoWasBusy: the benchmark's own CPU waits in its timed
+// window decide which samples were disturbed, not the system's figures
+// over its process's life, which count rigor's own work and a short
+// interval's interpolated ticks (an idle machine's A/A run was "busy in
+// 38% of the samples" that way, and switched clocks).
+func TestClockWaitsSayWhoWasBusy(t *testing.T) {
+	t.Run("system busy, no waits: quiet", func(t *testing.T) {
+		run := withWaits(clockRun(1.03, 1.03, 1, always, 1, -1), func(int) float64 { return 0.002 })
+		rep, err := Analyze(run, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := rep.Benchmarks[0]
+		if b.Clock == nil || b.Clock.Unit != WallUnit || b.Clock.Reason != "" || b.Clock.Contended != 0 {
+			t.Errorf("clock %+v: want wall time, no reason, nothing contended", b.Clock)
+		}
+		for _, n := range b.Notes {
+			if n.Kind == model.NoteClock {
+				t.Errorf("a clock note on a quiet machine: %q", n.Text)
+			}
+		}
+	})
+	t.Run("waits on even rounds: CPU, said in the benchmark's words", func(t *testing.T) {
+		run := withWaits(clockRun(1.03, 1.03, 1, never, 1, -1), func(r int) float64 { return 0.4 * float64(1-r%2) })
+		// The CPU time a thread that only computes gets when it waits
+		// 40% of its window.
+		for i, s := range run.Benchmarks[0].Metrics[1].Samples {
+			if s.Round%2 == 0 {
+				run.Benchmarks[0].Metrics[1].Samples[i].Value *= 0.6
+			}
+		}
+		rep, err := Analyze(run, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rep.Benchmarks[0].Clock
+		if c == nil || c.Unit != CPUUnit || !c.Waited || c.Basis != BasisNotWaiting ||
+			!strings.Contains(c.Reason, "the benchmark waited for a CPU for at least 5% of its timed window in 50% of its samples: rounds 2, 4") {
+			t.Errorf("clock %+v: want CPU time, from the waits", c)
+		}
+	})
+	t.Run("the wait metric is context", func(t *testing.T) {
+		rep, err := Analyze(withWaits(clockRun(1.03, 1.03, 1, never, 1, -1), func(int) float64 { return 0.01 }), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rep.Benchmarks[0].Metrics {
+			if m.Unit == WaitUnit && m.Decides() {
+				t.Error("wait-sec/op decides the verdict")
+			}
+		}
+		if rep.Comparisons != 1 {
+			t.Errorf("%d comparisons, want 1 (the wait is not a result)", rep.Comparisons)
+		}
+	})
+}
+
+// TestClockNeverContradictsWall: CPU time may decide where wall time is
+// too noisy to, never against a wall-time interval wholly on the other
+// side of zero.
+func TestClockNeverContradictsWall(t *testing.T) {
+	// Busy, CPU-bound; wall +10% (its interval clears zero), CPU -3%.
+	rep, err := Analyze(clockRun(1.10, 0.97, 1, evenRounds, 1, -1), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Clock
+	if c == nil || c.Unit != WallUnit || c.Why != ClockContradicts || !strings.Contains(c.Reason, "lies wholly above zero") {
+		t.Fatalf("clock %+v: want wall time, CPU time contradicting it", c)
+	}
+	if v := wallVerdict(rep); v != Regressed {
+		t.Errorf("wall time's verdict %s, want regressed", v)
+	}
+	// Both +3%: CPU time agrees, and decides.
+	rep, err = Analyze(clockRun(1.03, 1.03, 1, evenRounds, 1, -1), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != CPUUnit {
+		t.Errorf("agreeing clocks: %+v, want CPU time", c)
+	}
+}
+
+// TestClockCommandThreads: a command has no GOMAXPROCS; CPU time never
+// decides for one that kept more than one CPU busy, nor where no quiet
+// round shows how many it kept busy. The case of issue 21: `rigor exec
+// './spin 1 200' './spin 2 110'` (one thread for 200 ms of CPU against
+// two for 110 ms each) on a busy machine: wall time -44%, CPU time +10%,
+// and the verdict was "regressed", from CPU time.
+func TestClockCommandThreads(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		share float64
+		busy  func(int) bool
+		words string
+	}{
+		{"two threads on the quiet rounds", 2, evenRounds, "CPUs busy on the quiet rounds"},
+		{"no quiet round", 1, always, "a command's threads cannot be seen"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := clockRun(0.56, 1.10, tc.share, tc.busy, 0, -1)
+			run.Kind = "exec"
+			rep, err := Analyze(run, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rep.Benchmarks[0].Clock
+			if c == nil || c.Unit != WallUnit || !strings.Contains(c.Reason, tc.words) {
+				t.Fatalf("clock %+v: want wall time, saying %q", c, tc.words)
+			}
+			if v := wallVerdict(rep); v != Improved {
+				t.Errorf("verdict %s, want improved (wall time -44%%)", v)
+			}
+		})
+	}
+}
+
+// wallVerdict is the verdict of the first benchmark's wall time.
+func wallVerdict(rep *Report) Verdict {
+	for _, m := range rep.Benchmarks[0].Metrics {
+		if m.Unit == WallUnit && len(m.Changes) > 0 && m.Changes[0] != nil {
+			return m.Changes[0].Verdict
+		}
+	}
+	return ""
+}
