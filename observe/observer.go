@@ -62,8 +62,8 @@ type mark struct {
 	// rigor is rigor's own CPU time over the interval (not self mode),
 	// from rigor0, its CPU time when the interval began.
 	rigor, rigor0 float64
-	prof      *model.ProfileStats
-	rt        *model.RuntimeStats
+	prof          *model.ProfileStats
+	rt            *model.RuntimeStats
 }
 
 // Start begins sampling the system every interval (DefaultInterval when
