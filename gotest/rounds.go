@@ -95,13 +95,18 @@ func (s *session) budgetNote() string {
 	if samples > 0 {
 		msg += fmt.Sprintf("; %d samples, about %v of them process start-up", samples, startup.Round(time.Millisecond))
 	}
+	floor := fmt.Sprintf("%v or %d start-ups", minSampleWork, minWorkStartups)
+	held := fmt.Sprintf("%v of its own work or %d process start-ups", minSampleWork, minWorkStartups)
+	if s.allWindow() { // no start-up is subtracted
+		floor, held = fmt.Sprint(minSampleWork), fmt.Sprintf("%v of its own work", minSampleWork)
+	}
 	switch {
 	case !s.shortened:
 	case s.sampleTime < DefaultBenchtime:
-		msg += fmt.Sprintf("; samples were shortened to about %v of work (from %v) so that %d rounds would fit, no shorter than %v or %d start-ups", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs, minSampleWork, minWorkStartups)
+		msg += fmt.Sprintf("; samples were shortened to about %v of work (from %v) so that %d rounds would fit, no shorter than %s", roundDuration(s.sampleTime), DefaultBenchtime, experiment.TargetPairs, floor)
 	default:
 		// The floor, not the budget, set the samples' length.
-		msg += fmt.Sprintf("; samples could not be shortened to fit %d rounds: none is shorter than %v of its own work or %d process start-ups, which held them at about %v of work (the default is %v)", experiment.TargetPairs, minSampleWork, minWorkStartups, roundDuration(s.sampleTime), DefaultBenchtime)
+		msg += fmt.Sprintf("; samples could not be shortened to fit %d rounds: none is shorter than %s, which held them at about %v of work (the default is %v)", experiment.TargetPairs, held, roundDuration(s.sampleTime), DefaultBenchtime)
 	}
 	return msg
 }

@@ -1,0 +1,3 @@
+module windowcheck
+
+go 1.22
