@@ -63,10 +63,19 @@ already complete, is printed as usual. --profile off skips it.
 With --benchtime auto (the default) a sample lasts 100ms, less when the
 budget would otherwise fit fewer than 20 rounds (down to a process's
 start-up time, 10ms at least), and shorter still when the rounds turn out
-slower than planned (a busy machine). Every sample also records the test
-process's CPU time per operation (cpu-sec/op, start-up removed). When the
-machine was busy and the benchmark is CPU-bound, the verdict, the gate and
-the stopping rule use CPU time, and a note says why; otherwise wall time.
+slower than planned (a busy machine). Every sample has two clocks, both
+read for exactly the window the benchmark's own timer measured: wall time
+(sec/op, go test's ns/op) and the process's CPU time (cpu-sec/op), with how
+long the benchmark's threads waited for a CPU in that window (wait-sec/op,
+from the kernel's run-queue delay). rigor reads them through a build
+overlay of the side's own toolchain's testing package, generated from its
+source; your code is untouched, and the side's benchmark file still reads
+in benchstat (--cpu-clock process reads the whole process less its
+start-up instead, as does a toolchain or platform the overlay cannot
+serve, with a note). Wall time decides; when the benchmark waited for a
+CPU in at least a tenth of its samples (someone else was busy) and is
+CPU-bound, CPU time decides and a note says why, unless it would contradict
+a wall-time interval wholly on the other side of zero.
 The run's notes say how the budget was spent.
 
 Output and exit status are compare's: 0, or 1 when --max-regression is set and

@@ -84,6 +84,7 @@ type measureFlags struct {
 	order     string
 	out       string
 	profile   string
+	cpuClock  string
 	// minRoundsSet is true when --min-rounds was given.
 	minRoundsSet bool
 	// command is the command line the results record (os.Args).
@@ -101,7 +102,14 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.order, "order", experiment.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
+	fs.StringVar(&f.cpuClock, "cpu-clock", cpuClockWindow, "where CPU time is read: window (inside the benchmark's timed window, with its CPU waits) or process (the whole test process, less an estimate of its start-up)")
 }
+
+// The values of --cpu-clock.
+const (
+	cpuClockWindow  = "window"
+	cpuClockProcess = "process"
+)
 
 // measureOptions are the flags and arguments rigor ab and rigor run share.
 type measureOptions struct {
@@ -186,6 +194,13 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		Order:     f.order,
 		Out:       f.out,
 		Command:   f.command,
+	}
+	switch f.cpuClock {
+	case cpuClockWindow:
+	case cpuClockProcess:
+		cfg.ProcessClock = true
+	default:
+		return cfg, usageErrorf("invalid --cpu-clock %q: want window or process", f.cpuClock)
 	}
 	if f.benchtime == benchtimeAuto {
 		// cfg.Benchtime 0: the default, shortened to fit the budget.
