@@ -27,12 +27,17 @@ func (s *Sampler) parallel(bn *bench, n int, counting bool) (Sample, error) {
 	if counting {
 		allocs.start()
 	}
+	var waits *waitReader
+	if !counting { // its reads allocate
+		waits = startWaits()
+	}
 	c0, cok := processCPU()
 	t0 := time.Now()
 	close(p.start)
 	p.done.Wait()
 	d := time.Since(t0)
 	c1, cok1 := processCPU()
+	wait := waits.stop()
 	if counting {
 		allocs.stop()
 	}
@@ -45,6 +50,7 @@ func (s *Sampler) parallel(bn *bench, n int, counting bool) (Sample, error) {
 		Timed:      d.Seconds(),
 		Wall:       wall.Seconds(),
 		CPU:        cpuSeconds(c1-c0, cok && cok1 && !counting),
+		Wait:       waitSeconds(wait, counting),
 		Windows:    1,
 		GCs:        g1.gcs - g0.gcs,
 		GCCPU:      g1.gcCPU - g0.gcCPU,

@@ -109,6 +109,10 @@ type Sample struct {
 	// when the system does not report it, and in a counting sample of a
 	// parallel variant.
 	CPU float64
+	// Wait is how long the threads that did the call's work waited for a
+	// CPU (runnable, not running) over the whole call, seconds; NaN when
+	// not measured (not Linux, a counting sample).
+	Wait float64
 	// Windows is the number of timed windows (a clock reading each).
 	Windows int
 	// GCs is the number of garbage collections the call saw, GCCPU the
@@ -148,9 +152,14 @@ func (s *Sampler) Sample(cell, iters int, counting bool) (Sample, error) {
 		b.batch = NumIterations(1000)
 	}
 	g0 := readMetrics(s.ms)
+	var waits *waitReader
+	if !counting {
+		waits = startWaits()
+	}
 	w0 := time.Now()
 	bn.fn(b)
 	wall := time.Since(w0)
+	wait := waits.stop()
 	g1 := readMetrics(s.ms)
 	res := Sample{
 		Iters:      iters,
@@ -158,6 +167,7 @@ func (s *Sampler) Sample(cell, iters int, counting bool) (Sample, error) {
 		Timed:      b.timed.Seconds(),
 		Wall:       wall.Seconds(),
 		CPU:        cpuSeconds(b.cpu, b.cpuOK),
+		Wait:       waitSeconds(wait, counting),
 		Windows:    b.windows,
 		GCs:        g1.gcs - g0.gcs,
 		GCCPU:      g1.gcCPU - g0.gcCPU,
@@ -186,6 +196,16 @@ func sampleErr(bn *bench, b *B) error {
 		return fmt.Errorf("variant %q did not call a timing loop (Iter, B.Iter, IterWithSetup or B.IterCustom)", bn.variant)
 	}
 	return nil
+}
+
+// waitSeconds is a waitReader's reading, or NaN when it was not measured
+// or the sample counted allocations (its garbage collections are not the
+// machine's doing).
+func waitSeconds(w float64, counting bool) float64 {
+	if w < 0 || counting {
+		return math.NaN()
+	}
+	return w
 }
 
 // cpuSeconds is d in seconds, or NaN when it was not measured.

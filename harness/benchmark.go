@@ -14,6 +14,7 @@ import (
 const (
 	unitTime   = "sec/op"
 	unitCPU    = "cpu-sec/op"
+	unitWait   = "wait-sec/op"
 	unitBytes  = "B/op"
 	unitAllocs = "allocs/op"
 	unitGCs    = "GCs/op"
@@ -113,7 +114,7 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 		tps = append(tps, model.Metric{Unit: unit, Better: model.HigherIsBetter})
 		return &tps[len(tps)-1]
 	}
-	var cpu *model.Metric
+	var cpu, wait *model.Metric
 	for i, c := range s.set.cells {
 		for k := lo; k < min(hi, len(s.samples[i])); k++ {
 			x := s.samples[i][k]
@@ -124,6 +125,17 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 					cpu = &model.Metric{Unit: unitCPU, Better: model.LowerIsBetter}
 				}
 				cpu.Samples = append(cpu.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: x.cpuNet / float64(x.Iters)})
+			}
+			if !math.IsNaN(x.Wait) && x.Wall > 0 {
+				// The call's wait, in the share of it the timed windows
+				// took, per operation: wait-sec/op over sec/op is the
+				// share of the time the benchmark waited for a CPU, as
+				// for a go test binary (package analysis's busy rule).
+				if wait == nil {
+					wait = &model.Metric{Unit: unitWait, Better: model.LowerIsBetter}
+				}
+				wait.Samples = append(wait.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters),
+					Value: x.Wait * min(x.Timed/x.Wall, 1) / float64(x.Iters)})
 			}
 			ops := float64(x.Iters * x.Goroutines)
 			gcs.Samples = append(gcs.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(ops), Value: float64(x.GCs) / ops})
@@ -136,6 +148,9 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 	}
 	if cpu != nil {
 		tps = append(tps, *cpu)
+	}
+	if wait != nil && cpu != nil && len(wait.Samples) == len(cpu.Samples) {
+		tps = append(tps, *wait)
 	}
 	return sec, tps, gcs, anyGC
 }

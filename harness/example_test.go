@@ -43,7 +43,7 @@ func ExampleMeasure() {
 	fmt.Println(strings.Join(units, " "))
 	// Output:
 	// fib15 fib16
-	// sec/op cpu-sec/op B/op allocs/op
+	// sec/op cpu-sec/op wait-sec/op B/op allocs/op
 }
 
 // Main measures groups from a program's main and exits, taking the
