@@ -13,7 +13,7 @@ import (
 // wait of the threads that did its work (see workingWait). An idle thread the runtime wakes now and
 // then waits on a busy machine without delaying anything.
 type waitReader struct {
-	exec0, wait0 map[string][2]int64
+	exec0 map[string][2]int64 // thread id -> CPU time, run-queue delay (ns) at the start
 }
 
 // startWaits begins a sample's reading; nil when schedstat is unreadable.

@@ -3,6 +3,7 @@ package gotest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,7 +23,11 @@ func TestCPUClocks(t *testing.T) {
 	}
 	dir := labRepo(t)
 	clash := filepath.Join(t.TempDir(), "user-overlay.json")
-	goroot := runtime.GOROOT()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("no go command")
+	}
+	goroot := strings.TrimSpace(string(out))
 	if err := os.WriteFile(clash, []byte(`{"Replace": {"`+filepath.Join(goroot, "src", "testing", "benchmark.go")+`": "`+filepath.Join(goroot, "src", "testing", "benchmark.go")+`"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
