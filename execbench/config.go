@@ -101,6 +101,11 @@ type Config struct {
 	// Timeout stops (kills the process group of) a run that lasts
 	// longer; zero means the whole time budget.
 	Timeout time.Duration
+	// KillLeftovers kills, as each run of a command ends, what it left
+	// running in its process group (a server started with &). Either way
+	// a run ends when its process does, and the run's notes name what
+	// was left.
+	KillLeftovers bool
 	// MinRounds rounds always run (time permitting); then the run stops
 	// when every comparison is resolved, after MaxRounds (0: no limit),
 	// or when Time is spent. At least two rounds run.

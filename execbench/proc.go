@@ -30,6 +30,12 @@ type measurement struct {
 	// tail is the end of what the process wrote to its standard error,
 	// when it was captured.
 	tail string
+	// group is the process group the command ran in, when processes it
+	// started were still running in it after it ended (0 otherwise);
+	// heldOutput is true when one held its output pipe open after it
+	// ended (see drainWait).
+	group      int
+	heldOutput bool
 }
 
 // commandRSS returns the command's own peak RSS in bytes, or 0 when it
@@ -79,8 +85,8 @@ type runner struct {
 	input, output  string
 	stdout, stderr io.Writer
 	null           *os.File
-	pipeW          *os.File
-	drained        chan struct{}
+	pipe           *outPipe // --output pipe's, read and discarded
+	pipeW          *os.File // its write end, every run's output
 	rss            *rssProbe
 	// paths caches where each program was found: a look-up searches
 	// $PATH with a stat per directory, before every run.
@@ -101,27 +107,23 @@ func newRunner(cfg *Config) (*runner, error) {
 	}
 	r.null = null
 	if cfg.Output == OutputPipe {
-		pr, pw, err := os.Pipe()
-		if err != nil {
+		if r.pipe, err = newOutPipe(io.Discard); err != nil {
 			null.Close()
-			return nil, fmt.Errorf("making the output pipe: %w", err)
+			return nil, err
 		}
-		r.pipeW, r.drained = pw, make(chan struct{})
-		go func() {
-			io.Copy(io.Discard, pr)
-			pr.Close()
-			close(r.drained)
-		}()
+		r.pipeW = r.pipe.w
 	}
 	return r, nil
 }
 
+// close releases the runner's files; a process a command left running
+// that still holds the output pipe is not waited for beyond drainWait.
 func (r *runner) close() {
 	r.rss.close()
 	r.null.Close()
-	if r.pipeW != nil {
-		r.pipeW.Close()
-		<-r.drained
+	if r.pipe != nil {
+		r.pipe.w.Close()
+		closePipes([]*outPipe{r.pipe}, drainWait)
 	}
 }
 
@@ -134,6 +136,10 @@ const tailMax = 4 << 10
 // is cancelled (then run returns ctx's error). With capture, the
 // standard error is kept (its last 4 KiB) to explain a failure; a timed
 // run never captures, so that its output costs what --output says.
+//
+// The run ends when the process does: processes it started and left
+// running in its process group are not waited for (the measurement's
+// group says so), nor is their hold on an output pipe beyond drainWait.
 //
 // A command that exits non-zero is not an error: the measurement says how
 // it ended. A command that cannot start or runs past its timeout is a
@@ -177,43 +183,37 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		tail = &tailBuffer{}
 		stderr = tail
 	}
-	// With files only (every timed run but --output inherit to a writer
-	// that is not one), the process starts from os.StartProcess: exec.Cmd
-	// costs about 20 µs more of this process's CPU per run, most of it
-	// (its environment) after the clock has started. Otherwise exec.Cmd
-	// copies what the process writes.
-	var (
-		start func() (*os.Process, error)
-		wait  func() (*os.ProcessState, error)
-	)
-	if files, ok := allFiles(stdin, stdout, stderr); ok {
-		attr := &os.ProcAttr{Env: r.env, Files: files, Sys: sysProcAttr()}
-		var p *os.Process
-		start = func() (*os.Process, error) {
-			var err error
-			p, err = os.StartProcess(path, argv, attr)
-			return p, err
+	// The process starts from os.StartProcess, its standard streams
+	// files: exec.Cmd costs about 20 µs more of this process's CPU per
+	// run, most of it (its environment) after the clock has started, and
+	// its Wait waits for the end of the output it copies, which a process
+	// the command left running in the background holds open. A writer
+	// that is not a file gets a pipe, copied from while the process runs
+	// and drained after it ends (see outPipe).
+	files := []*os.File{stdin, nil, nil}
+	var pipes []*outPipe
+	for i, w := range []io.Writer{stdout, stderr} {
+		if f, ok := w.(*os.File); ok && f != nil {
+			files[i+1] = f
+			continue
 		}
-		wait = func() (*os.ProcessState, error) { return p.Wait() }
-	} else {
-		cmd := exec.Command(path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Env = r.env
-		cmd.SysProcAttr = sysProcAttr()
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
-		start = func() (*os.Process, error) {
-			err := cmd.Start()
-			return cmd.Process, err
+		if w == nil {
+			files[i+1] = r.null
+			continue
 		}
-		wait = func() (*os.ProcessState, error) {
-			err := cmd.Wait()
-			var exitErr *exec.ExitError
-			if errors.As(err, &exitErr) {
-				err = nil // a non-zero exit: the state says how it ended
-			}
-			return cmd.ProcessState, err
+		if i == 1 && sameWriter(stdout, stderr) {
+			files[2] = files[1]
+			continue
 		}
+		p, err := newOutPipe(w)
+		if err != nil {
+			closePipes(pipes, 0)
+			return nil, err
+		}
+		files[i+1] = p.w
+		pipes = append(pipes, p)
 	}
+	attr := &os.ProcAttr{Env: r.env, Files: files, Sys: sysProcAttr()}
 	var (
 		mu       sync.Mutex
 		proc     *os.Process
@@ -232,8 +232,12 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	}
 	floor := r.rss.floor()
 	t0 := time.Now()
-	p, err := start()
+	p, err := os.StartProcess(path, argv, attr)
+	for _, pp := range pipes {
+		pp.w.Close() // the process has its own copy
+	}
 	if err != nil {
+		closePipes(pipes, 0)
 		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapStartError(err))}
 	}
 	mu.Lock()
@@ -244,7 +248,7 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		timer = time.AfterFunc(timeout, stop(true))
 	}
 	unhook := context.AfterFunc(ctx, stop(false))
-	state, err := wait()
+	state, err := p.Wait()
 	wall := time.Since(t0)
 	mu.Lock()
 	reaped = true
@@ -253,6 +257,13 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		timer.Stop()
 	}
 	unhook()
+	// The process has ended: what it left running in its process group
+	// is not waited for, nor its hold on a pipe beyond drainWait.
+	var left int
+	if err == nil && groupAlive(p.Pid) {
+		left = p.Pid
+	}
+	held := closePipes(pipes, drainWait)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -262,7 +273,7 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", argv[0], err)
 	}
-	m := &measurement{wall: wall, state: state, exit: state.ExitCode(), rssFloor: floor}
+	m := &measurement{wall: wall, state: state, exit: state.ExitCode(), rssFloor: floor, group: left, heldOutput: held}
 	m.user, m.sys, m.maxRSS = usage(state)
 	m.signal = signalName(state)
 	if tail != nil {
@@ -271,14 +282,73 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	return m, nil
 }
 
-// allFiles returns stdin, stdout and stderr as files when all three are.
-func allFiles(stdin *os.File, stdout, stderr io.Writer) ([]*os.File, bool) {
-	out, ok := stdout.(*os.File)
-	errf, ok2 := stderr.(*os.File)
-	if !ok || !ok2 || stdin == nil || out == nil || errf == nil {
-		return nil, false
+// drainWait is how long a run's output pipes are read after the process
+// ended before they are closed: what it wrote is read at once, and only a
+// process it left running (in the background, holding the pipe) keeps one
+// open longer.
+const drainWait = 100 * time.Millisecond
+
+// An outPipe carries what a process writes to a writer that is not a
+// file: the process writes to w, a goroutine copies r to the writer.
+type outPipe struct {
+	r, w *os.File
+	done chan struct{}
+}
+
+func newOutPipe(dst io.Writer) (*outPipe, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("making an output pipe: %w", err)
 	}
-	return []*os.File{stdin, out, errf}, true
+	p := &outPipe{r: pr, w: pw, done: make(chan struct{})}
+	go func() {
+		io.Copy(dst, pr)
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// closePipes waits up to wait for every pipe's copy to reach the end of
+// the output, then closes the read ends (which ends the copies), and
+// reports whether some pipe was still held open: by a process the
+// command left running.
+func closePipes(pipes []*outPipe, wait time.Duration) (held bool) {
+	var deadline <-chan time.Time
+	if len(pipes) > 0 && wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		deadline = t.C
+	}
+	for _, p := range pipes {
+		if deadline != nil {
+			select {
+			case <-p.done:
+			case <-deadline:
+				held, deadline = true, nil
+			}
+		} else {
+			select {
+			case <-p.done:
+			default:
+				held = held || wait > 0
+			}
+		}
+		p.r.Close()
+		<-p.done
+	}
+	return held
+}
+
+// sameWriter reports whether a and b are the same writer, as exec.Cmd
+// compares Stdout and Stderr (a type that cannot be compared is never the
+// same).
+func sameWriter(a, b io.Writer) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
 }
 
 // unwrapStartError drops the path os.StartProcess repeats: "permission

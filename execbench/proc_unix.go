@@ -25,6 +25,24 @@ func killGroup(p *os.Process) {
 	}
 }
 
+// groupAlive reports whether process group pgid still has a member. A
+// group's ID is not reused while it has one, so that after its leader was
+// reaped, a live group is what the leader left running.
+func groupAlive(pgid int) bool {
+	if pgid <= 0 {
+		return false
+	}
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || err == syscall.EPERM // EPERM: a member this user may not signal
+}
+
+// killPgid kills process group pgid.
+func killPgid(pgid int) {
+	if pgid > 0 {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
 // usage returns the CPU time and peak RSS (bytes) wait4 reported for the
 // process and the descendants it waited for.
 func usage(ps *os.ProcessState) (user, sys time.Duration, maxRSS int64) {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +13,10 @@ import (
 	"time"
 )
 
-// TestRunnerPaths: a run whose standard streams are all files starts
-// from os.StartProcess, any other through exec.Cmd; both give the
-// command this process's environment, its input and output, its exit
-// status, and stop it at its timeout.
+// TestRunnerPaths: a run whose standard streams are all files, and one
+// whose output goes to a writer through a pipe, both give the command
+// this process's environment, its input and output, its exit status, and
+// stop it at its timeout.
 func TestRunnerPaths(t *testing.T) {
 	t.Setenv("RIGOR_TEST_ENV", "from rigor")
 	dir := t.TempDir()
@@ -83,27 +82,84 @@ func TestRunnerPaths(t *testing.T) {
 	}
 }
 
-// TestAllFiles: os.StartProcess takes files only; anything else, nil
-// included, goes through exec.Cmd.
-func TestAllFiles(t *testing.T) {
-	f := os.Stdin
-	var typedNil *os.File
+// TestRunEndsWithProcess: a command that leaves a process running in
+// the background, holding its output, ends when it exits, not when the
+// background process lets go of the pipe (the warm-up waited for sleep
+// 1000 until the budget ran out); the measurement names its process
+// group, which killPgid kills, and the output written before the end
+// still arrives (issue 23 item 5).
+func TestRunEndsWithProcess(t *testing.T) {
 	for _, tc := range []struct {
-		name           string
-		in             *os.File
-		stdout, stderr io.Writer
-		want           bool
+		name          string
+		capture, kill bool
+		inherit       bool
 	}{
-		{"files", f, os.Stdout, os.Stderr, true},
-		{"a buffer", f, &bytes.Buffer{}, os.Stderr, false},
-		{"a tail", f, os.Stdout, &tailBuffer{}, false},
-		{"no output", f, nil, os.Stderr, false},
-		{"a nil file", f, typedNil, os.Stderr, false},
-		{"no input", nil, os.Stdout, os.Stderr, false},
+		{"capture", true, false, false},
+		{"capture, kill", true, true, false},
+		{"inherit to a buffer", false, false, true},
+		{"files, kill", false, true, false},
 	} {
-		files, ok := allFiles(tc.in, tc.stdout, tc.stderr)
-		if ok != tc.want || ok && len(files) != 3 {
-			t.Errorf("%s: %v, %v; want %v", tc.name, files, ok, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			cfg := &Config{Input: InputNull, Output: OutputNull}
+			if tc.inherit {
+				cfg.Output, cfg.Stdout, cfg.Stderr = OutputInherit, &buf, &buf
+			}
+			r, err := newRunner(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 := time.Now()
+			m, err := r.run(context.Background(), []string{"sh", "-c", "sleep 60 & echo started; echo said >&2"}, 2*time.Minute, tc.capture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.kill {
+				killPgid(m.group)
+			}
+			r.close()
+			// Generous: the background sleep would hold the pipe for 60s.
+			if d := time.Since(t0); d > 30*time.Second {
+				t.Errorf("the run took %v: it waited for the background process", d)
+			}
+			if m.group == 0 {
+				t.Fatal("no process group left running, want sh's with sleep 60 in it")
+			}
+			if tc.kill {
+				// Killed, the sleep is gone once init has reaped it.
+				for i := 0; groupAlive(m.group) && i < 300; i++ {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+			if alive := groupAlive(m.group); alive == tc.kill {
+				t.Errorf("group alive %v after the run, kill %v", alive, tc.kill)
+			}
+			killPgid(m.group)
+			if tc.capture && m.tail != "said\n" {
+				t.Errorf("captured %q, want the standard error", m.tail)
+			}
+			if tc.inherit && buf.String() != "started\nsaid\n" {
+				t.Errorf("output %q, want what was written before the end", buf.String())
+			}
+		})
+	}
+}
+
+// TestRunPipeOutputLeftover: with --output pipe, the runner's pipe held by
+// a process a command left does not keep close from returning.
+func TestRunPipeOutputLeftover(t *testing.T) {
+	r, err := newRunner(&Config{Input: InputNull, Output: OutputPipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	m, err := r.run(context.Background(), []string{"sh", "-c", "sleep 60 & echo started"}, 2*time.Minute, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	killPgid(m.group)
+	if d := time.Since(t0); d > 30*time.Second {
+		t.Errorf("run and close took %v: close waited for the background process", d)
 	}
 }

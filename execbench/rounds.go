@@ -171,6 +171,7 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 	}
 	m, err := s.runner.run(ctx, u.argv[si], s.timeout, false)
 	s.timedRuns++
+	s.leftBehind(u, si, m)
 	if obs != nil {
 		if m != nil && s.cfg.ProcessStats != nil {
 			if ps := s.cfg.ProcessStats(m.state); ps != nil {
@@ -328,6 +329,7 @@ func (s *session) finish(interrupted bool) {
 			Evidence: map[string]float64{"shell_wall_sec": s.shellWall.Seconds(), "shell_cpu_sec": s.shellCPU.Seconds()}, Text: text})
 	}
 	s.rssNote()
+	s.leftoversNotes()
 	if s.cfg.IgnoreFailure {
 		for _, u := range s.units {
 			for si, label := range s.labels {

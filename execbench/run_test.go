@@ -528,3 +528,46 @@ func TestIgnoreExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestLeftovers: a command that leaves a process running in the
+// background is timed to its own end, each run (warm-up included) counted
+// in a note naming what it left; with KillLeftovers nothing it started
+// outlives the run, and without, the note says how many were still
+// running (issue 23 item 5: the warm-up waited for sleep 1000 until the
+// budget ran out, and three sleep 30 outlived rigor).
+func TestLeftovers(t *testing.T) {
+	for _, kill := range []bool{true, false} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			sleep := "30"
+			if !kill {
+				sleep = "3" // not killed: gone on its own soon after the test
+			}
+			cfg := config(t, 3, "sh -c 'sleep "+sleep+" & echo started'")
+			cfg.Warmup, cfg.KillLeftovers = 1, kill
+			var log bytes.Buffer
+			cfg.Log = &log
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var note *model.Note
+			for i, n := range res.Run.Benchmarks[0].Notes {
+				if n.Topic == "leftover" {
+					note = &res.Run.Benchmarks[0].Notes[i]
+				}
+			}
+			if note == nil {
+				t.Fatalf("no leftover note: %+v", res.Run.Benchmarks[0].Notes)
+			}
+			if !strings.Contains(note.Text, "in 4 of 4 runs (sleep "+sleep+" (pid ") || note.Evidence["leftover_runs"] != 4 {
+				t.Errorf("note %q, evidence %v; want 4 of 4 runs naming sleep %s", note.Text, note.Evidence, sleep)
+			}
+			if _, ok := note.Evidence["still_running_groups"]; ok == kill {
+				t.Errorf("kill %v: evidence %v", kill, note.Evidence)
+			}
+			if !strings.Contains(log.String(), "left processes running in its process group (sleep "+sleep) || strings.Count(log.String(), "left processes") != 1 {
+				t.Errorf("log %q, want one line naming the sleep", log.String())
+			}
+		})
+	}
+}

@@ -41,6 +41,9 @@ type unit struct {
 	failed            bool
 	// runs are the timed runs per side, in order.
 	runs [][]runRecord
+	// left says, per side, what the command's runs left running after
+	// they ended.
+	left []leftovers
 }
 
 // A runRecord is one timed run, as recorded: seconds, the shell's
@@ -207,7 +210,7 @@ func (s *session) plan() error {
 	}
 	keys := map[string]bool{}
 	for i, b := range binds {
-		u := &unit{bind: b, key: b.name(), index: len(s.run.Benchmarks), hindex: hyperfineIndex(s.cfg.Params, i), runs: make([][]runRecord, len(s.labels))}
+		u := &unit{bind: b, key: b.name(), index: len(s.run.Benchmarks), hindex: hyperfineIndex(s.cfg.Params, i), runs: make([][]runRecord, len(s.labels)), left: make([]leftovers, len(s.labels))}
 		if keys[u.key] {
 			return configErrorf("two parameter combinations are both named %s", u.key)
 		}
@@ -430,6 +433,7 @@ func (s *session) warmup(ctx context.Context) error {
 				}
 				m, err := s.runner.run(ctx, u.argv[si], s.timeout, capture && w == 1)
 				s.warmRuns++
+				s.leftBehind(u, si, m)
 				if err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()

@@ -37,6 +37,7 @@ type execOptions struct {
 	timeSet                    bool
 	budget                     time.Duration
 	timeout                    time.Duration
+	killLeftovers              bool
 	order                      string
 	out                        string
 	shell                      string
@@ -88,6 +89,11 @@ printed at the end uses --alpha as usual. Before the rounds, --warmup untimed
 runs of every command (1 by default; hyperfine's default is 0) also check
 that each command runs: one that cannot start, fails or hangs is an error
 before anything is measured.
+
+A run ends when its process does, and is timed to there: what the command
+leaves running in the background (in its process group) is not waited for,
+nor its hold on the output; the notes name it, and --kill-leftovers kills it
+as each run ends.
 
 Commands run directly, split into words as a shell would (quotes and
 backslashes work); shell syntax (pipes, redirections, variables, patterns)
@@ -193,6 +199,7 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.IntVarP(&o.maxRounds, "max-runs", "M", 0, "same as --max-rounds")
 	fs.IntVarP(&o.runs, "runs", "r", 0, "run exactly this many rounds: the stopping rule is off, and --time ends them early only when given too")
 	fs.DurationVar(&o.budget, "time", execbench.DefaultTime, "wall-clock budget for warm-up and rounds (setup and cleanup excluded)")
+	fs.BoolVar(&o.killLeftovers, "kill-leftovers", false, "kill what a command leaves running in its process group (a process started with &) as each of its runs ends; without it, they are named in the notes and left running")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop a run (and every process it started) that lasts longer than this, and report it (default: the whole --time budget)")
 	fs.StringVar(&o.order, "order", experiment.OrderThueMorse, "order of two commands across rounds: thue-morse or abba (more commands rotate)")
 	fs.StringVar(&o.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root, or the current directory)")
@@ -317,6 +324,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		Output:        o.output,
 		IgnoreFailure: o.ignoreFailure.set,
 		Timeout:       o.timeout,
+		KillLeftovers: o.killLeftovers,
 		MinRounds:     o.minRounds,
 		MaxRounds:     o.maxRounds,
 		Time:          o.budget,
