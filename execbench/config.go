@@ -26,6 +26,13 @@ type Command struct {
 	// Prepare runs before, and Conclude after, every run of Line, warm-up
 	// runs included, untimed (hyperfine's --prepare and --conclude).
 	Prepare, Conclude string
+	// Setup runs once per parameter value (combination) before the first
+	// run of Line, and Cleanup once per value after the last, untimed,
+	// their parameters substituted (hyperfine's --setup and --cleanup).
+	// With interleaved rounds every setup runs before any command is
+	// measured and every cleanup after the last round: per value in
+	// hyperfine's order, each command's in the commands' order.
+	Setup, Cleanup string
 	// Names, when set, name the command in each combination of parameter
 	// values, one per combination in hyperfine's order (the first
 	// parameter varying fastest), its parameters substituted: what
@@ -71,15 +78,9 @@ type Config struct {
 	// Empty runs each command directly, split into words as a shell
 	// would (SplitWords); shell syntax is then an error.
 	Shell []string
-	// AuxShell runs Setup, Cleanup, Prepare and Conclude, which are not
+	// AuxShell runs the commands' Setup, Cleanup, Prepare and Conclude, which are not
 	// timed: Shell when set, else "sh".
 	AuxShell []string
-	// Setup runs once per benchmark and command (its parameters
-	// substituted; the same line once) before the first run, and Cleanup
-	// likewise after the last, through AuxShell (hyperfine's --setup and
-	// --cleanup). With interleaved rounds, every setup runs before any
-	// command is measured.
-	Setup, Cleanup string
 	// Warmup is the number of untimed runs of every command per
 	// benchmark before the rounds; negative means DefaultWarmup.
 	Warmup int
@@ -311,11 +312,9 @@ func (c *Config) ignores(m *measurement) bool {
 
 // uses reports whether s appears in a command or an auxiliary command.
 func (c *Config) uses(s string) bool {
-	if strings.Contains(c.Setup, s) || strings.Contains(c.Cleanup, s) {
-		return true
-	}
 	return slices.ContainsFunc(c.Commands, func(cmd Command) bool {
-		return strings.Contains(cmd.Line, s) || strings.Contains(cmd.Prepare, s) || strings.Contains(cmd.Conclude, s)
+		return strings.Contains(cmd.Line, s) || strings.Contains(cmd.Prepare, s) || strings.Contains(cmd.Conclude, s) ||
+			strings.Contains(cmd.Setup, s) || strings.Contains(cmd.Cleanup, s)
 	})
 }
 

@@ -240,7 +240,7 @@ func TestBadCommands(t *testing.T) {
 		{"not found in the shell", func(c *Config) { c.Shell = []string{"sh"} }, []string{"no-such-command-rigor-test"}, "exit status 127"},
 		{"timeout", func(c *Config) { c.Timeout = 100 * time.Millisecond }, []string{h("-sleep", "1h")}, "longer than the timeout of 100ms"},
 		{"budget as timeout", func(c *Config) { c.Timeout, c.Time = 0, 200*time.Millisecond }, []string{h("-sleep", "1h")}, "whole --time budget"},
-		{"setup fails", func(c *Config) { c.Setup = "exit 7" }, []string{h()}, `--setup "exit 7" failed: exit status 7`},
+		{"setup fails", func(c *Config) { c.Commands[0].Setup = "exit 7" }, []string{h()}, `--setup "exit 7" failed: exit status 7`},
 		{"prepare fails", func(c *Config) { c.Commands[0].Prepare = "echo nope >&2; exit 1" }, []string{h()}, "nope"},
 		{"unused parameter", func(c *Config) { c.Params = []Param{{Name: "x", Values: []string{"1"}}} }, []string{h()}, "{x} appears in no command"},
 		{"input missing", func(c *Config) { c.Input = "/no/such/file" }, []string{h()}, "--input"},
@@ -273,7 +273,7 @@ func TestBadCommands(t *testing.T) {
 func TestCleanupAfterFailure(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "cleaned")
 	cfg := config(t, 2, h("-exit", "1"))
-	cfg.Warmup, cfg.Cleanup = 1, "touch "+mark
+	cfg.Warmup, cfg.Commands[0].Cleanup = 1, "touch "+mark
 	if _, err := Run(context.Background(), cfg); err == nil {
 		t.Fatal("a failing command measured")
 	}
@@ -282,20 +282,29 @@ func TestCleanupAfterFailure(t *testing.T) {
 	}
 }
 
-// TestSetupOncePerLine: --setup runs once per distinct line, before any
-// run; --cleanup once per line after the last.
+// TestSetupCleanup: --setup runs once per command and parameter value
+// before any run, --cleanup once per command and value after the last,
+// in hyperfine's order (the commands within each value, the first
+// parameter varying fastest), the same line as often as it comes: it ran
+// once per distinct line (issue 23 item 6). A command's own setup and
+// cleanup are its own.
 func TestSetupCleanup(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log")
 	cfg := config(t, 2, h("-print", "{v}"), h("-print", "{v}", "-exit", "0"))
-	cfg.Params = []Param{{Name: "v", Values: []string{"1", "2"}}}
-	cfg.Setup = "echo setup {v} >> " + log
-	cfg.Cleanup = "echo cleanup {v} >> " + log
+	cfg.Params = []Param{{Name: "v", Values: []string{"1", "2"}}, {Name: "w", Values: []string{"a", "b"}}}
+	for i := range cfg.Commands {
+		cfg.Commands[i].Setup = "echo setup {v}{w} >> " + log
+		cfg.Commands[i].Cleanup = "echo cleanup {v}{w} >> " + log
+	}
+	cfg.Commands[1].Setup = "echo setup B {v}{w} >> " + log
 	cfg.Commands[0].Conclude = "echo run >> " + log
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(log)
-	want := "setup 1\nsetup 2\n" + strings.Repeat("run\n", 2*2) + "cleanup 1\ncleanup 2\n"
+	want := "setup 1a\nsetup B 1a\nsetup 2a\nsetup B 2a\nsetup 1b\nsetup B 1b\nsetup 2b\nsetup B 2b\n" +
+		strings.Repeat("run\n", 4*2) +
+		"cleanup 1a\ncleanup 1a\ncleanup 2a\ncleanup 2a\ncleanup 1b\ncleanup 1b\ncleanup 2b\ncleanup 2b\n"
 	if string(b) != want {
 		t.Errorf("log:\n%s\nwant:\n%s", b, want)
 	}

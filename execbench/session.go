@@ -149,7 +149,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	s.runner = r
 	defer r.close()
 	res := &Result{Run: s.run, sess: s, Shell: len(cfg.Shell) > 0}
-	err = s.auxAll(ctx, PhaseSetup, "--setup", cfg.Setup)
+	cleanup := func(c Command) string { return c.Cleanup }
+	err = s.auxAll(ctx, PhaseSetup, "--setup", func(c Command) string { return c.Setup })
 	if err == nil {
 		s.budget = experiment.NewBudget(cfg.Time, time.Now())
 		err = s.warmup(ctx)
@@ -158,14 +159,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		err = s.timeShell(ctx)
 	}
 	if err != nil {
-		if cerr := s.auxAll(context.WithoutCancel(ctx), PhaseCleanup, "--cleanup", cfg.Cleanup); cerr != nil {
+		if cerr := s.auxAll(context.WithoutCancel(ctx), PhaseCleanup, "--cleanup", cleanup); cerr != nil {
 			fmt.Fprintln(cfg.Log, "rigor:", cerr)
 		}
 		s.unclaim()
 		return fail(err)
 	}
 	err = s.measure(ctx)
-	if cerr := s.auxAll(context.WithoutCancel(ctx), PhaseCleanup, "--cleanup", cfg.Cleanup); cerr != nil {
+	if cerr := s.auxAll(context.WithoutCancel(ctx), PhaseCleanup, "--cleanup", cleanup); cerr != nil {
 		if err == nil {
 			err = cerr
 		} else {
@@ -343,22 +344,25 @@ func (s *session) note(kind model.NoteKind, text string) {
 	s.run.Notes = append(s.run.Notes, model.Note{Kind: kind, Source: source, Text: text})
 }
 
-// auxAll runs line (--setup or --cleanup) once for every distinct line it
-// becomes in the benchmarks, through the auxiliary shell.
-func (s *session) auxAll(ctx context.Context, phase, flag, line string) error {
-	if line == "" {
-		return nil
-	}
-	var done []string
-	for _, u := range s.units {
-		l := u.bind.substitute(line)
-		if slices.Contains(done, l) {
-			continue
-		}
-		done = append(done, l)
-		s.progress(Progress{Phase: phase, Step: len(done), Current: l})
-		if err := s.aux(ctx, flag, l); err != nil {
-			return err
+// auxAll runs each command's line (its --setup or --cleanup) once per
+// benchmark, its parameters substituted, through the auxiliary shell: the
+// benchmarks in hyperfine's order, each one's commands in order, as
+// hyperfine runs them (the same line as often as it comes).
+func (s *session) auxAll(ctx context.Context, phase, flag string, line func(Command) string) error {
+	order := slices.Clone(s.units)
+	slices.SortFunc(order, func(a, b *unit) int { return a.hindex - b.hindex })
+	step := 0
+	for _, u := range order {
+		for _, c := range s.cfg.Commands {
+			l := u.bind.substitute(line(c))
+			if l == "" {
+				continue
+			}
+			step++
+			s.progress(Progress{Phase: phase, Step: step, Current: l})
+			if err := s.aux(ctx, flag, l); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

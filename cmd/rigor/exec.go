@@ -17,6 +17,7 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
 	"github.com/rigorbench/rigor/store"
@@ -44,7 +45,7 @@ type execOptions struct {
 	shellSet                   bool
 	noShell                    bool
 	prepare, conclude          []string
-	setup, cleanup             string
+	setup, cleanup             []string
 	// scans and lists are -P NAME LO HI and -L NAME VALUES, their words
 	// joined by paramSep (see joinParamArgs); step is -D.
 	scans, lists  []string
@@ -105,8 +106,9 @@ as hyperfine does, and a note says so. --setup, --cleanup, --prepare and
 hyperfine's flags keep their meaning: --warmup, --prepare and --conclude
 (each run; once for all commands or once per command), --setup and --cleanup
 (once per command and parameter value, before the first run and after the
-last: with interleaved rounds every setup runs before any command is
-measured), -P NAME MIN MAX [-D STEP] and -L NAME A,B,C (each value, or
+last, in hyperfine's order; given once for all commands or once per command:
+with interleaved rounds every setup runs before any command is measured, and
+every cleanup after the last round), -P NAME MIN MAX [-D STEP] and -L NAME A,B,C (each value, or
 combination of values, is a benchmark of its own, {NAME} substituted),
 --shell and -N, -i/--ignore-failure[=CODES], --input, --output (and
 --show-output), -n/--command-name (once per command, or with parameters once
@@ -207,8 +209,8 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.noShell, "no-shell", "N", false, "run the commands directly, without a shell (the default; as --shell none)")
 	fs.StringArrayVarP(&o.prepare, "prepare", "p", nil, "`CMD` to run before every run, untimed: once for all commands, or once per command in order")
 	fs.StringArrayVarP(&o.conclude, "conclude", "C", nil, "`CMD` to run after every run, untimed: once for all commands, or once per command in order")
-	fs.StringVarP(&o.setup, "setup", "s", "", "`CMD` to run once per command and parameter value before the first run")
-	fs.StringVarP(&o.cleanup, "cleanup", "c", "", "`CMD` to run once per command and parameter value after the last run")
+	fs.StringArrayVarP(&o.setup, "setup", "s", nil, "`CMD` to run once per command and parameter value before the first run: once for all commands, or once per command in order")
+	fs.StringArrayVarP(&o.cleanup, "cleanup", "c", nil, "`CMD` to run once per command and parameter value after the last run: once for all commands, or once per command in order")
 	fs.StringArrayVarP(&o.scans, "parameter-scan", "P", nil, "`NAME MIN MAX`: one benchmark per value from MIN to MAX (step 1, or -D), substituted for {NAME}")
 	fs.StringVarP(&o.step, "parameter-step-size", "D", "", "the `STEP` of -P's range (decimals allowed: -P d 0.3 0.7 -D 0.2)")
 	fs.StringArrayVarP(&o.lists, "parameter-list", "L", nil, "`NAME A,B,C`: one benchmark per value, substituted for {NAME} (repeatable: every combination)")
@@ -317,8 +319,6 @@ func joinParamArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 // results directory, environment and observer.
 func (o *execOptions) config() (execbench.Config, error) {
 	cfg := execbench.Config{
-		Setup:         o.setup,
-		Cleanup:       o.cleanup,
 		Warmup:        o.warmup,
 		Input:         o.input,
 		Output:        o.output,
@@ -399,8 +399,16 @@ func (o *execOptions) config() (execbench.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	setup, err := perCommand("--setup", o.setup, len(o.commands))
+	if err != nil {
+		return cfg, err
+	}
+	cleanup, err := perCommand("--cleanup", o.cleanup, len(o.commands))
+	if err != nil {
+		return cfg, err
+	}
 	for i, line := range o.commands {
-		c := execbench.Command{Line: line, Prepare: prepare[i], Conclude: conclude[i]}
+		c := execbench.Command{Line: line, Prepare: prepare[i], Conclude: conclude[i], Setup: setup[i], Cleanup: cleanup[i]}
 		if i < len(labels) {
 			c.Label = labels[i]
 		}
@@ -410,7 +418,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		cfg.Commands = append(cfg.Commands, c)
 	}
 	if o.reference != "" {
-		cfg.Commands = withReference(cfg.Commands, o.reference, prepare, conclude)
+		cfg.Commands = withReference(cfg.Commands, o.reference, prepare, conclude, setup, cleanup)
 		if o.hf.referenceName != "" {
 			cfg.Commands[0].Label, cfg.Commands[0].Names = o.hf.referenceName, nil
 		}
@@ -441,15 +449,16 @@ func perCommand(flag string, values []string, n int) ([]string, error) {
 	case n:
 		copy(out, values)
 	default:
-		return nil, usageErrorf("%s given %d times for %d commands: give it once for all, or once per command", flag, len(values), n)
+		return nil, usageErrorf("%s given %d times for %s: give it once for all, or once per command", flag, len(values), words.Count(n, "command", "commands"))
 	}
 	return out, nil
 }
 
 // withReference puts the --reference command first: the command it
 // names (by line or --name), or a new one, run as hyperfine 1.19 runs
-// its reference, with the --prepare and --conclude given for all.
-func withReference(cmds []execbench.Command, ref string, prepare, conclude []string) []execbench.Command {
+// its reference, with the --prepare, --conclude, --setup and --cleanup
+// given for all.
+func withReference(cmds []execbench.Command, ref string, prepare, conclude, setup, cleanup []string) []execbench.Command {
 	for i, c := range cmds {
 		if c.Line == ref || c.Label == ref {
 			return append([]execbench.Command{c}, slices.Delete(slices.Clone(cmds), i, i+1)...)
@@ -458,6 +467,9 @@ func withReference(cmds []execbench.Command, ref string, prepare, conclude []str
 	r := execbench.Command{Line: ref}
 	if len(cmds) > 0 && allSame(prepare) && allSame(conclude) {
 		r.Prepare, r.Conclude = prepare[0], conclude[0]
+	}
+	if len(cmds) > 0 && allSame(setup) && allSame(cleanup) {
+		r.Setup, r.Cleanup = setup[0], cleanup[0]
 	}
 	return append([]execbench.Command{r}, cmds...)
 }

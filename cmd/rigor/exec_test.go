@@ -262,3 +262,37 @@ func TestExecFailsMidRun(t *testing.T) {
 		})
 	}
 }
+
+// TestExecSetupCleanupOrder: --setup and --cleanup run once per command
+// (and parameter value), as hyperfine runs them, before the rounds and
+// after; given twice, they are each command's own, and given more times
+// than there are commands, refused. rigor ran an identical line once, and
+// of two --setup only the second (issue 23 item 6).
+func TestExecSetupCleanupOrder(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		os.Remove(log)
+		_, stderr, code := rigor(t, append([]string{"exec", "--out", filepath.Join(t.TempDir(), "out"), "-w", "0", "--runs", "2"}, args...)...)
+		b, _ := os.ReadFile(log)
+		if code != exitOK {
+			return stderr, code
+		}
+		return strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", " "), code
+	}
+	got, code := run("--setup", "echo setup >> "+log, "--cleanup", "echo cleanup >> "+log,
+		"-p", "echo prepare A >> "+log, "-p", "echo prepare B >> "+log, "true", "true x")
+	// Two rounds in Thue-Morse order: A B, then B A.
+	if want := "setup setup prepare A prepare B prepare B prepare A cleanup cleanup"; code != exitOK || got != want {
+		t.Errorf("exit %d, log %q, want %q", code, got, want)
+	}
+	got, code = run("--setup", "echo 1 >> "+log, "--setup", "echo 2 >> "+log, "true", "true x")
+	if code != exitOK || got != "1 2" {
+		t.Errorf("two --setup for two commands: exit %d, log %q, want \"1 2\"", code, got)
+	}
+	got, code = run("--setup", "echo 1 >> "+log, "--setup", "echo 2 >> "+log, "true")
+	if code != exitUsage || !strings.Contains(got, "--setup given 2 times for 1 command:") {
+		t.Errorf("two --setup for one command: exit %d, stderr %q; want exit 2", code, got)
+	}
+}
