@@ -2,6 +2,7 @@ package lint
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -24,6 +25,7 @@ type loopKind int
 const (
 	loopN    loopKind = iota // for i := 0; i < b.N; i++ / for range b.N
 	loopLoop                 // for b.Loop()
+	loopData                 // for _, v := range s, s made by make([]T, b.N): b.N iterations too
 )
 
 // A timedLoop is a loop that runs a benchmark's iterations.
@@ -79,6 +81,7 @@ func testingBParam(info *types.Info, typ *ast.FuncType) *types.Var {
 // function literals.
 func findLoops(info *types.Info, body *ast.BlockStmt) []*timedLoop {
 	var loops []*timedLoop
+	var data map[*types.Var]bool
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -97,10 +100,120 @@ func findLoops(info *types.Info, body *ast.BlockStmt) []*timedLoop {
 				loops = append(loops, &timedLoop{loopN, n, n.Body})
 				return false
 			}
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if data == nil {
+					data = nSlices(info, body)
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok && data[v] {
+					loops = append(loops, &timedLoop{loopData, n, n.Body})
+					return false
+				}
+			}
 		}
 		return true
 	})
 	return loops
+}
+
+// madeSlices returns the local variables of body that are set only by
+// make([]T, n) (a capacity aside), never assigned again nor their address
+// taken, with the length n each was made with: a range over one runs n
+// iterations, and an index below n is in range.
+func madeSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]ast.Expr {
+	made := map[*types.Var]ast.Expr{}
+	spoiled := map[*types.Var]bool{}
+	length := func(e ast.Expr) ast.Expr {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) < 2 {
+			return nil
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "make" {
+			return nil
+		}
+		if _, isSlice := info.TypeOf(call).Underlying().(*types.Slice); !isSlice {
+			return nil
+		}
+		return call.Args[1]
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v, ok := info.Defs[id].(*types.Var); ok {
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+						if l := length(n.Rhs[i]); l != nil {
+							made[v] = l
+						}
+					}
+					continue
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					spoiled[v] = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) {
+					if l := length(n.Values[i]); l != nil {
+						made[v] = l
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					spoiled[v] = true
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.ASSIGN {
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						spoiled[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	for v := range spoiled {
+		delete(made, v)
+	}
+	return made
+}
+
+// nSlices returns the local variables of body that hold a slice of
+// exactly b.N elements (madeSlices, with length b.N).
+func nSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for v, n := range madeSlices(info, body) {
+		if isBN(info, n) {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// constLenSlices returns the local variables of body that hold a slice
+// of a constant length (madeSlices), with the length.
+func constLenSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]int64 {
+	out := map[*types.Var]int64{}
+	for v, n := range madeSlices(info, body) {
+		if tv := info.Types[n]; tv.Value != nil {
+			if k, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+				out[v] = k
+			}
+		}
+	}
+	return out
 }
 
 func isTestingB(t types.Type) bool { return isPtrTo(t, "testing", "B") }

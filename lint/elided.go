@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -55,18 +57,32 @@ func runElided(pass *analysis.Pass) (any, error) {
 	pure := purityOf(pass)
 	for _, f := range benchFuncs(pass, in) {
 		consts := constLocals(pass.TypesInfo, f.body)
+		var lens map[*types.Var]int64
 		for _, l := range f.loops {
 			reported := map[*ast.CallExpr]bool{}
-			if l.kind == loopN {
+			if l.kind == loopN || l.kind == loopData {
 				fix := loopFix(pass, f, l)
-				for _, d := range discarded(pass, pure, l.body, f.body) {
+				dead := discarded(pass, pure, l.body, f.body)
+				if lens == nil && len(dead) > 0 {
+					lens = constLenSlices(pass.TypesInfo, f.body)
+				}
+				left := make(map[ast.Expr]leftover, len(dead))
+				for _, d := range dead {
+					left[d.expr] = leftOf(pass, pure, d.expr, lens)
+				}
+				empty := emptyLoop(l.body, left)
+				for _, d := range dead {
 					if c, ok := ast.Unparen(d.expr).(*ast.CallExpr); ok {
 						reported[c] = true
 					}
+					effect := " and the loop is left empty, so ns/op times an empty loop (about 0.3-1 ns)"
+					if !empty {
+						effect = left[d.expr].clause(d.what) + ", so ns/op does not time its work, only what is left of the loop"
+					}
 					pass.Report(analysis.Diagnostic{
 						Pos: d.expr.Pos(), End: d.expr.End(),
-						Message: fmt.Sprintf("%s: the compiler deletes this pure %s, so ns/op times the empty b.N loop (about 0.3-1 ns); "+
-							"use the result (b.Loop keeps it alive, or assign it to a package-level variable)", d.why, d.what),
+						Message: fmt.Sprintf("%s: the compiler deletes this pure %s%s; "+
+							"use the result (b.Loop keeps it alive, or assign it to a package-level variable)", d.why, d.what, effect),
 						SuggestedFixes: fix,
 					})
 				}
@@ -84,6 +100,171 @@ func runElided(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// A leftover is what the compiler keeps of a pure computation whose
+// result is unused: the work in it that is not pure (a call of an impure
+// function in its arguments, a map lookup), which stays, and the checks
+// that can panic, which stay unless the compiler proves they cannot.
+type leftover struct {
+	work   []string // "the call of r.Int31n", in source order
+	checks keeps
+}
+
+// clause says what is kept, to follow "the compiler deletes this call"
+// (what is "call" or "expression"): ", keeping the call of f in its
+// arguments and at most its bounds checks"; "" when nothing is.
+func (lo leftover) clause(what string) string {
+	var parts []string
+	if len(lo.work) > 0 {
+		in := " in it"
+		if what == "call" {
+			in = " in its arguments"
+		}
+		parts = append(parts, words(lo.work)+in)
+	}
+	if lo.checks != 0 {
+		parts = append(parts, "at most its "+lo.checks.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", keeping " + strings.Join(parts, " and ")
+}
+
+// words joins a list as prose: "a", "a and b", "a, b and c".
+func words(list []string) string {
+	if len(list) <= 1 {
+		return strings.Join(list, "")
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
+}
+
+// leftOf returns what the compiler keeps of e, a pure call or expression
+// whose result is unused. lens gives the local slices of constant length
+// (their constant indexes need no bounds check).
+func leftOf(pass *analysis.Pass, pure *purity, e ast.Expr, lens map[*types.Var]int64) leftover {
+	info := pass.TypesInfo
+	var lo leftover
+	keep := func(what string) {
+		if !slices.Contains(lo.work, what) {
+			lo.work = append(lo.work, what)
+		}
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			keep("a function literal")
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
+				if len(n.Args) == 1 && !(cheapOperand(tv.Type) && cheapOperand(info.TypeOf(n.Args[0]))) {
+					keep("the conversion to " + types.ExprString(n.Fun))
+				}
+				return true
+			}
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok {
+					switch b.Name() {
+					case "len", "cap", "real", "imag", "complex", "min", "max":
+						return true
+					}
+					keep("the call of " + b.Name())
+					return false
+				}
+			}
+			if f := pure.call(n); f != nil {
+				lo.checks |= f.Keeps
+				return true
+			}
+			keep("the call of " + types.ExprString(n.Fun))
+			return false
+		case *ast.IndexExpr:
+			switch info.TypeOf(n.X).Underlying().(type) {
+			case *types.Map:
+				keep("the map lookup " + types.ExprString(n))
+				return false
+			case *types.Signature: // an instantiation
+			default:
+				lo.checks |= indexKeeps(info, n, lens)
+			}
+		case *ast.SliceExpr:
+			lo.checks |= keepBounds
+			if isPointer(info.TypeOf(n.X)) {
+				lo.checks |= keepNil
+			}
+		case *ast.StarExpr:
+			if tv, ok := info.Types[n]; !ok || !tv.IsType() {
+				lo.checks |= keepNil
+			}
+		case *ast.SelectorExpr:
+			// b.N's nil check is done already: the loop reads b.N.
+			if s := info.Selections[n]; s != nil && s.Kind() == types.FieldVal && s.Indirect() && !isTestingB(s.Recv()) {
+				lo.checks |= keepNil
+			}
+		case *ast.BinaryExpr:
+			if !cheapOperand(info.TypeOf(n.X)) {
+				keep("the operation " + n.Op.String() + " on " + info.TypeOf(n.X).String())
+			}
+			lo.checks |= opKeeps(info, n.Op, n.X, n.Y)
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				keep("the channel receive " + types.ExprString(n))
+				return false
+			}
+		case *ast.TypeAssertExpr:
+			keep("the type assertion " + types.ExprString(n))
+		case *ast.CompositeLit:
+			if _, isStruct := info.TypeOf(n).Underlying().(*types.Struct); !isStruct {
+				keep("the composite literal")
+			}
+		}
+		return true
+	})
+	return lo
+}
+
+// emptyLoop reports whether every statement of a timed loop's body is
+// deleted: a pure computation whose result is unused and of which nothing
+// is kept (left holds what is kept of each), an assignment of plain
+// values to _, or an empty statement. The loop's header does no work of
+// its own: a b.N loop counts, a range over a slice only its length.
+func emptyLoop(body *ast.BlockStmt, left map[ast.Expr]leftover) bool {
+	gone := func(e ast.Expr) bool {
+		lo, ok := left[e]
+		if ok {
+			return len(lo.work) == 0 && lo.checks == 0
+		}
+		switch ast.Unparen(e).(type) {
+		case *ast.Ident, *ast.BasicLit:
+			return true
+		}
+		return false
+	}
+	for _, s := range body.List {
+		switch s := s.(type) {
+		case *ast.EmptyStmt:
+		case *ast.ExprStmt:
+			if !gone(s.X) {
+				return false
+			}
+		case *ast.AssignStmt:
+			if s.Tok != token.ASSIGN && s.Tok != token.DEFINE {
+				return false
+			}
+			for _, r := range s.Rhs {
+				if !gone(r) {
+					return false
+				}
+			}
+			if _, ok := left[s.Rhs[0]]; !ok && !allBlank(s.Lhs) {
+				return false // x = y with x read: not deleted work
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // A deadWork is a pure computation whose result no one reads.
@@ -416,7 +597,7 @@ func foldedCalls(pass *analysis.Pass, pure *purity, body ast.Node, consts map[*t
 // function, and the loop is the function's only timed loop.
 func loopFix(pass *analysis.Pass, f *benchFunc, l *timedLoop) []analysis.SuggestedFix {
 	info := pass.TypesInfo
-	if len(f.loops) != 1 {
+	if len(f.loops) != 1 || l.kind != loopN {
 		return nil
 	}
 	// b.Loop is a method of testing.B from Go 1.24 on; the compiler keeps

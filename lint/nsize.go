@@ -3,6 +3,7 @@ package lint
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -52,8 +53,10 @@ func runNSize(pass *analysis.Pass) (any, error) {
 			}
 			return true
 		})
-		if len(sized) == 0 || len(f.loops) > 0 {
-			continue // with a timed loop, b.N-sized data is one input per iteration
+		// With a b.N or b.Loop loop, b.N-sized data is one input per
+		// iteration (a range over the data may be the fill).
+		if len(sized) == 0 || slices.ContainsFunc(f.loops, func(l *timedLoop) bool { return l.kind != loopData }) {
+			continue
 		}
 		// Calls before a ResetTimer are set-up (filling the data).
 		var reset = f.body.Pos()

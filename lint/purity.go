@@ -2,6 +2,7 @@ package lint
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -43,8 +44,49 @@ const inlineBudget = 80
 
 // A pureFact marks a function whose calls the compiler can delete.
 type pureFact struct {
-	Cost  int  // syntax nodes, callees inlined
-	Folds bool // the result depends on the arguments alone
+	Cost  int   // syntax nodes, callees inlined
+	Folds bool  // the result depends on the arguments alone
+	Keeps keeps // what of a deleted call the compiler may keep, callees included
+}
+
+// keeps says what of a pure call whose result is unused the compiler may
+// keep: the checks that can panic (a panic is an effect, so the check
+// stays when the compiler cannot prove it never fails), and the CPU
+// feature tests of some standard library functions. What it deletes is
+// the rest: the loads and arithmetic that only feed the result.
+type keeps uint8
+
+const (
+	keepBounds  keeps = 1 << iota // an index or slice expression not provably in range
+	keepNil                       // a load through a pointer (a nil check)
+	keepDivide                    // an integer division or remainder by a variable (a divide-by-zero check)
+	keepShift                     // a shift by a signed variable (a negative-shift check)
+	keepFeature                   // a CPU feature test (math.Floor, bits.OnesCount on GOAMD64=v1)
+)
+
+// String lists what k keeps, in words: "bounds and nil checks".
+func (k keeps) String() string {
+	var checks []string
+	for _, c := range []struct {
+		k    keeps
+		name string
+	}{{keepBounds, "bounds"}, {keepNil, "nil"}, {keepDivide, "divide-by-zero"}, {keepShift, "shift"}} {
+		if k&c.k != 0 {
+			checks = append(checks, c.name)
+		}
+	}
+	var out []string
+	switch len(checks) {
+	case 0:
+	case 1:
+		out = append(out, checks[0]+" checks")
+	default:
+		out = append(out, strings.Join(checks[:len(checks)-1], ", ")+" and "+checks[len(checks)-1]+" checks")
+	}
+	if k&keepFeature != 0 {
+		out = append(out, "a CPU feature test")
+	}
+	return strings.Join(out, " and ")
 }
 
 func (*pureFact) AFact() {}
@@ -201,6 +243,9 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 					ok = false
 				}
 			}
+			if op, isOp := assignOps[n.Tok]; isOp {
+				f.Keeps |= opKeeps(info, op, n.Lhs[0], n.Rhs[0])
+			}
 		case *ast.IncDecStmt:
 			ok = writable(n.X, local)
 		case *ast.UnaryExpr:
@@ -211,6 +256,7 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 			if t := info.TypeOf(n.X); t != nil && !cheapOperand(t) {
 				ok = false // string concatenation and comparison call the runtime
 			}
+			f.Keeps |= opKeeps(info, n.Op, n.X, n.Y)
 		case *ast.CompositeLit:
 			if _, isStruct := info.TypeOf(n).Underlying().(*types.Struct); !isStruct {
 				ok = false
@@ -221,9 +267,19 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 			}
 			if _, isSig := info.TypeOf(n.X).Underlying().(*types.Signature); !isSig {
 				f.Folds = false // a load
+				f.Keeps |= indexKeeps(info, n, nil)
 			}
-		case *ast.SliceExpr, *ast.StarExpr:
+		case *ast.SliceExpr:
 			f.Folds = false
+			f.Keeps |= keepBounds
+			if isPointer(info.TypeOf(n.X)) {
+				f.Keeps |= keepNil
+			}
+		case *ast.StarExpr:
+			f.Folds = false
+			if tv, isType := info.Types[n]; !isType || !tv.IsType() {
+				f.Keeps |= keepNil
+			}
 		case *ast.SelectorExpr:
 			if s := info.Selections[n]; s != nil {
 				if s.Kind() != types.FieldVal {
@@ -231,6 +287,7 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 				}
 				if s.Indirect() {
 					f.Folds = false
+					f.Keeps |= keepNil
 				}
 			} else if v, isVar := info.Uses[n.Sel].(*types.Var); isVar && !v.IsField() {
 				f.Folds = false // another package's variable
@@ -284,7 +341,141 @@ func (p *purity) pureCall(call *ast.CallExpr, f *pureFact) bool {
 	}
 	f.Cost += g.Cost
 	f.Folds = f.Folds && g.Folds
+	f.Keeps |= g.Keeps
 	return true
+}
+
+// indexKeeps says what the index expression x[i] keeps when its value
+// is unused: a bounds check unless i is provably in range (see inRange),
+// and a nil check when x is a pointer to an array. lens gives the
+// lengths of local slices known to be constant.
+func indexKeeps(info *types.Info, e *ast.IndexExpr, lens map[*types.Var]int64) keeps {
+	var k keeps
+	t := info.TypeOf(e.X)
+	if isPointer(t) {
+		k |= keepNil
+		t = t.Underlying().(*types.Pointer).Elem()
+	}
+	length := int64(-1)
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		length = u.Len()
+	case *types.Slice:
+		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok {
+				if n, ok := lens[v]; ok {
+					length = n
+				}
+			}
+		}
+	}
+	if length < 0 || !inRange(info, e.Index, length) {
+		k |= keepBounds
+	}
+	return k
+}
+
+// inRange reports whether the integer expression e is provably in
+// [0, n), the way the compiler's prove pass sees it for the common cases:
+// a constant, a value of an unsigned type (or converted to one) too
+// narrow to reach n, x&m with 0 <= m < n, x%m of an unsigned x with
+// m <= n, and x>>k of an unsigned x whose remaining bits stay under n.
+func inRange(info *types.Info, e ast.Expr, n int64) bool {
+	e = ast.Unparen(e)
+	if tv := info.Types[e]; tv.Value != nil {
+		v, ok := constant.Int64Val(constant.ToInt(tv.Value))
+		return ok && v >= 0 && v < n
+	}
+	constOf := func(e ast.Expr) (int64, bool) {
+		tv := info.Types[e]
+		if tv.Value == nil {
+			return 0, false
+		}
+		return constant.Int64Val(constant.ToInt(tv.Value))
+	}
+	bits := unsignedBits(info.TypeOf(e))
+	if bits > 0 && bits < 63 && int64(1)<<bits <= n {
+		return true
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok {
+		switch b.Op {
+		case token.AND:
+			if m, ok := constOf(b.Y); ok && m >= 0 && m < n {
+				return true
+			}
+			if m, ok := constOf(b.X); ok && m >= 0 && m < n {
+				return true
+			}
+		case token.REM:
+			if m, ok := constOf(b.Y); ok && m > 0 && m <= n && unsignedBits(info.TypeOf(b.X)) > 0 {
+				return true
+			}
+		case token.SHR:
+			if k, ok := constOf(b.Y); ok {
+				if w := unsignedBits(info.TypeOf(b.X)); w > 0 && k >= 0 && w-k < 63 && (w-k <= 0 || int64(1)<<(w-k) <= n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// unsignedBits returns the width of an unsigned integer type, 0 for any
+// other type (uint and uintptr count as 64 bits).
+func unsignedBits(t types.Type) int64 {
+	if t == nil {
+		return 0
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsUnsigned == 0 {
+		return 0
+	}
+	switch b.Kind() {
+	case types.Uint8:
+		return 8
+	case types.Uint16:
+		return 16
+	case types.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// assignOps maps the assignment operators that divide or shift to their
+// operator.
+var assignOps = map[token.Token]token.Token{
+	token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR,
+}
+
+// opKeeps says what x op y keeps: for an integer division or remainder,
+// the check of a divisor that is not a non-zero constant; for a shift, the
+// check of a signed count that is not constant.
+func opKeeps(info *types.Info, op token.Token, x, y ast.Expr) keeps {
+	b, ok := info.TypeOf(x).Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 {
+		return 0
+	}
+	switch op {
+	case token.QUO, token.REM:
+		if tv := info.Types[y]; tv.Value == nil || constant.Sign(tv.Value) == 0 {
+			return keepDivide
+		}
+	case token.SHL, token.SHR:
+		yb, ok := info.TypeOf(y).Underlying().(*types.Basic)
+		if tv := info.Types[y]; tv.Value == nil && ok && yb.Info()&types.IsUnsigned == 0 {
+			return keepShift
+		}
+	}
+	return 0
+}
+
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
 }
 
 // writable reports whether assigning to lhs writes only local memory.

@@ -18,13 +18,18 @@ var stdPure = func() map[string]pureFact {
 			m[n] = pureFact{Cost: 4, Folds: folds}
 		}
 	}
+	feature := func(names ...string) {
+		for _, n := range names {
+			m[n] = pureFact{Cost: 4, Keeps: keepFeature}
+		}
+	}
 	add(true, "math.Abs", "math.Sqrt", "math.Round", "math.Copysign", "math.Signbit", "math.IsNaN",
 		"math.IsInf", "math.Inf", "math.NaN", "math.Float64bits", "math.Float64frombits",
 		"math.Float32bits", "math.Float32frombits",
 		"math/bits.OnesCount8", "math/bits.Reverse8", "math/bits.Reverse16", "math/bits.ReverseBytes16")
-	add(false, "math.Floor", "math.Ceil", "math.Trunc", "math.RoundToEven", "math.FMA",
-		"math/bits.OnesCount", "math/bits.OnesCount16", "math/bits.OnesCount32", "math/bits.OnesCount64",
-		"math/bits.Reverse", "math/bits.Reverse32", "math/bits.Reverse64",
+	feature("math.Floor", "math.Ceil", "math.Trunc", "math.RoundToEven", "math.FMA",
+		"math/bits.OnesCount", "math/bits.OnesCount16", "math/bits.OnesCount32", "math/bits.OnesCount64")
+	add(false, "math/bits.Reverse", "math/bits.Reverse32", "math/bits.Reverse64",
 		"math/bits.ReverseBytes", "math/bits.ReverseBytes32", "math/bits.ReverseBytes64")
 	for _, size := range []string{"", "8", "16", "32", "64"} {
 		add(true, "math/bits.LeadingZeros"+size, "math/bits.TrailingZeros"+size, "math/bits.Len"+size)

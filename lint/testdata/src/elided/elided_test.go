@@ -3,6 +3,7 @@ package elided
 import (
 	"math"
 	"math/bits"
+	"math/rand"
 	"strconv"
 	"testing"
 
@@ -164,5 +165,102 @@ func BenchmarkNotFixable(b *testing.B) {
 	x := in[0]
 	for i := 0; i < b.N; i++ {
 		mix(x) // want `result of mix discarded`
+	}
+}
+
+// What the message says is deleted (issue 23): an empty loop only when
+// nothing is left of the body. Shapes of modernc.org/mathutil's Log2Byte
+// and Log2Uint16 benchmarks, checked by disassembly (go test -c, go tool
+// objdump): the first leaves `INCQ; CMPQ; JL`, the second keeps the load
+// of a[i&(N-1)] and the bounds check of log2[n].
+
+var log2 [256]int
+
+func log2Byte(n byte) int { return log2[n] } // a byte index into [256]: no check
+
+func log2Uint16(n uint16) int {
+	if b := n >> 8; b != 0 {
+		return log2[b] + 8 // n>>8 < 256: no check
+	}
+	return log2[n] // a uint16 index: checked
+}
+
+func BenchmarkLog2Byte(b *testing.B) {
+	const N = 1 << 16
+	a := make([]byte, N)
+	for i := range a {
+		a[i] = byte(i * 7)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		log2Byte(a[i&(N-1)]) // want `result of log2Byte discarded: the compiler deletes this pure call and the loop is left empty, so ns/op times an empty loop`
+	}
+}
+
+func BenchmarkLog2Uint16(b *testing.B) {
+	const N = 1 << 16
+	a := make([]uint16, N)
+	for i := range a {
+		a[i] = uint16(i * 7)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		log2Uint16(a[i&(N-1)]) // want `result of log2Uint16 discarded: the compiler deletes this pure call, keeping at most its bounds checks, so ns/op does not time its work, only what is left of the loop`
+	}
+}
+
+// golang.org/x/net/html's rawLevel tokenizer benchmark: Raw is deleted,
+// the loop still tokenizes.
+type tokenizer struct {
+	buf        []byte
+	start, end int
+}
+
+func (z *tokenizer) next() bool {
+	z.start, z.end = z.end, z.end+1
+	return z.end < len(z.buf)
+}
+
+func (z *tokenizer) raw() []byte { return z.buf[z.start:z.end] }
+
+func BenchmarkTokenize(b *testing.B) {
+	doc := []byte("<html><body>text</body></html>")
+	for i := 0; i < b.N; i++ {
+		z := &tokenizer{buf: doc, end: i % 2}
+		for z.next() {
+			z.raw() // want `result of z.raw discarded: the compiler deletes this pure call, keeping at most its bounds and nil checks, so ns/op does not time its work, only what is left of the loop`
+		}
+	}
+}
+
+// bits-and-blooms/bitset's BenchmarkGetTest: the random index is drawn,
+// the test of the bit is deleted.
+type bitset struct{ set []uint64 }
+
+func (s *bitset) test(i uint) bool { return s.set[i>>6]&(1<<(i&63)) != 0 }
+
+func BenchmarkGetTest(b *testing.B) {
+	s := &bitset{set: make([]uint64, 16)}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < b.N; i++ {
+		s.test(uint(r.Intn(1024) + i%2)) // want `result of s.test discarded: the compiler deletes this pure call, keeping the call of r.Intn in its arguments and at most its bounds and nil checks`
+	}
+}
+
+// A range over a slice of b.N elements is a timed loop too: mathutil's
+// BenchmarkIsPrimeUint16 compiles to an empty loop, and was not reported.
+var primes16 [65536]byte
+
+func isPrimeUint16(n uint16) bool { return n > 0 && primes16[n-1] == 1 }
+
+func BenchmarkIsPrimeUint16(b *testing.B) {
+	b.StopTimer()
+	n := make([]uint16, b.N)
+	for i := 0; i < b.N; i++ {
+		n[i] = uint16(i * 40503)
+	}
+	b.StartTimer()
+	for _, n := range n {
+		isPrimeUint16(n) // want `result of isPrimeUint16 discarded: the compiler deletes this pure call and the loop is left empty`
 	}
 }

@@ -64,3 +64,50 @@ func BenchmarkStartedInLoop(b *testing.B) {
 		b.StopTimer()
 	}
 }
+
+// modernc.org/mathutil's shape (issue 23): the fill loop runs with the
+// timer stopped on purpose, and the timed loop is the range over the
+// b.N-sized slice after StartTimer.
+func BenchmarkUntimedFill(b *testing.B) {
+	b.StopTimer()
+	in := make([]uint32, b.N)
+	for i := 0; i < b.N; i++ {
+		in[i] = uint32(i) * 2654435761
+	}
+	b.StartTimer()
+	for _, v := range in {
+		sink += int(v % 7)
+	}
+}
+
+// A fill loop with the timer stopped, restarted before a b.N loop.
+func BenchmarkUntimedFillThenNLoop(b *testing.B) {
+	b.StopTimer()
+	in := make([]int, b.N)
+	for i := range b.N {
+		in[i] = i
+	}
+	b.StartTimer()
+	for i := 0; i < b.N; i++ {
+		work(in[i])
+	}
+}
+
+// The timer is started again after the only loop, and nothing follows:
+// the loop is not timed.
+func BenchmarkStartedAfter(b *testing.B) {
+	b.StopTimer() // want `StopTimer with no StartTimer before the timed loop: the loop is not timed`
+	for i := 0; i < b.N; i++ {
+		work(i)
+	}
+	b.StartTimer()
+}
+
+// The b.N-sized slice's range loop is timed too.
+func BenchmarkRangeNotRestarted(b *testing.B) {
+	in := make([]int, b.N)
+	b.StopTimer() // want `StopTimer with no StartTimer before the timed loop: the loop is not timed`
+	for _, v := range in {
+		work(v)
+	}
+}
