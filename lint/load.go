@@ -73,7 +73,7 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err))
 	}
-	if err := packageErrors(graph); err != nil {
+	if err := packageErrors(withBrokenDeps(graph)); err != nil {
 		return nil, err
 	}
 	roots := analyzedRoots(graph)
@@ -185,22 +185,82 @@ func analyzedRoots(roots []*packages.Package) []*packages.Package {
 	return out
 }
 
-// packageErrors returns the first of the packages' errors, on one line,
-// with a count of the others; nil when there are none.
+// packageErrors returns the errors of pkgs as one error, nil when there
+// are none. A package that does not compile (go list builds the export
+// data of every package loaded) gets the compiler's own lines, as go
+// build and go vet print them, under "p does not compile:"; each other
+// error gets its first line. The same lines for two packages (p and its
+// test variant hold the same files) are given once, and at most
+// maxErrorLines are, then a count of the others.
 func packageErrors(pkgs []*packages.Package) error {
-	var errs []string
-	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
+	var lines []string
+	seen := map[string]bool{}
+	more := 0
+	add := func(line string) {
+		if len(lines) < maxErrorLines {
+			lines = append(lines, line)
+		} else {
+			more++
 		}
 	}
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errors.New(firstLine(errors.New(errs[0])))
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			header, body, isBuild := strings.Cut(strings.TrimSpace(e.Msg), "\n")
+			if e.Pos != "" || !isBuild || !strings.HasPrefix(header, "# ") {
+				if line := firstLine(e); !seen[line] {
+					seen[line] = true
+					add(line)
+				}
+				continue
+			}
+			var fresh []string
+			for _, line := range strings.Split(body, "\n") {
+				if line = strings.TrimRight(line, " \t\r"); line != "" && !seen[line] {
+					seen[line] = true
+					fresh = append(fresh, line)
+				}
+			}
+			if len(fresh) == 0 {
+				continue
+			}
+			if len(lines) < maxErrorLines {
+				lines = append(lines, strings.TrimPrefix(header, "# ")+" does not compile:")
+			}
+			for _, line := range fresh {
+				add(line)
+			}
+		}
 	}
-	return fmt.Errorf("%s (and %d more errors)", firstLine(errors.New(errs[0])), len(errs)-1)
+	if len(lines) == 0 {
+		return nil
+	}
+	msg := strings.Join(lines, "\n")
+	if more > 0 {
+		msg += fmt.Sprintf("\n(and %d more errors)", more)
+	}
+	return errors.New(msg)
+}
+
+// maxErrorLines is how many lines of errors Load returns at most, as many
+// as the compiler prints before "too many errors".
+const maxErrorLines = 10
+
+// withBrokenDeps returns roots followed by the packages they import,
+// directly or not, that have errors and no export data: they did not
+// compile, so no root that imports one can be type-checked, and their
+// errors say why.
+func withBrokenDeps(roots []*packages.Package) []*packages.Package {
+	out := slices.Clone(roots)
+	isRoot := map[*packages.Package]bool{}
+	for _, p := range roots {
+		isRoot[p] = true
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if !isRoot[p] && len(p.Errors) > 0 && p.ExportFile == "" {
+			out = append(out, p)
+		}
+	})
+	return out
 }
 
 // firstLine keeps an error to its first line: go list errors can run to

@@ -122,3 +122,59 @@ func BenchmarkSquare(b *testing.B) {
 		t.Fatalf("findings %+v; want one elided finding at ext_test.go:11", got)
 	}
 }
+
+// TestLintCompileErrors: a test file that does not compile, and a
+// dependency that does not, are shown with the compiler's errors (file,
+// line, message), as go vet shows them, and exit 2. rigor lint printed
+// only "rigor: lint: # fn4 [fn4.test]" (issue 23), and for the broken
+// dependency "could not import ... (no export data ...)".
+func TestLintCompileErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  []string // lines of stderr, in order
+	}{{
+		name: "test file",
+		files: map[string]string{
+			"fn4.go":      "package fn4\n\nfunc Add(a, b int) int { return a + b }\n",
+			"fn4_test.go": "package fn4\n\nimport \"testing\"\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tAdd(1, \"x\")\n\t}\n\tundefinedThing()\n}\n",
+		},
+		want: []string{
+			"rigor: lint: example.com/fn4 [example.com/fn4.test] does not compile:",
+			`./fn4_test.go:7:10: cannot use "x" (untyped string constant) as int value in argument to Add`,
+			"./fn4_test.go:9:2: undefined: undefinedThing",
+		},
+	}, {
+		name: "dependency",
+		files: map[string]string{
+			"dep/dep.go":  "package dep\n\nfunc F() int { return \"s\" }\n",
+			"fn4.go":      "package fn4\n\nimport \"example.com/fn4/dep\"\n\nfunc G() int { return dep.F() }\n",
+			"fn4_test.go": "package fn4\n\nimport \"testing\"\n\nfunc BenchmarkG(b *testing.B) {\n\tfor b.Loop() {\n\t\tG()\n\t}\n}\n",
+		},
+		want: []string{
+			"rigor: lint: example.com/fn4/dep does not compile:",
+			`dep/dep.go:3:23: cannot use "s" (untyped string constant) as int value in return statement`,
+		},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tt.files["go.mod"] = "module example.com/fn4\n\ngo 1.26\n"
+			for name, body := range tt.files {
+				path := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			var stdout, stderr bytes.Buffer
+			code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "text", Tests: true}, &stdout, &stderr)
+			got := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if code != exitUsage || stdout.Len() != 0 || strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Fatalf("exit %d, stdout %q, stderr:\n%s\nwant exit %d and stderr:\n%s", code, stdout.String(), stderr.String(), exitUsage, strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
