@@ -42,7 +42,8 @@ variables, timed work in a benchmark that calls b.Run, and misuse of rigor's
 own API. Each finding names its check and says what goes wrong.
 
 lint exits 0 when nothing is found, 1 when something is, and 2 when the
-packages cannot be loaded. The same checks run under go vet with
+packages cannot be loaded (a package that does not compile is shown with
+the compiler's errors). The same checks run under go vet with
 go vet -vettool=$(which rigor-lint), which also sees through calls into
 other packages.`,
 		Example: `  rigor lint ./...
