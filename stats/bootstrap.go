@@ -57,7 +57,18 @@ type kernel func(r *rng, out []float64)
 // chunk by chunk, in parallel, each chunk from its own stream.
 func (b Bootstrap) distribution(newKernel func() kernel) []float64 {
 	dist := make([]float64, b.resamples())
-	chunks := (len(dist) + chunkSize - 1) / chunkSize
+	b.chunks(len(dist), func() func(r *rng, lo, hi int) {
+		k := newKernel()
+		return func(r *rng, lo, hi int) { k(r, dist[lo:hi]) }
+	})
+	return dist
+}
+
+// chunks cuts n resamples into chunks of chunkSize and runs them on the
+// workers, each chunk from its own stream: newWorker returns one worker's
+// function, called with the stream and the chunk's resamples [lo, hi).
+func (b Bootstrap) chunks(n int, newWorker func() func(r *rng, lo, hi int)) {
+	chunks := (n + chunkSize - 1) / chunkSize
 	workers := b.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -65,7 +76,7 @@ func (b Bootstrap) distribution(newKernel func() kernel) []float64 {
 	workers = min(workers, chunks)
 	var next atomic.Int64
 	work := func() {
-		k := newKernel()
+		k := newWorker()
 		r := new(rng)
 		for {
 			c := int(next.Add(1) - 1)
@@ -73,19 +84,18 @@ func (b Bootstrap) distribution(newKernel func() kernel) []float64 {
 				return
 			}
 			*r = newStream(b.Seed, c)
-			k(r, dist[c*chunkSize:min((c+1)*chunkSize, len(dist))])
+			k(r, c*chunkSize, min((c+1)*chunkSize, n))
 		}
 	}
 	if workers == 1 {
 		work()
-		return dist
+		return
 	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(work)
 	}
 	wg.Wait()
-	return dist
 }
 
 // interval turns a bootstrap distribution (which it reorders) into the
