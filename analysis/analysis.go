@@ -49,6 +49,12 @@ type Options struct {
 	// reproducible.
 	Resamples int
 	Seed      uint64
+	// Estimates asks for every summary's estimates (Summary.Estimates):
+	// the mean, median, standard deviation, MAD and, in linear sampling,
+	// the slope, each with its interval and standard error, as
+	// Criterion.rs gives them. They cost a bootstrap of each, so they are
+	// asked for (the harness does), not computed for every file compared.
+	Estimates bool
 	// TimerResolution, in seconds, is the smallest difference in one
 	// sample's total time that the clock can resolve. A sec/op difference
 	// whose per-sample total is below it is never called significant.
@@ -173,7 +179,54 @@ type Summary struct {
 	Outliers stats.Outliers
 	// Slope is the per-op time from linear sampling (iters vs total
 	// time), when the iteration counts vary enough to fit it; sec/op only.
+	// Its interval is the studentized bootstrap's (stats.SlopeEstimate).
 	Slope *stats.Interval
+	// Estimates, when Options.Estimates asked for them and the metric is
+	// not exact, are the side's estimates with intervals and standard
+	// errors; nil otherwise.
+	Estimates *Estimates
+}
+
+// Estimates are one side's estimates of one metric, each with its
+// confidence interval and standard error (the fields of Criterion.rs's
+// estimates.json), from the per-op values; the methods are those of
+// package stats (Bootstrap.MeanEstimate and so on), whose coverage was
+// checked in simulation.
+type Estimates struct {
+	Mean, Median, StdDev, MAD stats.Estimate
+	// Slope is the per-op time of linear sampling, the slope of the line
+	// through the origin fitted to (iterations, total); nil unless the
+	// samples were linear. FitR2 is the R² of a straight line (with an
+	// intercept) through the same points: how well a line fits at all.
+	Slope *stats.Estimate
+	FitR2 float64
+	// Headline names the estimate a report shows first: HeadlineSlope in
+	// linear sampling when the line fits (FitR2 at least MinFitR2),
+	// HeadlineMedian otherwise.
+	Headline string
+}
+
+// Headlines.
+const (
+	HeadlineMedian = "median"
+	HeadlineSlope  = "slope"
+)
+
+// MinFitR2 is the R² below which the slope of linear sampling is set
+// aside for the median: with iterations spread evenly over 1..N times d,
+// a per-op noise of CV c leaves R² about 1 - 4c², so 0.99 is a per-op
+// noise of about 5%, where a line through the origin no longer says more
+// than the median of the per-op times.
+const MinFitR2 = 0.99
+
+// Headline returns the estimate shown first for s, with its name:
+// the slope when Estimates says so, the median (Center, Lo, Hi)
+// otherwise.
+func (s Summary) Headline() (name string, iv stats.Interval) {
+	if e := s.Estimates; e != nil && e.Headline == HeadlineSlope && e.Slope != nil {
+		return HeadlineSlope, e.Slope.Interval
+	}
+	return HeadlineMedian, stats.Interval{Estimate: s.Center, Lo: s.Lo, Hi: s.Hi}
 }
 
 // A Change compares one side with the baseline.

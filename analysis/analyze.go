@@ -171,6 +171,12 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		am.Sides = append(am.Sides, sum)
 	}
 	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
+	if opts.Estimates && !am.Exact {
+		for i := range am.Sides {
+			seed := opts.Seed ^ hashKey(b.Key(), m.Unit, sides[i], "estimates")
+			am.Sides[i].Estimates = estimates(values[i], samples[i], m.Unit, opts, seed)
+		}
+	}
 	base := values[0]
 	for i := 1; i < len(sides); i++ {
 		if len(base) == 0 || len(values[i]) == 0 {
@@ -240,11 +246,40 @@ func summarize(side, unit string, v []float64, samples []model.Sample, opts Opti
 	if unit == "sec/op" {
 		if iters, totals, ok := linearSamples(samples); ok {
 			b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
-			in := b.Slope(iters, totals)
+			in := b.SlopeEstimate(iters, totals).Interval
 			s.Slope = &in
 		}
 	}
 	return s, err
+}
+
+// estimates returns a side's estimates (Summary.Estimates), nil with
+// fewer than 2 values; samples give the slope when they are linear.
+func estimates(v []float64, samples []model.Sample, unit string, opts Options, seed uint64) *Estimates {
+	if len(v) < 2 {
+		return nil
+	}
+	b := stats.Bootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: seed}
+	e := &Estimates{
+		Mean:     b.MeanEstimate(v),
+		Median:   b.MedianEstimate(v),
+		StdDev:   b.StdDevEstimate(v),
+		MAD:      b.MADEstimate(v),
+		FitR2:    math.NaN(),
+		Headline: HeadlineMedian,
+	}
+	if iters, totals, ok := linearSamples(samples); ok && isTime(unit) {
+		// The seed of Summary.Slope, so that the two are the same.
+		sb := b
+		sb.Seed = opts.Seed
+		sl := sb.SlopeEstimate(iters, totals)
+		e.Slope = &sl
+		e.FitR2 = stats.FitR2(iters, totals)
+		if e.FitR2 >= MinFitR2 {
+			e.Headline = HeadlineSlope
+		}
+	}
+	return e
 }
 
 // linearSamples returns (iters, total) pairs when the iteration counts

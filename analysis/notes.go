@@ -66,6 +66,10 @@ func metricNotes(key string, m *model.Metric, am *Metric, sides []string, sample
 		if err := ciErrs[i]; err != nil {
 			note(model.NoteStatistics, "too-few", side, map[string]float64{"n": float64(s.N)}, fmt.Sprintf("%stoo few samples (n=%d): %v", label(side), s.N, err))
 		}
+		if e := s.Estimates; e != nil && e.Slope != nil && e.Headline != HeadlineSlope {
+			note(model.NoteStatistics, "slope-fit", side, map[string]float64{"fit_r2": e.FitR2, "min_fit_r2": MinFitR2},
+				fmt.Sprintf("%sthe slope of linear sampling is set aside for the median: a line fits the (iterations, time) points poorly (R² %.4f, under %.2f), so the time per iteration depends on more than the iteration count", label(side), e.FitR2, MinFitR2))
+		}
 		if isTime && s.CV > highCV {
 			note(model.NoteStatistics, "variation", side, map[string]float64{"cv": s.CV}, fmt.Sprintf("%shigh variation (CV %s): the machine or the benchmark is noisy", label(side), words.Pct(s.CV)))
 		}

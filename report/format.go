@@ -32,11 +32,28 @@ func spread(s analysis.Summary) string {
 
 // center formats "8107.5n ± 7%" with the table's common scale, or "-"
 // when the side has no samples.
+//
+// When the headline is the slope of linear sampling (Summary.Headline),
+// the cell shows it, and says so: "10.86µ ± 1% slope".
 func center(s analysis.Summary, sc benchunit.Scaler) string {
 	if s.N == 0 {
 		return "-"
 	}
+	if h, ok := slopeHeadline(s); ok {
+		return scaled(h.Center, sc) + " ± " + spread(h) + " slope"
+	}
 	return scaled(s.Center, sc) + " ± " + spread(s)
+}
+
+// slopeHeadline returns s with the slope as its center and interval when
+// the slope is its headline.
+func slopeHeadline(s analysis.Summary) (analysis.Summary, bool) {
+	name, iv := s.Headline()
+	if name != analysis.HeadlineSlope {
+		return s, false
+	}
+	s.Center, s.Lo, s.Hi = iv.Estimate, iv.Lo, iv.Hi
+	return s, true
 }
 
 func scaled(v float64, sc benchunit.Scaler) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 func init() { register("html", renderHTML) }
@@ -44,6 +45,8 @@ type htmlPage struct {
 	// why a change is marked.
 	Change string
 	Legend []string
+	// Confidence is the level of the intervals, in words ("95%").
+	Confidence string
 }
 
 // htmlAll is the table of every benchmark of a large report.
@@ -86,8 +89,27 @@ type htmlBench struct {
 	ID, Name, Verdict, Change string
 	Config                    string
 	Metrics                   []htmlMetric
-	Charts                    []template.HTML
-	Notes                     []string
+	// HasSlope is true when some metric has a slope: the column is
+	// left out otherwise (flat sampling, go test runs).
+	HasSlope bool
+	// Estimates are the summaries' estimates with intervals and
+	// standard errors, when the analysis made them.
+	Estimates []htmlEstimates
+	Charts    []template.HTML
+	Notes     []string
+}
+
+// estimateCell formats an estimate as "value [lo–hi] se x", "-" when
+// there is none.
+func estimateCell(unit string, e *stats.Estimate) string {
+	if e == nil || math.IsNaN(e.Estimate) {
+		return "-"
+	}
+	out := value(unit, e.Estimate) + " " + interval(unit, analysis.Summary{N: 1, Lo: e.Lo, Hi: e.Hi})
+	if !math.IsNaN(e.StdErr) {
+		out += " se " + value(unit, e.StdErr)
+	}
+	return out
 }
 
 type htmlMetric struct {
@@ -95,6 +117,13 @@ type htmlMetric struct {
 	Change, P, Test, Verdict                              string
 	First                                                 bool
 	Rows                                                  int
+}
+
+// htmlEstimates is one side's estimates of one metric: mean, median,
+// std dev, MAD and slope, each "value [lo–hi] se x".
+type htmlEstimates struct {
+	Unit, Side, Color, Headline string
+	Cells                       []string
 }
 
 type htmlRamp struct {
@@ -134,6 +163,7 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 	p.Options = fmt.Sprintf("%s confidence intervals; noise band ±%s; α = %g; %s correction over %d comparisons; %d bootstrap resamples (seed %d).",
 		words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise), rep.Options.Alpha, rep.Options.Correction, rep.Comparisons, rep.Options.Resamples, rep.Options.Seed)
 	p.Counts = counts(rep)
+	p.Confidence = words.PctSetting(rep.Options.Confidence)
 	p.Change = "change [CI]"
 	if rep.Paired && len(rep.Sides) > 1 {
 		p.Change = "paired Δ [CI]"
@@ -616,6 +646,14 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 				hm.Min, hm.Max = value(m.Unit, s.Min), value(m.Unit, s.Max)
 				if s.Slope != nil {
 					hm.Slope = value(m.Unit, s.Slope.Estimate) + " " + interval(m.Unit, analysis.Summary{N: 1, Lo: s.Slope.Lo, Hi: s.Slope.Hi})
+					hb.HasSlope = true
+				}
+				if e := s.Estimates; e != nil {
+					he := htmlEstimates{Unit: m.Unit, Side: s.Side, Color: sideColor(si), Headline: e.Headline}
+					for _, x := range []*stats.Estimate{&e.Mean, &e.Median, &e.StdDev, &e.MAD, e.Slope} {
+						he.Cells = append(he.Cells, estimateCell(m.Unit, x))
+					}
+					hb.Estimates = append(hb.Estimates, he)
 				}
 			}
 			if si > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 func init() { register("json", renderJSON) }
@@ -106,6 +107,9 @@ type jsonSummary struct {
 	Iters    *float64      `json:"iters,omitempty"`
 	Outliers *jsonOutliers `json:"outliers,omitempty"`
 	Slope    *jsonEstimate `json:"slope,omitempty"`
+	// Estimates are analysis.Summary.Estimates, in the shape of
+	// Criterion.rs's estimates.json.
+	Estimates *jsonEstimates `json:"estimates,omitempty"`
 }
 
 type jsonOutliers struct {
@@ -113,6 +117,59 @@ type jsonOutliers struct {
 	LowMild    int `json:"low_mild"`
 	HighMild   int `json:"high_mild"`
 	HighSevere int `json:"high_severe"`
+	// Fences are Tukey's four fences, as Criterion.rs's tukey.json.
+	Fences *jsonFences `json:"fences,omitempty"`
+}
+
+type jsonFences struct {
+	LowSevere  *float64 `json:"low_severe"`
+	LowMild    *float64 `json:"low_mild"`
+	HighMild   *float64 `json:"high_mild"`
+	HighSevere *float64 `json:"high_severe"`
+}
+
+// jsonEstimates is Criterion.rs's estimates.json, with the headline and
+// the line's fit.
+type jsonEstimates struct {
+	Mean         *jsonPointEstimate `json:"mean"`
+	Median       *jsonPointEstimate `json:"median"`
+	StdDev       *jsonPointEstimate `json:"std_dev"`
+	MedianAbsDev *jsonPointEstimate `json:"median_abs_dev"`
+	Slope        *jsonPointEstimate `json:"slope,omitempty"`
+	FitR2        *float64           `json:"fit_r2,omitempty"`
+	Headline     string             `json:"headline"`
+}
+
+type jsonPointEstimate struct {
+	ConfidenceInterval jsonCI   `json:"confidence_interval"`
+	PointEstimate      *float64 `json:"point_estimate"`
+	StandardError      *float64 `json:"standard_error"`
+}
+
+type jsonCI struct {
+	ConfidenceLevel float64  `json:"confidence_level"`
+	LowerBound      *float64 `json:"lower_bound"`
+	UpperBound      *float64 `json:"upper_bound"`
+}
+
+func pointEstimateJSON(e stats.Estimate) *jsonPointEstimate {
+	return &jsonPointEstimate{
+		ConfidenceInterval: jsonCI{ConfidenceLevel: e.Confidence, LowerBound: num(e.Lo), UpperBound: num(e.Hi)},
+		PointEstimate:      num(e.Estimate),
+		StandardError:      num(e.StdErr),
+	}
+}
+
+func estimatesJSON(e *analysis.Estimates) *jsonEstimates {
+	if e == nil {
+		return nil
+	}
+	j := &jsonEstimates{Mean: pointEstimateJSON(e.Mean), Median: pointEstimateJSON(e.Median), StdDev: pointEstimateJSON(e.StdDev),
+		MedianAbsDev: pointEstimateJSON(e.MAD), FitR2: num(e.FitR2), Headline: e.Headline}
+	if e.Slope != nil {
+		j.Slope = pointEstimateJSON(*e.Slope)
+	}
+	return j
 }
 
 type jsonEstimate struct {
@@ -300,6 +357,10 @@ func summaryJSON(s analysis.Summary) jsonSummary {
 	j.Min, j.Max, j.Iters = num(s.Min), num(s.Max), num(s.Iters)
 	o := s.Outliers
 	j.Outliers = &jsonOutliers{LowSevere: o.LowSevere, LowMild: o.LowMild, HighMild: o.HighMild, HighSevere: o.HighSevere}
+	if !math.IsNaN(o.LowMildFence) {
+		j.Outliers.Fences = &jsonFences{LowSevere: num(o.LowSevereFence), LowMild: num(o.LowMildFence), HighMild: num(o.HighMildFence), HighSevere: num(o.HighSevereFence)}
+	}
+	j.Estimates = estimatesJSON(s.Estimates)
 	if s.Slope != nil {
 		j.Slope = &jsonEstimate{Estimate: num(s.Slope.Estimate), Lo: num(s.Slope.Lo), Hi: num(s.Slope.Hi)}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/internal/words"
+	"github.com/rigorbench/rigor/stats"
 )
 
 func init() { register("text", renderText) }
@@ -220,6 +221,13 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 		verdicts = append(verdicts, nil)
 	}
 	writeGrid(w, rows, verdicts, opts, nsides)
+	if opts.Verbose {
+		for _, l := range estimateLines(rep, pkg, unit) {
+			for _, wl := range wrap(l, opts.Width, "    ") {
+				fmt.Fprintln(w, wl)
+			}
+		}
+	}
 	if rep.Paired && nsides > 1 && *legend {
 		*legend = false
 		for _, l := range wrap(pairedLegend(rep), opts.Width, "  ") {
@@ -231,6 +239,45 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 			fmt.Fprintln(w, l)
 		}
 	}
+}
+
+// estimateLines returns, for -v, one line per benchmark and side of unit
+// in pkg with the estimates the analysis made (Summary.Estimates): each
+// with its interval and standard error, as Criterion.rs's estimates.json.
+func estimateLines(rep *analysis.Report, pkg, unit string) []string {
+	var lines []string
+	for _, b := range rep.Benchmarks {
+		if b.Pkg != pkg {
+			continue
+		}
+		for _, m := range b.Metrics {
+			if m.Unit != unit {
+				continue
+			}
+			for _, s := range m.Sides {
+				e := s.Estimates
+				if e == nil {
+					continue
+				}
+				parts := []string{}
+				for _, x := range []struct {
+					name string
+					e    *stats.Estimate
+				}{{"mean", &e.Mean}, {"median", &e.Median}, {"std dev", &e.StdDev}, {"MAD", &e.MAD}, {"slope", e.Slope}} {
+					if x.e == nil {
+						continue
+					}
+					p := x.name + " " + estimateCell(unit, x.e)
+					if x.name == "slope" {
+						p += fmt.Sprintf(" (R² %.4f)", e.FitR2)
+					}
+					parts = append(parts, p)
+				}
+				lines = append(lines, fmt.Sprintf("  %s %s: %s; headline: %s", b.FullName, s.Side, strings.Join(parts, "; "), e.Headline))
+			}
+		}
+	}
+	return lines
 }
 
 // writeGrid aligns rows into columns: the name column left-aligned,

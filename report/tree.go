@@ -290,6 +290,9 @@ func centerCell(unit string, s analysis.Summary) string {
 	if s.N == 0 {
 		return "-"
 	}
+	if h, ok := slopeHeadline(s); ok {
+		return value(unit, h.Center) + " ±" + spread(h) + " slope"
+	}
 	return value(unit, s.Center) + " ±" + spread(s)
 }
 
