@@ -3,6 +3,7 @@ package rigor
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -198,3 +199,26 @@ func indexOf(s []string, v string) int {
 	}
 	return -1
 }
+
+// Select returns a copy of g holding only the cells (a variant and its
+// parameters, "" when none) that keep accepts, as go test -bench selects
+// sub-benchmarks: only they are measured, and the comparison is among
+// them. The baseline stays the one Baseline named when it is kept, and
+// is otherwise the first variant kept.
+func (g *Group) Select(keep func(variant, params string) bool) *Group {
+	out := *g
+	out.benches = nil
+	for _, b := range g.benches {
+		if keep(b.variant, b.params) {
+			out.benches = append(out.benches, b)
+		}
+	}
+	if g.baseline != "" && !slices.ContainsFunc(out.benches, func(b *bench) bool { return b.variant == g.baseline }) {
+		out.baseline = ""
+	}
+	return &out
+}
+
+// Len returns the number of the group's cells: one per variant and set
+// of parameters.
+func (g *Group) Len() int { return len(g.benches) }

@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"testing"
 
 	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/analysis"
@@ -26,6 +28,10 @@ type Outcome struct {
 	Failures []analysis.GateFailure
 }
 
+// verbose reports whether go test runs with -v: the text report then
+// shows every estimate and the routine notes.
+func verbose() bool { return testing.Testing() && flag.Parsed() && testing.Verbose() }
+
 // analyze analyses a run measured with cfg (defaults filled in), with its
 // confidence, noise band and seed, and resolution (seconds) as the timer's floor.
 func analyze(cfg rigor.Config, run *model.Run, resolution float64) (*analysis.Report, error) {
@@ -34,6 +40,9 @@ func analyze(cfg rigor.Config, run *model.Run, resolution float64) (*analysis.Re
 	o.Noise = cfg.Noise
 	o.Seed = cfg.Seed
 	o.TimerResolution = resolution
+	// Every summary's estimates with intervals and standard errors, as
+	// Criterion.rs gives them.
+	o.Estimates = true
 	return analysis.Analyze(run, o)
 }
 
@@ -48,7 +57,7 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 		return nil, fmt.Errorf("analysing group %q: %w", group, err)
 	}
 	out.Report = rep
-	if err := report.Render(w, rep, report.Options{Format: o.format}); err != nil {
+	if err := report.Render(w, rep, report.Options{Format: o.format, Verbose: verbose()}); err != nil {
 		return nil, fmt.Errorf("reporting group %q: %w", group, err)
 	}
 	if o.out != "" {
@@ -77,7 +86,7 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", group, o.baseline, err)
 			}
 			out.Baseline, gated = brep, brep
-			if err := report.Render(w, brep, report.Options{Format: o.format}); err != nil {
+			if err := report.Render(w, brep, report.Options{Format: o.format, Verbose: verbose()}); err != nil {
 				return nil, fmt.Errorf("reporting group %q: %w", group, err)
 			}
 		}

@@ -43,6 +43,19 @@ func runBench(b *testing.B, g *rigor.Group, o *options, w io.Writer) *Outcome {
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
+	// go test -bench 'Fib/fib20$' measures fib20 alone.
+	filter := newBenchFilter(flag.CommandLine, b.Name())
+	if filter != nil {
+		all := g.Len()
+		g = g.Select(filter.keep)
+		if g.Len() == 0 {
+			b.Logf("rigor: no variant of group %q matches -test.bench: nothing measured", g.Name)
+			return nil
+		}
+		if g.Len() < all {
+			b.Logf("rigor: -test.bench selects %d of group %q's %d variants and parameters: only they are measured and compared", g.Len(), g.Name, all)
+		}
+	}
 	// go test -count N asks for N repetitions: they are N passes, each
 	// reported through testing on its own line, so that benchstat sees N
 	// independent measurements.
@@ -58,7 +71,7 @@ func runBench(b *testing.B, g *rigor.Group, o *options, w io.Writer) *Outcome {
 		b.Logf("rigor: -cpu %s is not applied to group %q: it runs once, at GOMAXPROCS=%d; use BenchScaling to vary goroutines",
 			f.Value, g.Name, gomaxprocs())
 	}
-	m, err := measure(b.Context(), g, cfg, childTestArgs(b.Name()), o.out, o.files)
+	m, err := measure(b.Context(), g, cfg, childTestArgs(b.Name(), filter), o.out, o.files)
 	if err != nil {
 		b.Fatalf("rigor: %v", err)
 	}
@@ -77,11 +90,14 @@ func runBench(b *testing.B, g *rigor.Group, o *options, w io.Writer) *Outcome {
 }
 
 // childTestArgs returns the arguments that make a copy of this test binary
-// run only the named benchmark, once.
-func childTestArgs(name string) []string {
+// run only the named benchmark, once, with the variants filter selects.
+func childTestArgs(name string, filter *benchFilter) []string {
 	parts := strings.Split(name, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	if filter != nil {
+		parts = append(parts, filter.rest...)
 	}
 	return append(slices.Clone(os.Args[1:]),
 		"-test.run=^$",
@@ -93,7 +109,10 @@ func childTestArgs(name string) []string {
 
 // reportSubBenchmarks reports each variant through testing, as one
 // sub-benchmark per variant and parameters. testing runs a sub-benchmark
-// once per -count repetition; repetition j reports pass j's medians.
+// once per -count repetition; repetition j reports pass j's medians, and
+// its iteration count is the number of iterations the variant ran in
+// that pass's timed rounds (testing's own b.N would count calls of a
+// function that only reports).
 func reportSubBenchmarks(b *testing.B, passes []*model.Run) {
 	first := passes[0]
 	for bi, bm := range first.Benchmarks {
@@ -104,9 +123,11 @@ func reportSubBenchmarks(b *testing.B, passes []*model.Run) {
 				name += "/" + params
 			}
 			var reps [][]reported
+			var iters []int
 			for _, p := range passes {
 				if bi < len(p.Benchmarks) {
 					reps = append(reps, medians(&p.Benchmarks[bi], side.Label))
+					iters = append(iters, timedIters(&p.Benchmarks[bi], side.Label))
 				}
 			}
 			if len(reps) == 0 || len(reps[0]) == 0 {
@@ -119,12 +140,49 @@ func reportSubBenchmarks(b *testing.B, passes []*model.Run) {
 					j = len(seen)
 					seen[b] = j
 				}
-				for _, m := range reps[min(j, len(reps)-1)] {
+				j = min(j, len(reps)-1)
+				for _, m := range reps[j] {
 					b.ReportMetric(m.v, m.unit)
+				}
+				// testing reports the b.N of its last call of this
+				// function: make it the iterations measured. Only on
+				// the last call (testing's ramp-up reaches 1e9 calls
+				// of a function this quick, and a count -benchtime
+				// makes none after), since the ramp-up predicts the
+				// next b.N from this one.
+				if iters[j] > 0 && (b.N >= maxBenchN || countBenchtime()) {
+					b.N = iters[j]
 				}
 			})
 		}
 	}
+}
+
+// maxBenchN is the largest b.N testing's ramp-up gives a benchmark: the
+// last call of a function that takes no time.
+const maxBenchN = 1e9
+
+// countBenchtime reports whether -test.benchtime is a count ("100x"),
+// which testing runs once, without a ramp-up.
+func countBenchtime() bool {
+	f := flag.Lookup("test.benchtime")
+	return f != nil && strings.HasSuffix(f.Value.String(), "x")
+}
+
+// timedIters is the number of iterations side ran in bm's timed rounds
+// (per goroutine).
+func timedIters(bm *model.Benchmark, side string) int {
+	m := bm.Metric(unitTime)
+	if m == nil {
+		return 0
+	}
+	n := int64(0)
+	for _, s := range m.Samples {
+		if s.Side == side {
+			n += s.Iters
+		}
+	}
+	return int(min(n, 1<<62))
 }
 
 // A reported value is one metric as testing prints it.

@@ -12,7 +12,7 @@ import (
 )
 
 func TestChildArgs(t *testing.T) {
-	args := childTestArgs("BenchmarkX/a+b")
+	args := childTestArgs("BenchmarkX/a+b", nil)
 	tail := strings.Join(args[len(args)-5:], " ")
 	for _, want := range []string{"-test.run=^$", `-test.bench=^BenchmarkX$/^a\+b$`, "-test.benchtime=1x", "-test.count=1", "-test.cpu="} {
 		if !strings.Contains(tail, want) {
