@@ -22,6 +22,9 @@ const (
 const (
 	TestUTest = "utest"
 	TestWelch = "welch"
+	// TestMixedBootstrap is Criterion.rs's test: Welch's t with its
+	// p-value from a bootstrap of the pooled samples (stats.MixedBootstrapT).
+	TestMixedBootstrap = "mixed-bootstrap"
 
 	CorrectionHolm = "holm"
 	CorrectionBH   = "bh"
@@ -38,8 +41,8 @@ type Options struct {
 	// Noise is the half-width of the band, as a fraction (0.01 = ±1%),
 	// inside which a change counts as no change.
 	Noise float64
-	// Test is the unpaired test: TestUTest (Mann-Whitney U, as benchstat)
-	// or TestWelch. Paired runs always use Wilcoxon's signed-rank test.
+	// Test is the unpaired test: TestUTest (Mann-Whitney U, as benchstat),
+	// TestWelch or TestMixedBootstrap (Criterion.rs's). Paired runs always use Wilcoxon's signed-rank test.
 	Test string
 	// Correction is the multiple-comparison correction across all
 	// comparisons of a report: CorrectionHolm, CorrectionBH or

@@ -143,8 +143,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("alpha must be between 0 and 1, got %v", o.Alpha)
 	case !(o.Noise >= 0 && o.Noise < 1):
 		return fmt.Errorf("noise must be a fraction between 0 and 1, got %v", o.Noise)
-	case o.Test != TestUTest && o.Test != TestWelch:
-		return fmt.Errorf("unknown test %q (want utest or welch)", o.Test)
+	case o.Test != TestUTest && o.Test != TestWelch && o.Test != TestMixedBootstrap:
+		return fmt.Errorf("unknown test %q (want utest, welch or mixed-bootstrap)", o.Test)
 	case o.Correction != CorrectionHolm && o.Correction != CorrectionBH && o.Correction != CorrectionNone:
 		return fmt.Errorf("unknown correction %q (want holm, bh or none)", o.Correction)
 	case o.Resamples < 100:

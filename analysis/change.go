@@ -46,6 +46,8 @@ func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 		if _, _, p, err := stats.WelchT(x, y); err == nil {
 			c.P = p
 		}
+	case TestMixedBootstrap:
+		_, c.P = stats.MixedBootstrapT(x, y, opts.Resamples, seed^0x6d697865)
 	default:
 		if _, p, err := stats.MannWhitneyU(x, y); err == nil {
 			c.P = p

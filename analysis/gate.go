@@ -140,3 +140,47 @@ func (r *Report) Comparable() bool {
 	}
 	return false
 }
+
+// A Tally counts a report's comparisons by verdict: one per benchmark and
+// side against the baseline, the verdict of the benchmark's deciding
+// time metric (sec/op, or cpu-sec/op when the clock chose it), else of
+// its first deciding metric, as zenbench's summary line counts them.
+type Tally struct {
+	Regressed, Improved, Unchanged, Inconclusive int
+}
+
+// Tally counts r's comparisons by verdict.
+func (r *Report) Tally() Tally {
+	var t Tally
+	for _, b := range r.Benchmarks {
+		var pick *Metric
+		for i := range b.Metrics {
+			m := &b.Metrics[i]
+			if !m.Decides() || m.DerivedFrom != "" {
+				continue
+			}
+			if pick == nil || isTime(m.Unit) && !isTime(pick.Unit) {
+				pick = m
+			}
+		}
+		if pick == nil {
+			continue
+		}
+		for _, c := range pick.Changes {
+			if c == nil {
+				continue
+			}
+			switch c.Verdict {
+			case Regressed:
+				t.Regressed++
+			case Improved:
+				t.Improved++
+			case Unchanged:
+				t.Unchanged++
+			default:
+				t.Inconclusive++
+			}
+		}
+	}
+	return t
+}

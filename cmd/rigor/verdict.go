@@ -50,7 +50,7 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")
 	fs.Float64Var(&f.alpha, "alpha", d.Alpha, "significance level for corrected p-values")
 	fs.Float64Var(&f.confidence, "confidence", d.Confidence, "confidence level of every interval")
-	fs.StringVar(&f.test, "test", d.Test, "unpaired test: utest (Mann-Whitney, as benchstat) or welch")
+	fs.StringVar(&f.test, "test", d.Test, "unpaired test: utest (Mann-Whitney, as benchstat), welch, or mixed-bootstrap (Criterion.rs's: Welch's t, p from a bootstrap of the pooled samples)")
 	fs.StringVar(&f.correction, "correction", d.Correction, "multiple-comparison correction: holm, bh or none")
 	fs.IntVar(&f.resamples, "resamples", d.Resamples, "bootstrap resamples for confidence intervals")
 	fs.Uint64Var(&f.seed, "seed", d.Seed, "bootstrap seed (results are reproducible for a given seed)")
