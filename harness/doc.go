@@ -19,13 +19,21 @@
 //	-rigor.save-baseline NAME  save results as a baseline (.rigor/baselines)
 //	-rigor.baseline NAME       compare with a saved baseline
 //	-rigor.max-regression P    fail when something regressed by more than P%
+//	-rigor.update-on-pass      with -rigor.baseline, save the run as it when the gate passes
 //	-rigor.format F            report format (text, json, csv, md)
 //	-rigor.out DIR             write raw results as they are measured (below)
 //	-rigor.budget D            measuring time per benchmark
 //	-rigor.processes N, -rigor.passes N, -rigor.policy best|mean|median
 //
 // The flags change how a group is measured, never the group: its Config is
-// left as the caller set it.
+// left as the caller set it. go test's -bench pattern selects variants as
+// it selects sub-benchmarks ("Fib/fib20$" measures fib20 alone, and the
+// comparison is among the variants selected). A text report ends with a
+// summary line counting the comparisons by verdict and a PASS or FAIL
+// line for the gate, as zenbench's; go test -v adds every estimate (mean,
+// median, standard deviation, MAD and, in linear sampling, the slope, each
+// with its interval and standard error, as Criterion.rs's estimates.json)
+// and the routine notes.
 //
 // # How a group is measured
 //

@@ -4,10 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"testing"
 
 	"github.com/rigorbench/rigor"
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
@@ -26,6 +28,9 @@ type Outcome struct {
 	// (-rigor.max-regression): those against the saved baseline when
 	// there is one, else those within the group.
 	Failures []analysis.GateFailure
+	// Updated names the baseline this run was saved as because the gate
+	// passed (-rigor.update-on-pass); empty otherwise.
+	Updated string
 }
 
 // verbose reports whether go test runs with -v: the text report then
@@ -99,5 +104,45 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 	if o.maxRegression >= 0 {
 		out.Failures = gated.Gate(o.maxRegression / 100)
 	}
+	if o.updateOnPass && o.baseline != "" && len(out.Failures) == 0 {
+		st, err := openStore()
+		if err != nil {
+			return nil, err
+		}
+		if err := saveBaseline(st, o.baseline, flatten(run, group, currentLabel)); err != nil {
+			return nil, fmt.Errorf("group %q: updating baseline %s: %w", group, o.baseline, err)
+		}
+		out.Updated = o.baseline
+	}
+	if o.format == "" || o.format == "text" {
+		writeSummary(w, gated, out, o.maxRegression)
+	}
 	return out, nil
+}
+
+// writeSummary ends a group's text report as zenbench does: a summary
+// line counting the comparisons by verdict, then PASS or FAIL for the
+// gate.
+func writeSummary(w io.Writer, rep *analysis.Report, out *Outcome, maxRegression float64) {
+	t := rep.Tally()
+	against := "the baseline variant " + rep.Sides[0]
+	if out.Baseline != nil {
+		against = "the saved baseline"
+	}
+	if len(rep.Sides) > 1 {
+		fmt.Fprintf(w, "Summary: %d regressed, %d improved, %d unchanged, %d inconclusive (against %s)\n",
+			t.Regressed, t.Improved, t.Unchanged, t.Inconclusive, against)
+	}
+	limit := strconv.FormatFloat(maxRegression, 'g', 6, 64)
+	switch {
+	case len(out.Failures) > 0:
+		fmt.Fprintf(w, "[rigor] FAIL: %d %s beyond the %s%% limit\n", len(out.Failures), words.Plural(len(out.Failures), "comparison regressed", "comparisons regressed"), limit)
+	case maxRegression >= 0:
+		fmt.Fprintf(w, "[rigor] PASS: no regression beyond the %s%% limit\n", limit)
+	default:
+		fmt.Fprintln(w, "[rigor] PASS: no gate was set (-rigor.max-regression)")
+	}
+	if out.Updated != "" {
+		fmt.Fprintf(w, "[rigor] baseline %s updated: the gate passed (-rigor.update-on-pass)\n", out.Updated)
+	}
 }

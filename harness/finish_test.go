@@ -99,3 +99,65 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Errorf("gate message %q", got)
 	}
 }
+
+// TestUpdateOnPass: with -rigor.update-on-pass a run that passes the gate
+// against a baseline replaces it, and one that fails leaves it; the text
+// report ends with zenbench's summary and a PASS or FAIL line.
+func TestUpdateOnPass(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	g := rigor.NewGroup("g")
+	cfg := withDefaults(g.Config)
+	if _, err := (&options{saveBaseline: "main", format: "json", maxRegression: -1}).finish(&bytes.Buffer{}, g.Name, cfg, groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+		t.Fatal(err)
+	}
+	upd := &options{baseline: "main", updateOnPass: true, format: "text", maxRegression: 5}
+	baseA := func() float64 {
+		st, err := openStore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Load("main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bm := range b.Benchmarks {
+			if bm.Name == "g/a" {
+				return bm.Metric(unitTime).Values(currentLabel)[0]
+			}
+		}
+		t.Fatal("baseline lacks g/a")
+		return 0
+	}
+	// 50% slower: the gate fails, the baseline stays.
+	var buf bytes.Buffer
+	res, err := upd.finish(&buf, g.Name, cfg, groupRun(1.5e-3, 2e-3, 3), 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Updated != "" || baseA() > 1.1e-3 {
+		t.Errorf("a failing run updated the baseline (%q, g/a now %v)", res.Updated, baseA())
+	}
+	if !strings.Contains(buf.String(), "Summary: 1 regressed, 0 improved, 1 unchanged, 0 inconclusive (against the saved baseline)") ||
+		!strings.Contains(buf.String(), "[rigor] FAIL: 1 comparison regressed beyond the 5% limit") {
+		t.Errorf("report lacks the summary and FAIL lines:\n%s", buf.String())
+	}
+	// The same speed: the gate passes and the baseline is this run.
+	buf.Reset()
+	res, err = upd.finish(&buf, g.Name, cfg, groupRun(1.0e-3, 2e-3, 5), 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Updated != "main" || len(res.Failures) != 0 {
+		t.Errorf("a passing run: updated %q, failures %v", res.Updated, res.Failures)
+	}
+	if want := groupRun(1.0e-3, 2e-3, 5).Benchmarks[0].Metric(unitTime).Values("a")[0]; baseA() != want {
+		t.Errorf("baseline g/a starts at %v, want this run's %v", baseA(), want)
+	}
+	if !strings.Contains(buf.String(), "[rigor] PASS: no regression beyond the 5% limit") || !strings.Contains(buf.String(), "[rigor] baseline main updated") {
+		t.Errorf("report lacks the PASS and update lines:\n%s", buf.String())
+	}
+}

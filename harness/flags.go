@@ -17,6 +17,7 @@ import (
 type options struct {
 	saveBaseline  string
 	baseline      string
+	updateOnPass  bool
 	maxRegression float64 // percent; negative disables the gate
 	format        string
 	out           string
@@ -43,6 +44,9 @@ var flagDefs = []struct {
 	{"baseline", "compare each group's results with the named `baseline` saved earlier",
 		func(o *options, v string) error { o.baseline = v; return nil },
 		func(o *options) string { return o.baseline }},
+	{"update-on-pass", "with -rigor.baseline, save this run as that baseline when the gate passes (as zenbench's --update-on-pass)",
+		func(o *options, v string) error { return parseBool(&o.updateOnPass, v) },
+		func(o *options) string { return strconv.FormatBool(o.updateOnPass) }},
 	{"max-regression", "fail when a comparison regressed by more than this `percent` (negative: off)",
 		func(o *options, v string) error { return parseFloat(&o.maxRegression, v) },
 		func(o *options) string { return strconv.FormatFloat(o.maxRegression, 'g', -1, 64) }},
@@ -79,6 +83,15 @@ func parseFloat(dst *float64, v string) error {
 		return fmt.Errorf("not a number: %q", v)
 	}
 	*dst = f
+	return nil
+}
+
+func parseBool(dst *bool, v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("not true or false: %q", v)
+	}
+	*dst = b
 	return nil
 }
 
