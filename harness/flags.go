@@ -87,6 +87,10 @@ func parseFloat(dst *float64, v string) error {
 }
 
 func parseBool(dst *bool, v string) error {
+	if v == "" {
+		*dst = false
+		return nil
+	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		return fmt.Errorf("not true or false: %q", v)
@@ -130,6 +134,7 @@ func defaultOptions() *options {
 // in the flag set it is registered on, so that the flags hold no state of
 // this package's: Run and Main read them back with readOptions.
 type setting struct {
+	name  string
 	value string
 	given bool // on the command line
 	set   func(*options, string) error
@@ -147,6 +152,13 @@ func (s *setting) String() string {
 	return s.get(defaultOptions())
 }
 
+// IsBoolFlag lets a true-or-false flag stand alone on the command line
+// (-rigor.update-on-pass), as the flag package's own booleans do.
+func (s *setting) IsBoolFlag() bool { return boolFlags[s.name] }
+
+// boolFlags are the flags that take true or false.
+var boolFlags = map[string]bool{"update-on-pass": true}
+
 // Set checks v, so that a bad value fails when the command line is
 // parsed, and keeps it.
 func (s *setting) Set(v string) error {
@@ -162,7 +174,7 @@ func (s *setting) Set(v string) error {
 func registerFlags(fs *flag.FlagSet) {
 	for _, d := range flagDefs {
 		if fs.Lookup("rigor."+d.name) == nil {
-			fs.Var(&setting{set: d.set, get: d.get}, "rigor."+d.name, d.usage+" (env "+envName(d.name)+")")
+			fs.Var(&setting{name: d.name, set: d.set, get: d.get}, "rigor."+d.name, d.usage+" (env "+envName(d.name)+")")
 		}
 	}
 }

@@ -17,7 +17,7 @@ func TestFlagValues(t *testing.T) {
 	for _, d := range flagDefs {
 		if err := d.set(o, map[string]string{
 			"save-baseline": "x", "baseline": "y", "max-regression": "2.5", "format": "md",
-			"out": "dir", "budget": "250ms", "processes": "3", "passes": "2", "policy": "median",
+			"out": "dir", "budget": "250ms", "processes": "3", "passes": "2", "policy": "median", "update-on-pass": "true",
 		}[d.name]); err != nil {
 			t.Errorf("-rigor.%s: %v", d.name, err)
 		}
@@ -26,7 +26,7 @@ func TestFlagValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.saveBaseline != "x" || o.baseline != "y" || o.maxRegression != 2.5 || o.format != "md" || o.out != "dir" {
+	if o.saveBaseline != "x" || o.baseline != "y" || !o.updateOnPass || o.maxRegression != 2.5 || o.format != "md" || o.out != "dir" {
 		t.Errorf("options %+v", o)
 	}
 	if cfg.Budget.String() != "250ms" || cfg.Processes != 3 || cfg.Passes != 2 || cfg.Policy != rigor.Median {
@@ -35,7 +35,7 @@ func TestFlagValues(t *testing.T) {
 	if envName("max-regression") != "RIGOR_MAX_REGRESSION" {
 		t.Errorf("envName = %s", envName("max-regression"))
 	}
-	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"max-regression", "NaN"}, {"max-regression", "+Inf"}, {"budget", "soon"}, {"processes", "-1"}} {
+	for _, bad := range []struct{ name, v string }{{"max-regression", "lots"}, {"max-regression", "NaN"}, {"max-regression", "+Inf"}, {"budget", "soon"}, {"processes", "-1"}, {"update-on-pass", "maybe"}} {
 		for _, d := range flagDefs {
 			if d.name == bad.name {
 				if err := d.set(o, bad.v); err == nil {
@@ -79,5 +79,18 @@ func TestReadOptions(t *testing.T) {
 	// The help shows the defaults.
 	if f := fs.Lookup("rigor.format"); f.DefValue != "text" {
 		t.Errorf("-rigor.format's default shows as %q, want text", f.DefValue)
+	}
+}
+
+// TestBoolFlagAlone: -rigor.update-on-pass needs no value.
+func TestBoolFlagAlone(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	registerFlags(fs)
+	if err := fs.Parse([]string{"-rigor.update-on-pass", "-rigor.baseline", "main"}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := readOptions(fs, func(string) (string, bool) { return "", false })
+	if err != nil || !o.updateOnPass || o.baseline != "main" {
+		t.Errorf("options %+v, %v: want update-on-pass with baseline main", o, err)
 	}
 }
