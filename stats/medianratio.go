@@ -103,57 +103,65 @@ func (d *ratioCDF) around(r float64) (total, below, above float64) {
 //
 // Bisection from [lo, hi] (bisect) finds it in about 53 + log2((hi-lo)/r)
 // steps of at, each a sweep of both supports: most of rigor compare's
-// time at 1,000 benchmarks. Since at is a step function whose steps lie
-// at the ratios vy[j]/vx[i], quantile instead moves each end of its
-// bracket to the step beside the bisection's midpoint (around says where
-// it is), which leaves a bracket of a few ulps after a few steps, and
-// bisects that. Every move of an end is checked by evaluating at there,
-// so the bracket always holds the answer: at(a) < p, and at(z) >= p or z
-// = hi. As at is non-decreasing, the answer is unique, and it is what
-// bisect from [lo, hi] returns whenever that reaches adjacent floats
-// within its 100 steps, which it does when lo > 0 and hi/lo <= 2^32
-// (53 + 32 steps with a margin for rounding); otherwise quantile is
-// bisect itself.
+// time at 1,000 benchmarks. quantile instead probes where a line through
+// the bracket's ends meets p (regula falsi, Illinois's variant, kept off
+// the ends), and moves the end it replaces on to the step of at beside
+// the probe (around says where it is), which leaves a bracket of a few
+// ulps after a few probes; then it bisects that. The bracket always holds
+// the answer: at(a) < p, and at(z) >= p or z = hi. As at is
+// non-decreasing, the answer is unique, and it is what bisect from [lo,
+// hi] returns whenever that reaches adjacent floats within its 100
+// steps, which it does when lo > 0 and hi/lo <= 2^32 (53 + 32 steps with
+// a margin for rounding); otherwise quantile is bisect itself.
+//
+// Moving an end to the step beside the probe needs no evaluation: with
+// every product r vx[i] a normal float (lo vx[0] >= 2^-1000, hi vx[n-1] <=
+// 2^1000), below (1 + 2^-50) is above the floating-point jump of every
+// term counted at the probe, and above (1 - 2^-50) below the jump of every
+// term not counted, by at least an ulp of the product (unit roundoff u =
+// 2^-53: the ratio, the scaling and the product each round by at most
+// u, and 8u - 3u > u), so at is the same there as at the probe.
 func (d *ratioCDF) quantile(lo, hi, p float64) float64 {
 	if d.at(lo) >= p {
 		return lo
 	}
-	if !(lo > 0 && hi <= lo*0x1p32) {
+	if !(lo > 0 && hi <= lo*0x1p32 && lo*d.vx[0] >= 0x1p-1000 && hi*d.vx[len(d.vx)-1] <= 0x1p1000) {
 		return d.bisect(lo, hi, p)
 	}
 	const eps = 0x1p-52
 	a, z := lo, hi
+	ga, gz := d.at(lo)-p, 1-p // at - p at the ends (1 bounds at(hi))
+	kept := 0                 // the end kept by the last probe: -1 a, +1 z
 	for range 64 {
 		if z-a <= a*(16*eps) {
 			break
 		}
-		mid := a + (z-a)/2
-		if mid <= a || mid >= z {
+		f := min(max(ga/(ga-gz), 1.0/32), 31.0/32)
+		mid := a + (z-a)*f
+		if !(mid > a && mid < z) {
 			break
 		}
 		t, below, above := d.around(mid)
 		if t >= p {
-			// at is constant from just above below up to mid: the
-			// answer is at or below that step.
-			z = mid
+			// at is t from just above below up to mid.
+			z, gz = mid, t-p
 			if c := below * (1 + 4*eps); c > a && c < z {
-				if d.at(c) >= p {
-					z = c
-				} else {
-					a = c
-				}
+				z = c
 			}
+			if kept == -1 {
+				ga /= 2
+			}
+			kept = -1
 		} else {
-			// at is constant from mid to just below above: the answer
-			// is at or above that step.
-			a = mid
+			// at is t from mid to just below above.
+			a, ga = mid, t-p
 			if c := above * (1 - 4*eps); c > a && c < z {
-				if d.at(c) < p {
-					a = c
-				} else {
-					z = c
-				}
+				a = c
 			}
+			if kept == 1 {
+				gz /= 2
+			}
+			kept = 1
 		}
 	}
 	return d.bisect(a, z, p)

@@ -220,7 +220,8 @@ func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bi
 
 // medianRatioCases are samples for the exact path's equivalence tests:
 // sizes 1 to 40, lognormal noise, ties, values an ulp apart, zeros and
-// negatives in y, and spreads too wide for the fast search.
+// negatives in y, spreads too wide for the fast search, and values whose
+// products with a ratio are subnormal or overflow.
 func medianRatioCases(rng *rand.Rand) (x, y []float64) {
 	nx, ny := 1+rng.IntN(40), 1+rng.IntN(40)
 	if rng.IntN(3) == 0 {
@@ -228,6 +229,9 @@ func medianRatioCases(rng *rand.Rand) (x, y []float64) {
 	}
 	x, y = make([]float64, nx), make([]float64, ny)
 	base := math.Exp(rng.NormFloat64() * 10)
+	if rng.IntN(30) == 0 { // products near the ends of the normal floats
+		base = []float64{1e-150, 1e-155, 1e-160, 1e150, 1e155, 1e160}[rng.IntN(6)]
+	}
 	shift := math.Exp(rng.NormFloat64() * 0.1)
 	sd := []float64{0, 1e-15, 0.001, 0.03, 0.5, 3}[rng.IntN(6)]
 	gen := func(v []float64, f float64) {
