@@ -33,11 +33,15 @@ type Settings struct {
 	// for each side's toolchain. Equal leaves it out: it follows from the
 	// toolchain.
 	Overlay string
+	// Args are passed to every run of the side's test binaries after
+	// rigor's own flags, as go test -args passes them: the benchmarks'
+	// own flags (-benchdataDir=testdata). See CheckArgs.
+	Args []string
 }
 
 // Equal reports whether s and t build and run the same way.
 func (s Settings) Equal(t Settings) bool {
-	return s.Tags == t.Tags && s.GCFlags == t.GCFlags && s.Toolchain == t.Toolchain && slices.Equal(s.Env, t.Env)
+	return s.Tags == t.Tags && s.GCFlags == t.GCFlags && s.Toolchain == t.Toolchain && slices.Equal(s.Env, t.Env) && slices.Equal(s.Args, t.Args)
 }
 
 // environ returns the environment for the go command and the test binary.
@@ -119,6 +123,8 @@ type Binary struct {
 	Pkg  Package
 	// Env is the environment it runs with.
 	Env []string
+	// Args follow rigor's flags in every run (Settings.Args).
+	Args []string
 }
 
 // A BuildError is a package that failed to build.
@@ -164,7 +170,7 @@ func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, e
 	if _, err := os.Stat(out); err != nil {
 		return nil, &BuildError{Pkg: pkg.ImportPath, Output: "go test -c wrote no binary"}
 	}
-	return &Binary{Path: out, Pkg: pkg, Env: s.environ()}, nil
+	return &Binary{Path: out, Pkg: pkg, Env: s.environ(), Args: s.Args}, nil
 }
 
 // goCmd runs the go command in dir. On failure it returns the combined

@@ -99,6 +99,8 @@ type Config struct {
 	ProcessStats func(*os.ProcessState) *model.ProcessStats
 	// Profile, when set, turns on the profiling pass: see Profiling.
 	Profile *Profiling
+	// Check says what is checked before timing: see Checks.
+	Check Checks
 	// Annotate, when set, is called once measuring ends, before the test
 	// binaries are removed and run.json is written for the last time, to
 	// add notes to the run (package observe's Annotate, and its
@@ -149,6 +151,12 @@ func (c *Config) defaults() error {
 			return fmt.Errorf("side label %q is empty, repeated or not a file name", sd.Label)
 		}
 		seen[sd.Label] = true
+		if err := CheckArgs(sd.Args); err != nil {
+			return fmt.Errorf("%s: %w", sd.Label, err)
+		}
+	}
+	if err := checkInstrumented(c); err != nil {
+		return err
 	}
 	if c.Dir == "" {
 		c.Dir = "."

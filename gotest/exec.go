@@ -162,7 +162,7 @@ func (b *Binary) exec(ctx context.Context, timeout time.Duration, args ...string
 	}
 	var stdout bytes.Buffer
 	combined := &lockedBuffer{}
-	cmd := exec.CommandContext(runCtx, b.Path, args...)
+	cmd := exec.CommandContext(runCtx, b.Path, withArgs(args, b.Args)...)
 	cmd.Dir = b.Pkg.Dir
 	cmd.Env = b.Env
 	cmd.Stdout = &tee{&stdout, combined}

@@ -41,6 +41,7 @@ func (s *session) prepare(ctx context.Context) error {
 			BuildEnv:  sd.Env,
 			GCFlags:   sd.GCFlags,
 			Toolchain: sd.Toolchain,
+			Args:      sd.Args,
 		})
 	}
 	if len(s.sides) == 2 && s.sameBuild(ctx, s.sides[0], s.sides[1]) {
@@ -48,7 +49,10 @@ func (s *session) prepare(ctx context.Context) error {
 			"A/A run: %s and %s build the same source with the same settings, so this run measures the noise floor; any verdict other than unchanged is a false alarm.",
 			s.sides[0].Label, s.sides[1].Label)))
 	}
-	return s.build(ctx)
+	if err := s.build(ctx); err != nil {
+		return err
+	}
+	return s.check(ctx)
 }
 
 // mayHaveBenchmarks reports whether path, on some side, declares a

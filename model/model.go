@@ -61,6 +61,9 @@ type Side struct {
 	// CPUClock says how the side's CPU time (cpu-sec/op) was read:
 	// CPUClockWindow or CPUClockProcess; empty when it has none.
 	CPUClock string `json:"cpu_clock,omitempty"`
+	// Args are the arguments passed to the side's test binaries after
+	// rigor's flags (rigor ab -- ARGS, --old-args, --new-args).
+	Args []string `json:"args,omitempty"`
 	// Subgroup groups variants of an in-process group for display.
 	Subgroup string `json:"subgroup,omitempty"`
 }

@@ -442,7 +442,8 @@ func wrap(s string, w int, indent string) []string {
 // sideRows describes the sides of a run of revisions or builds, one row
 // of cells per side: its label, where it came from ("working tree" for
 // "."), the short revision with "+dirty" for uncommitted changes, and
-// the build settings (tags, gcflags, Go toolchain, environment) that
+// the build settings (tags, gcflags, Go toolchain, environment, the test
+// binaries' arguments) that
 // any side sets, on every side, so that a setting both share (rigor ab
 // --tags purego) is named too. It is nil when there is nothing to tell:
 // one side, or sides with no revision and no build setting (files,
@@ -463,6 +464,7 @@ func sideRows(rep *analysis.Report) [][]string {
 		{"gcflags", func(s model.Side) string { return s.GCFlags }, "(none)"},
 		{"go", func(s model.Side) string { return s.Toolchain }, "(default)"},
 		{"env", func(s model.Side) string { return shellQuote(s.BuildEnv) }, "(none)"},
+		{"args", func(s model.Side) string { return shellQuote(s.Args) }, "(none)"},
 	}
 	var shown []setting
 	hasRev := false
@@ -498,8 +500,12 @@ func sideRows(rep *analysis.Report) [][]string {
 			v := st.of(s)
 			if v == "" {
 				v = st.none
-			} else if st.key != "env" {
+			} else if st.key != "env" && st.key != "args" {
 				v = shellQuoteArg(v)
+			}
+			if st.key == "args" {
+				build = append(build, "-- "+v) // as rigor ab's command line passes them
+				continue
 			}
 			build = append(build, st.key+"="+v)
 		}

@@ -190,6 +190,9 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 				}
 			}
 			build = append(build, ms.BuildEnv...)
+			if len(ms.Args) > 0 {
+				build = append(build, "-- "+shellQuote(ms.Args))
+			}
 			hs.Build = strings.Join(build, " ")
 		}
 		p.Sides = append(p.Sides, hs)

@@ -21,7 +21,7 @@ type abOptions struct {
 func newABCmd(s stdio) *cobra.Command {
 	var o abOptions
 	cmd := &cobra.Command{
-		Use:   "ab [flags] [packages]",
+		Use:   "ab [flags] [packages] [-- ARGS...]",
 		Short: "Compare two revisions' benchmarks in interleaved, paired rounds",
 		Long: `ab builds the test binaries of two sides, old (--old, default HEAD) and new
 (--new, default ".", the working tree with its uncommitted changes), and runs
@@ -34,8 +34,14 @@ same conditions, so they are compared as pairs.
 A revision is anything git rev-parse accepts; it is checked out into a
 temporary git worktree, removed on exit. Each side has its own build
 settings (--old-tags, --new-env K=V, --new-gcflags, --new-go). When both
-sides are the same source built the same way, the run is an A/A run: it
-measures the noise floor.
+sides are the same source built the same way and run with the same
+arguments, the run is an A/A run: it measures the noise floor.
+
+ARGS after -- are passed to every test binary after rigor's own flags, as
+go test -args passes them: the benchmarks' own flags, such as
+-benchdataDir=testdata. --old-args and --new-args (one argument each,
+repeatable) replace them for one side. rigor sets every -test.* flag
+itself, so those are refused.
 
 Each benchmark is calibrated once so that a sample lasts about --benchtime.
 Rounds go on until every benchmark is resolved (its confidence interval
@@ -84,11 +90,14 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 		Example: `  rigor ab ./...
   rigor ab --old main --max-regression 5 ./pkg/...
   rigor ab --old-tags '' --new-tags optimized --bench Build .
-  rigor ab --old HEAD~1 --new HEAD --format json .`,
+  rigor ab --old HEAD~1 --new HEAD --format json .
+  rigor ab --old HEAD~1 . -- -benchdataDir=testdata`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.parsed(cmd, args)
 			o.old.tagsSet = cmd.Flags().Changed("old-tags")
 			o.new.tagsSet = cmd.Flags().Changed("new-tags")
+			o.old.argsSet = cmd.Flags().Changed("old-args")
+			o.new.argsSet = cmd.Flags().Changed("new-args")
 			return runAB(cmd.Context(), &o, s)
 		},
 	}

@@ -136,6 +136,10 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if strings.HasSuffix(err.Error(), " in -args") {
+			// go test's way; pflag reads it as -a -r -g -s.
+			err = errors.New("-args: give the test binaries' arguments after --, as in rigor ab ./pkg -- -benchdata=FILE")
+		}
 		return &exitError{code: exitUsage, err: err}
 	})
 	for _, newCmd := range []func(stdio) *cobra.Command{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,13 +26,18 @@ import (
 type sideFlags struct {
 	rev, tags, gcflags, toolchain string
 	env                           []string
-	// tagsSet is true when the side's own tags flag was given.
-	tagsSet bool
+	// args are the side's own test binary arguments (--old-args), which
+	// replace the ones after -- when argsSet.
+	args []string
+	// tagsSet is true when the side's own tags flag was given; argsSet
+	// when its own args flag was.
+	tagsSet, argsSet bool
 }
 
 func (f *sideFlags) register(fs *pflag.FlagSet, name, rev string) {
 	fs.StringVar(&f.rev, name, rev, "the `revision` of the "+name+" side (anything git rev-parse accepts; \".\" is the working tree)")
 	f.registerBuild(fs, name+"-")
+	fs.StringArrayVar(&f.args, name+"-args", nil, "one `argument` for the "+name+" side's test binaries, in place of the ARGS after -- (repeatable; --"+name+"-args= for none)")
 }
 
 // registerBuild registers the build flags with prefix ("old-", or "" for
@@ -56,8 +62,13 @@ func (f *sideFlags) side(label string) (gotest.Side, error) {
 	if rev == "" {
 		rev = gotest.WorkingTree
 	}
+	// --old-args '' is how a side says it has none.
+	args := slices.DeleteFunc(slices.Clone(f.args), func(a string) bool { return a == "" })
+	if err := gotest.CheckArgs(args); err != nil {
+		return gotest.Side{}, usageErrorf("%v", err)
+	}
 	return gotest.Side{Label: label, Rev: rev, Settings: gotest.Settings{
-		Tags: f.tags, Env: env, GCFlags: f.gcflags, Toolchain: f.toolchain,
+		Tags: f.tags, Env: env, GCFlags: f.gcflags, Toolchain: f.toolchain, Args: args,
 	}}, nil
 }
 
@@ -85,6 +96,9 @@ type measureFlags struct {
 	out       string
 	profile   string
 	cpuClock  string
+	// noCheck, raceCheck and force are the checks before timing (see
+	// gotest.Checks).
+	noCheck, raceCheck, force bool
 	// minRoundsSet is true when --min-rounds was given.
 	minRoundsSet bool
 	// command is the command line the results record (os.Args).
@@ -103,6 +117,9 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
 	fs.StringVar(&f.cpuClock, "cpu-clock", cpuClockWindow, "where CPU time is read: window (inside the benchmark's timed window, with its CPU waits) or process (the whole test process, less an estimate of its start-up)")
+	fs.BoolVar(&f.noCheck, "no-check", false, "do not run each side's tests (-test.short) before timing; by default a side whose tests fail is not timed")
+	fs.BoolVar(&f.raceCheck, "race-check", false, "also run each side's tests built with -race before timing")
+	fs.BoolVar(&f.force, "force", false, "time a build that instruments or de-optimises the code (-race, -cover, -gcflags -N or -l), which is refused otherwise")
 }
 
 // The values of --cpu-clock.
@@ -117,6 +134,9 @@ type measureOptions struct {
 	measure  measureFlags
 	record   recordFlags
 	packages []string
+	// testArgs are the arguments after --, for every side's test
+	// binaries unless a side has its own (sideFlags.argsSet).
+	testArgs []string
 }
 
 // register registers the shared flags.
@@ -127,10 +147,13 @@ func (o *measureOptions) register(fs *pflag.FlagSet) {
 }
 
 // parsed keeps what cobra parsed that the flags do not hold: the
-// packages, whether --min-rounds was given, and the command line the
-// results record.
+// packages, the test binaries' arguments after --, whether --min-rounds
+// was given, and the command line the results record.
 func (o *measureOptions) parsed(cmd *cobra.Command, args []string) {
 	o.packages = args
+	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+		o.packages, o.testArgs = args[:dash], args[dash:]
+	}
 	o.measure.command = os.Args
 	o.measure.minRoundsSet = cmd.Flags().Changed("min-rounds")
 }
@@ -157,6 +180,9 @@ func (o *measureOptions) config(sides ...labelledSide) (analysis.Options, gotest
 		return opts, cfg, err
 	}
 	for _, sd := range sides {
+		if !sd.flags.argsSet {
+			sd.flags.args = o.testArgs
+		}
 		side, err := sd.flags.side(sd.label)
 		if err != nil {
 			return opts, cfg, err
@@ -194,6 +220,7 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		Order:     f.order,
 		Out:       f.out,
 		Command:   f.command,
+		Check:     gotest.Checks{Skip: f.noCheck, Race: f.raceCheck, Instrumented: f.force},
 	}
 	switch f.cpuClock {
 	case cpuClockWindow:
@@ -244,6 +271,8 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		return cfg, usageErrorf("unknown --order %q (want %s or %s)", f.order, experiment.OrderThueMorse, experiment.OrderABBA)
 	case f.profile != profileAuto && f.profile != profileOff:
 		return cfg, usageErrorf("unknown --profile %q (want %s or %s)", f.profile, profileAuto, profileOff)
+	case f.noCheck && f.raceCheck:
+		return cfg, usageErrorf("--race-check runs the tests that --no-check skips: give one of them")
 	}
 	if !f.minRoundsSet {
 		// gotest's default, which a --max-rounds below it lowers, with

@@ -173,7 +173,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 			}
 		}
 		settings, err := json.Marshal(sideSettings{Source: sd.Source, Tags: sd.Tags, BuildEnv: sd.BuildEnv,
-			GCFlags: sd.GCFlags, Toolchain: sd.Toolchain, Subgroup: sd.Subgroup})
+			GCFlags: sd.GCFlags, Toolchain: sd.Toolchain, Args: sd.Args, Subgroup: sd.Subgroup})
 		if err != nil {
 			return err
 		}
@@ -237,6 +237,7 @@ type sideSettings struct {
 	BuildEnv  []string `json:"build_env,omitempty"`
 	GCFlags   string   `json:"gcflags,omitempty"`
 	Toolchain string   `json:"toolchain,omitempty"`
+	Args      []string `json:"args,omitempty"`
 	Subgroup  string   `json:"subgroup,omitempty"`
 }
 
