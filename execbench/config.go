@@ -89,6 +89,12 @@ type Config struct {
 	// Stderr) or a file every run writes afresh.
 	Input, Output  string
 	Stdout, Stderr io.Writer
+	// CheckOutput refuses, before timing, commands whose standard
+	// outputs differ in their first warm-up runs: they do not do the same
+	// work, and the faster is no winner. Without it a note says so. The
+	// outputs are compared when Output is OutputNull or OutputPipe and
+	// Warmup is at least 1.
+	CheckOutput bool
 	// IgnoreFailure records the runs of a command that exits non-zero
 	// as any other; otherwise such a command is an error before
 	// measuring, or is dropped from later rounds when it fails after
@@ -215,6 +221,12 @@ func (c *Config) defaults() error {
 	}
 	if c.Warmup < 0 {
 		c.Warmup = DefaultWarmup
+	}
+	switch {
+	case c.CheckOutput && !c.checksOutput():
+		return configErrorf("--check-output compares what the commands write to their standard output, which --output %s sends elsewhere", c.Output)
+	case c.CheckOutput && c.Warmup == 0:
+		return configErrorf("--check-output compares the commands' first warm-up runs: give --warmup 1 or more")
 	}
 	if len(c.AuxShell) == 0 {
 		c.AuxShell = c.Shell

@@ -28,8 +28,10 @@ type measurement struct {
 	signal string
 	state  *os.ProcessState
 	// tail is the end of what the process wrote to its standard error,
-	// when it was captured.
+	// when it was captured; out, what it wrote to its standard output,
+	// when that was compared (see Config.checksOutput).
 	tail string
+	out  *outputDigest
 	// group is the process group the command ran in, when processes it
 	// started were still running in it after it ended (0 otherwise);
 	// heldOutput is true when one held its output pipe open after it
@@ -91,6 +93,9 @@ type runner struct {
 	// paths caches where each program was found: a look-up searches
 	// $PATH with a stat per directory, before every run.
 	paths map[string]string
+	// digest is true when a capturing run's standard output is kept as
+	// an outputDigest.
+	digest bool
 	// env is the commands' environment, as exec.Cmd would make it (this
 	// process's, a variable given twice kept once), made once: exec.Cmd
 	// copies and de-duplicates it at every start, inside the timed
@@ -100,7 +105,7 @@ type runner struct {
 
 func newRunner(cfg *Config) (*runner, error) {
 	r := &runner{input: cfg.Input, output: cfg.Output, stdout: cfg.Stdout, stderr: cfg.Stderr, rss: newRSSProbe(), paths: map[string]string{},
-		env: (&exec.Cmd{}).Environ()}
+		env: (&exec.Cmd{}).Environ(), digest: cfg.checksOutput()}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", os.DevNull, err)
@@ -179,9 +184,14 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		stdout, stderr = f, f
 	}
 	var tail *tailBuffer
+	var out *digestWriter
 	if capture {
 		tail = &tailBuffer{}
 		stderr = tail
+		if r.digest {
+			out = newDigestWriter()
+			stdout = out
+		}
 	}
 	// The process starts from os.StartProcess, its standard streams
 	// files: exec.Cmd costs about 20 µs more of this process's CPU per
@@ -278,6 +288,9 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	m.signal = signalName(state)
 	if tail != nil {
 		m.tail = tail.String()
+	}
+	if out != nil {
+		m.out = out.digest()
 	}
 	return m, nil
 }

@@ -429,6 +429,7 @@ func (s *session) warmup(ctx context.Context) error {
 	capture := s.cfg.Output == OutputNull || s.cfg.Output == OutputPipe
 	for w := 1; w <= s.cfg.Warmup; w++ {
 		for _, u := range s.units {
+			outs := make([]*outputDigest, len(s.labels))
 			for _, si := range experiment.SideOrder(s.cfg.Order, w, len(s.labels)) {
 				step++
 				s.progress(Progress{Phase: PhaseWarmup, Step: step, Steps: steps, Current: s.current(u, si)})
@@ -447,9 +448,13 @@ func (s *session) warmup(ctx context.Context) error {
 				if m.failed() && !s.cfg.ignores(m) {
 					return s.failure(u, si, m, "in its first run")
 				}
+				outs[si] = m.out
 				if err := s.aux(ctx, "--conclude", u.conclude[si]); err != nil {
 					return err
 				}
+			}
+			if err := s.compareOutputs(u, outs); err != nil {
+				return err
 			}
 		}
 	}

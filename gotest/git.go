@@ -56,7 +56,7 @@ func Checkout(ctx context.Context, dir, rev string) (*Tree, error) {
 	}
 	hash, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		return nil, fmt.Errorf("unknown revision %q", rev)
+		return nil, unknownRevision(ctx, dir, rev)
 	}
 	rel, err := filepath.Rel(top, dir)
 	if err != nil {

@@ -5,15 +5,20 @@ package model
 type Env struct {
 	// GoVersion is the Go runtime rigor itself runs on; GoToolchain is the
 	// version the go command on PATH reports (it builds the test binaries).
-	GoVersion     string `json:"go_version,omitempty"`
-	GoToolchain   string `json:"go_toolchain,omitempty"`
-	GOOS          string `json:"goos,omitempty"`
-	GOARCH        string `json:"goarch,omitempty"`
-	GOMAXPROCS    int    `json:"gomaxprocs,omitempty"`
-	CPUModel      string `json:"cpu_model,omitempty"`
-	PhysicalCores int    `json:"physical_cores,omitempty"`
-	LogicalCores  int    `json:"logical_cores,omitempty"`
-	Kernel        string `json:"kernel,omitempty"`
+	GoVersion   string `json:"go_version,omitempty"`
+	GoToolchain string `json:"go_toolchain,omitempty"`
+	// GoEnv holds the go command's settings that change what a build
+	// measures, as go env prints them (an empty GOEXPERIMENT is the
+	// toolchain's default): CGO_ENABLED, GOEXPERIMENT, GOFLAGS and
+	// GOAMD64. A side's own settings are in its Side.BuildEnv.
+	GoEnv         map[string]string `json:"go_env,omitempty"`
+	GOOS          string            `json:"goos,omitempty"`
+	GOARCH        string            `json:"goarch,omitempty"`
+	GOMAXPROCS    int               `json:"gomaxprocs,omitempty"`
+	CPUModel      string            `json:"cpu_model,omitempty"`
+	PhysicalCores int               `json:"physical_cores,omitempty"`
+	LogicalCores  int               `json:"logical_cores,omitempty"`
+	Kernel        string            `json:"kernel,omitempty"`
 	// Governor is the cpufreq scaling governor; several values are joined
 	// with "," when CPUs differ.
 	Governor string `json:"governor,omitempty"`

@@ -3,6 +3,7 @@ package observe
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ func CaptureEnv(ctx context.Context) model.Env {
 		GOMAXPROCS:  runtime.GOMAXPROCS(0),
 		CommandLine: slices.Clone(os.Args),
 	}
-	e.GoToolchain = goToolchain(ctx)
+	e.GoToolchain, e.GoEnv = goToolchain(ctx)
 	if infos, err := cpu.InfoWithContext(ctx); err == nil && len(infos) > 0 {
 		e.CPUModel = strings.TrimSpace(infos[0].ModelName)
 	}
@@ -75,17 +76,28 @@ func CaptureEnv(ctx context.Context) model.Env {
 	return e
 }
 
-// goToolchain is what `go env GOVERSION` prints, or "" without a go
-// command.
-func goToolchain(ctx context.Context) string {
+// goToolchain returns what `go env GOVERSION` prints and the settings of
+// goEnvKeys, or "" and nil without a go command.
+func goToolchain(ctx context.Context) (string, map[string]string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "env", "GOVERSION").Output()
+	out, err := exec.CommandContext(ctx, "go", append([]string{"env", "-json", "GOVERSION"}, goEnvKeys...)...).Output()
 	if err != nil {
-		return ""
+		return "", nil
 	}
-	return strings.TrimSpace(string(out))
+	var env map[string]string
+	if json.Unmarshal(out, &env) != nil {
+		return "", nil
+	}
+	version := env["GOVERSION"]
+	delete(env, "GOVERSION")
+	return version, env
 }
+
+// goEnvKeys are the go command's settings every run records in
+// model.Env.GoEnv: they change the code built, so two runs that differ in
+// them measured different programs.
+var goEnvKeys = []string{"CGO_ENABLED", "GOEXPERIMENT", "GOFLAGS", "GOAMD64"}
 
 // readTrim returns the trimmed contents of a small file, or "".
 func readTrim(path string) string {

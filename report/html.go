@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -297,6 +298,13 @@ func envRows(run *model.Run) []htmlKV {
 	add("cores", cores)
 	add("GOMAXPROCS", strconv.Itoa(e.GOMAXPROCS))
 	add("Go", strings.TrimSpace(e.GoVersion+" "+e.GoToolchain))
+	for _, k := range slices.Sorted(maps.Keys(e.GoEnv)) {
+		v := e.GoEnv[k]
+		if v == "" {
+			v = "(empty)" // recorded, and empty: the toolchain's default
+		}
+		rows = append(rows, htmlKV{k, v})
+	}
 	add("OS", strings.Trim(e.GOOS+"/"+e.GOARCH, "/"))
 	add("kernel", e.Kernel)
 	add("governor", e.Governor)

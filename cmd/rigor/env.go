@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -86,6 +88,7 @@ func writeEnv(w io.Writer, e *model.Env) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, row := range [][2]string{
 		{"go", goLine},
+		{"go env", or(goEnvLine(e.GoEnv), "(no go command)")},
 		{"os/arch", e.GOOS + "/" + e.GOARCH},
 		{"gomaxprocs", fmt.Sprint(e.GOMAXPROCS)},
 		{"cpu", cpu},
@@ -105,4 +108,14 @@ func writeEnv(w io.Writer, e *model.Env) error {
 		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
 	}
 	return tw.Flush()
+}
+
+// goEnvLine is the go command's recorded settings as KEY=VALUE words in
+// key order: "CGO_ENABLED=1 GOEXPERIMENT= GOFLAGS=".
+func goEnvLine(env map[string]string) string {
+	var words []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		words = append(words, k+"="+env[k])
+	}
+	return strings.Join(words, " ")
 }

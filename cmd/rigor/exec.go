@@ -53,6 +53,7 @@ type execOptions struct {
 	ignoreFailure ignoreFailureFlag
 	input, output string
 	showOutput    bool
+	checkOutput   bool
 	exportJSON    string
 	hf            hyperfineFlags
 	record        recordFlags
@@ -89,7 +90,11 @@ early on a change only when its corrected p-value is below 0.001; the verdict
 printed at the end uses --alpha as usual. Before the rounds, --warmup untimed
 runs of every command (1 by default; hyperfine's default is 0) also check
 that each command runs: one that cannot start, fails or hangs is an error
-before anything is measured.
+before anything is measured. The first warm-up run's standard output is
+compared with the reference's (unless --output sends it elsewhere): when
+they differ a note says the commands may not do the same work, and with
+--check-output the run is refused before timing (exit 2), since the
+faster of two commands that compute different things is no winner.
 
 A run ends when its process does, and is timed to there: what the command
 leaves running in the background (in its process group) is not waited for,
@@ -218,6 +223,7 @@ func (o *execOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.input, "input", execbench.InputNull, "what the commands read: null or a `FILE` (read from its start by every run)")
 	fs.StringVar(&o.output, "output", execbench.OutputNull, "where the commands' output goes: null, pipe (read and discarded), inherit, or a `FILE` (rewritten by every run)")
 	fs.BoolVar(&o.showOutput, "show-output", false, "same as --output inherit")
+	fs.BoolVar(&o.checkOutput, "check-output", false, "refuse, before timing, commands whose standard outputs differ in their first warm-up runs (without it, a note says so)")
 	fs.StringVar(&o.exportJSON, "export-json", "", "also write the runs to `FILE` in hyperfine's --export-json shape")
 	o.hf.register(fs)
 	o.record.register(fs)
@@ -323,6 +329,7 @@ func (o *execOptions) config() (execbench.Config, error) {
 		Input:         o.input,
 		Output:        o.output,
 		IgnoreFailure: o.ignoreFailure.set,
+		CheckOutput:   o.checkOutput,
 		Timeout:       o.timeout,
 		KillLeftovers: o.killLeftovers,
 		MinRounds:     o.minRounds,

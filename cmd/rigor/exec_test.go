@@ -296,3 +296,19 @@ func TestExecSetupCleanupOrder(t *testing.T) {
 		t.Errorf("two --setup for one command: exit %d, stderr %q; want exit 2", code, got)
 	}
 }
+
+// TestExecCheckOutput: --check-output refuses two commands whose outputs
+// differ (rigor exec 'gzip -9 -c f' 'true' reported -99% improved), exit
+// 2 in one line, and accepts two that print the same.
+func TestExecCheckOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := rigor(t, "exec", "--out", out, "--check-output", "-r", "2", "echo a", "echo b")
+	const want = `rigor: "echo b" and "echo a" wrote different standard output (2 bytes each, first different at byte 0), so no winner is called between them: make them compute the same, or leave out --check-output` + "\n"
+	if code != exitUsage || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	_, stderr, code = rigor(t, "exec", "--out", filepath.Join(t.TempDir(), "out"), "--check-output", "-r", "2", "echo a", "printf 'a\\n'")
+	if code != exitOK {
+		t.Errorf("the same output: exit %d, stderr %q", code, stderr)
+	}
+}
