@@ -35,6 +35,7 @@ type serveOptions struct {
 	allowRemote bool
 	allowHosts  []string
 	token       string
+	export      string
 }
 
 func newServeCmd(s stdio) *cobra.Command {
@@ -60,9 +61,14 @@ request carries it (?token=T once, which sets a cookie, or an
 "Authorization: Bearer T" header); it is --token, or made at random and
 printed in the URL. The detection flags are those of rigor changes.
 
+--export DIR writes the same pages as static files instead (index.html, a
+page per series and per run they link to, links rewritten, no filter form),
+to publish without a server: GitHub Pages, or a CI artifact.
+
 Exit status: 0 when stopped (Ctrl-C), 2 for bad flags, no store, or an
 address it cannot listen on.`,
 		Example: `  rigor serve
+  rigor serve --export pages/
   rigor serve --addr 127.0.0.1:9000 --store postgres://rigor@db/rigor
   rigor serve --addr 0.0.0.0:8080 --allow-remote`,
 		Args: cobra.NoArgs,
@@ -75,6 +81,7 @@ address it cannot listen on.`,
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback, answer any host name, and require a token")
 	cmd.Flags().StringSliceVar(&opts.allowHosts, "allow-host", nil, "also answer requests for this host `name` (a reverse proxy's; repeatable)")
 	cmd.Flags().StringVar(&opts.token, "token", "", "require this `token` of every request (default with --allow-remote: one made at random, printed)")
+	cmd.Flags().StringVar(&opts.export, "export", "", "write the pages to this `directory` as static HTML (index.html, each series and run linked from it) instead of serving them")
 	return cmd
 }
 
@@ -199,7 +206,7 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if !opts.allowRemote {
+	if !opts.allowRemote && opts.export == "" {
 		if err := checkLoopback(opts.addr); err != nil {
 			return err
 		}
@@ -224,6 +231,14 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 		return err
 	}
 	defer s.Close()
+	if opts.export != "" {
+		n, err := exportPages(ctx, &dashboard{store: s, flags: opts.series, opts: hopts}, opts.export)
+		if err != nil {
+			return usageErrorf("--export: %v", err)
+		}
+		fmt.Fprintf(stdout, "rigor: wrote %d pages of %s to %s\n", n, locationName(loc), opts.export)
+		return nil
+	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return usageErrorf("--addr %s: %v", opts.addr, err)

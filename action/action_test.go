@@ -1,0 +1,537 @@
+// Package action holds rigor's GitHub Action (action.yml at the
+// repository's root, its steps in rigor-action.sh) and the test that runs
+// those steps end to end, as a runner would, against a scratch repository.
+package action
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// actionFile is action.yml as far as the test reads it.
+type actionFile struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			Name  string            `yaml:"name"`
+			ID    string            `yaml:"id"`
+			If    string            `yaml:"if"`
+			Uses  string            `yaml:"uses"`
+			With  map[string]string `yaml:"with"`
+			Shell string            `yaml:"shell"`
+			Env   map[string]string `yaml:"env"`
+			Run   string            `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) (*actionFile, string) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	return &a, root
+}
+
+// runner plays a GitHub runner for the action's steps: it evaluates the
+// few expressions action.yml uses, runs each run step with bash as a
+// runner does, and does what the uses steps would (setup-go: the Go
+// already here; upload-artifact: check the files are there; the cache: a
+// directory of the test's).
+type runner struct {
+	t      *testing.T
+	root   string // the action's checkout: github.action_path
+	work   string // the repository's checkout, the steps' directory
+	temp   string // runner.temp
+	cache  string // what actions/cache saves and restores
+	inputs map[string]string
+	github map[string]string // github.event_name, github.ref_name, ...
+	env    []string          // GITHUB_* and the rest of the environment
+	path   []string          // GITHUB_PATH entries so far
+	// uploads lists the files each upload-artifact step would upload.
+	uploads map[string][]string
+}
+
+var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+
+// value evaluates a context reference: inputs.X, github.X, runner.temp.
+func (r *runner) value(ref string) string {
+	switch {
+	case strings.HasPrefix(ref, "inputs."):
+		return r.inputs[strings.TrimPrefix(ref, "inputs.")]
+	case ref == "runner.temp":
+		return r.temp
+	case strings.HasPrefix(ref, "github."):
+		return r.github[strings.TrimPrefix(ref, "github.")]
+	}
+	r.t.Fatalf("action.yml: an expression the test does not know: %s", ref)
+	return ""
+}
+
+// subst replaces every ${{ ref }} in s.
+func (r *runner) subst(s string) string {
+	return expr.ReplaceAllStringFunc(s, func(m string) string { return r.value(expr.FindStringSubmatch(m)[1]) })
+}
+
+// cond evaluates an if: of the forms action.yml uses, terms of
+// "ref == 'v'" or "ref != 'v'" joined by &&.
+func (r *runner) cond(s string) bool {
+	if s == "" {
+		return true
+	}
+	term := regexp.MustCompile(`^\s*([a-z_.-]+)\s*(==|!=)\s*'([^']*)'\s*$`)
+	for _, part := range strings.Split(s, "&&") {
+		m := term.FindStringSubmatch(part)
+		if m == nil {
+			r.t.Fatalf("action.yml: an if: the test does not know: %q", s)
+		}
+		if (r.value(m[1]) == m[3]) != (m[2] == "==") {
+			return false
+		}
+	}
+	return true
+}
+
+// steps runs every step of a, in order, and returns the output of the
+// last (the gate) and its exit code.
+func (r *runner) steps(a *actionFile) (string, int) {
+	r.t.Helper()
+	var out string
+	code := 0
+	for _, st := range a.Runs.Steps {
+		if !r.cond(st.If) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(st.Uses, "actions/setup-go@"):
+			if st.With["go-version"] == "" {
+				r.t.Errorf("setup-go without a go-version")
+			}
+		case strings.HasPrefix(st.Uses, "actions/upload-artifact@"):
+			var files []string
+			for _, p := range strings.Split(strings.TrimSpace(r.subst(st.With["path"])), "\n") {
+				m, _ := filepath.Glob(strings.TrimSpace(p))
+				files = append(files, m...)
+			}
+			r.uploads[r.subst(st.With["name"])] = files
+		case strings.HasPrefix(st.Uses, "actions/cache/restore@"), strings.HasPrefix(st.Uses, "actions/cache/save@"):
+			path := r.subst(st.With["path"])
+			saved := filepath.Join(r.cache, filepath.Base(path))
+			from, to := saved, path
+			if strings.Contains(st.Uses, "/save@") {
+				from, to = path, saved
+			}
+			if b, err := os.ReadFile(from); err == nil {
+				os.MkdirAll(filepath.Dir(to), 0o755)
+				if err := os.WriteFile(to, b, 0o644); err != nil {
+					r.t.Fatal(err)
+				}
+			}
+		case st.Uses != "":
+			r.t.Fatalf("step %q uses %s, which the test does not play", st.Name, st.Uses)
+		default:
+			if st.Shell != "bash" {
+				r.t.Fatalf("step %q: shell %q, want bash", st.Name, st.Shell)
+			}
+			out, code = r.bash(st.Name, r.subst(st.Run), st.Env)
+			if code != 0 && st.Name != "Gate" {
+				r.t.Fatalf("step %q exited %d:\n%s", st.Name, code, out)
+			}
+		}
+	}
+	return out, code
+}
+
+// bash runs script as a runner runs a bash step (bash --noprofile --norc
+// -eo pipefail), in the checkout, with env substituted, and adds what it
+// wrote to GITHUB_PATH to the next steps' PATH.
+func (r *runner) bash(name, script string, env map[string]string) (string, int) {
+	f := filepath.Join(r.temp, "step.sh")
+	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", f)
+	cmd.Dir = r.work
+	cmd.Env = append(slices.Clone(r.env), "PATH="+strings.Join(append(slices.Clone(r.path), os.Getenv("PATH")), string(os.PathListSeparator)))
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+r.subst(v))
+	}
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatalf("step %q: %v", name, err)
+	}
+	if b, err := os.ReadFile(r.envFile("GITHUB_PATH")); err == nil {
+		for _, p := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if p != "" && !slices.Contains(r.path, p) {
+				r.path = append([]string{p}, r.path...) // the latest first, as on a runner
+			}
+		}
+	}
+	r.t.Logf("step %q: exit %d\n%s", name, code, out)
+	return string(out), code
+}
+
+func (r *runner) envFile(name string) string {
+	for _, kv := range r.env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+const (
+	workGo = `package lab
+
+// Work runs n*SCALE steps of a linear congruential generator.
+func Work(n int) uint64 {
+	x := uint64(1)
+	for i := 0; i < n*SCALE; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+`
+	workTest = `package lab
+
+import (
+	"flag"
+	"testing"
+)
+
+var size = flag.Int("size", 1, "work per operation")
+
+var sink uint64
+
+func TestWork(t *testing.T) {
+	if Work(0) != 1 {
+		t.Fatal("Work(0) != 1")
+	}
+}
+
+func BenchmarkWork(b *testing.B) {
+	for b.Loop() {
+		sink = Work(*size)
+	}
+}
+`
+)
+
+// fakeGH is a gh that keeps pull-request comments in files (comment-ID,
+// and pr-ID naming its pull request): gh api .../PR/comments --paginate
+// --jq ... lists the ids of that pull request's comments by rigor, POST
+// adds one, PATCH rewrites one.
+const fakeGH = `#!/usr/bin/env bash
+set -euo pipefail
+dir=${FAKE_GH_DIR:?}
+[ "$1" = api ] || { echo "fake gh: only api" >&2; exit 2; }
+shift
+method=GET
+if [ "$1" = --method ]; then method=$2; shift 2; fi
+path=$1; shift
+body=""
+while [ $# -gt 0 ]; do
+  case "$1" in -F) body=${2#body=@}; shift 2 ;; *) shift ;; esac
+done
+echo "$method $path" >> "$dir/calls"
+case "$method" in
+GET) # repos/OWNER/REPO/issues/PR/comments: that pull request's comments
+  pr=$(echo "$path" | cut -d/ -f5)
+  for f in "$dir"/comment-*; do
+    [ -e "$f" ] || continue
+    id=${f##*comment-}
+    [ "$(cat "$dir/pr-$id")" = "$pr" ] && head -1 "$f" | grep -q '^<!-- rigor-action -->$' && echo "$id"
+  done
+  true ;;
+POST) n=$(ls "$dir" | grep -c '^comment-' || true); cp "$body" "$dir/comment-$((n+1))"; echo "$path" | cut -d/ -f5 > "$dir/pr-$((n+1))" ;;
+PATCH) cp "$body" "$dir/comment-${path##*/}" ;;
+esac
+`
+
+// TestActionEndToEnd runs the action's steps, read from action.yml, as a
+// runner would, on a scratch repository: a pull request whose head does
+// ten times the base's work per operation, checked out shallow as
+// actions/checkout does; then a push to main that keeps the history in the
+// cache. It checks the job summary, the comment (posted once, then
+// updated, not duplicated), the artifact's files, the outputs and the exit
+// codes (1: the gate failed; 0 for an A/A push).
+func TestActionEndToEnd(t *testing.T) {
+	for _, tool := range []string{"git", "bash", "python3", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	a, root := readAction(t)
+	if a.Runs.Using != "composite" {
+		t.Fatalf("action.yml runs using %q, want composite", a.Runs.Using)
+	}
+	top := t.TempDir()
+
+	// origin: main has the base; feature does ten times the work.
+	origin := filepath.Join(top, "origin.git")
+	seed := filepath.Join(top, "seed")
+	os.MkdirAll(seed, 0o755)
+	git(t, top, "init", "-q", "--bare", origin)
+	git(t, seed, "init", "-q")
+	write := func(scale string) {
+		files := map[string]string{
+			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
+			"lab/work.go":     strings.ReplaceAll(workGo, "SCALE", scale),
+			"lab/lab_test.go": workTest,
+		}
+		for name, content := range files {
+			os.MkdirAll(filepath.Join(seed, filepath.Dir(name)), 0o755)
+			if err := os.WriteFile(filepath.Join(seed, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git(t, seed, "add", "-A")
+		git(t, seed, "commit", "-q", "-m", "scale "+scale)
+	}
+	write("1")
+	git(t, seed, "commit", "-q", "--allow-empty", "-m", "another commit on main")
+	base := git(t, seed, "rev-parse", "HEAD")
+	git(t, seed, "checkout", "-q", "-b", "feature")
+	write("10")
+	git(t, seed, "commit", "-q", "--allow-empty", "-m", "more on the branch")
+	git(t, seed, "remote", "add", "origin", origin)
+	git(t, seed, "push", "-q", "origin", "main", "feature")
+
+	// The checkout, as actions/checkout makes it: one commit deep.
+	work := filepath.Join(top, "work")
+	git(t, top, "clone", "-q", "--depth", "1", "--branch", "feature", "file://"+origin, work)
+	if git(t, work, "rev-parse", "--is-shallow-repository") != "true" {
+		t.Fatal("the checkout is not shallow")
+	}
+
+	temp := filepath.Join(top, "runner-temp")
+	bin := filepath.Join(top, "bin")
+	ghDir := filepath.Join(top, "gh")
+	for _, d := range []string{temp, bin, ghDir} {
+		os.MkdirAll(d, 0o755)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	event := filepath.Join(top, "event.json")
+	os.WriteFile(event, []byte(`{"pull_request": {"number": 7}}`), 0o644)
+	inputs := map[string]string{}
+	for k, v := range a.Inputs {
+		inputs[k] = v.Default
+	}
+	inputs["flags"] = "--benchtime\n5ms\n--min-rounds\n8\n--max-rounds\n8\n--profile\noff"
+	inputs["time"] = "2m"
+	inputs["args"] = "-size\n300"
+	inputs["token"] = "test-token"
+	r := &runner{t: t, root: root, work: work, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{},
+		github: map[string]string{"action_path": root, "event_name": "pull_request", "ref_name": "7/merge", "run_id": "41", "run_attempt": "1", "token": "test-token"},
+		path:   []string{bin},
+	}
+	os.MkdirAll(r.cache, 0o755)
+	files := map[string]string{}
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_PATH"} {
+		files[k] = filepath.Join(top, strings.ToLower(k))
+		os.WriteFile(files[k], nil, 0o644)
+		r.env = append(r.env, k+"="+files[k])
+	}
+	r.env = append(r.env, "RUNNER_TEMP="+temp, "GITHUB_EVENT_PATH="+event, "GITHUB_EVENT_NAME=pull_request", "GITHUB_BASE_REF=main",
+		"GITHUB_REPOSITORY=example/lab", "GITHUB_REF_NAME=7/merge", "GITHUB_SHA="+git(t, work, "rev-parse", "HEAD"), "FAKE_GH_DIR="+ghDir,
+		"HOME="+os.Getenv("HOME"), "GOPATH="+goEnv(t, "GOPATH"), "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"),
+		"GOFLAGS="+os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY="+goEnv(t, "GOPROXY"))
+
+	out, code := r.steps(a)
+	if code != 1 {
+		t.Errorf("the gate exited %d, want 1 (Work regressed tenfold, beyond 5%%)\n%s", code, out)
+	}
+	summary, _ := os.ReadFile(files["GITHUB_STEP_SUMMARY"])
+	if !strings.Contains(string(summary), "regressed") || !strings.Contains(string(summary), "Work") || !strings.Contains(string(summary), "-size 300") {
+		t.Errorf("the job summary lacks the regression or the arguments:\n%s", summary)
+	}
+	outputs, _ := os.ReadFile(files["GITHUB_OUTPUT"])
+	for _, want := range []string{"exit-code=1\n", "base=" + base + "\n"} {
+		if !strings.Contains(string(outputs), want) {
+			t.Errorf("outputs lack %q:\n%s", want, outputs)
+		}
+	}
+	comment, err := os.ReadFile(filepath.Join(ghDir, "comment-1"))
+	if err != nil {
+		t.Fatalf("no comment posted: %v", err)
+	}
+	if !strings.HasPrefix(string(comment), "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(string(comment), "regressed") {
+		t.Errorf("comment:\n%s", comment)
+	}
+	var uploaded []string
+	for name, files := range r.uploads {
+		if strings.HasPrefix(name, "rigor-41-") {
+			for _, f := range files {
+				uploaded = append(uploaded, filepath.Base(f))
+			}
+		}
+	}
+	slices.Sort(uploaded)
+	if want := []string{"new.txt", "old.txt", "report.html", "rigor.md", "run.json"}; !slices.Equal(uploaded, want) {
+		t.Errorf("the artifact holds %q, want %q", uploaded, want)
+	}
+	if html, _ := os.ReadFile(filepath.Join(temp, "rigor", "report.html")); !strings.Contains(string(html), "<svg") {
+		t.Errorf("report.html has no chart")
+	}
+
+	// The comment step once more (a second push to the pull request):
+	// the comment is updated, not duplicated.
+	os.WriteFile(filepath.Join(temp, "rigor", "rigor.md"), []byte("second report\n"), 0o644)
+	for _, st := range a.Runs.Steps {
+		if st.Name == "Pull-request comment" {
+			r.bash(st.Name, r.subst(st.Run), st.Env)
+		}
+	}
+	comments, _ := filepath.Glob(filepath.Join(ghDir, "comment-*"))
+	updated, _ := os.ReadFile(filepath.Join(ghDir, "comment-1"))
+	if len(comments) != 1 || !strings.Contains(string(updated), "second report") {
+		t.Errorf("after a second comment step: %d comments, the first reads:\n%s", len(comments), updated)
+	}
+	calls, _ := os.ReadFile(filepath.Join(ghDir, "calls"))
+	if want := "GET repos/example/lab/issues/7/comments\nPOST repos/example/lab/issues/7/comments\nGET repos/example/lab/issues/7/comments\nPATCH repos/example/lab/issues/comments/1\n"; string(calls) != want {
+		t.Errorf("gh calls:\n%s\nwant:\n%s", calls, want)
+	}
+
+	// A push to main, one commit after the base (an empty commit: the
+	// same build, an A/A run), keeping the history in the cache twice.
+	git(t, work, "fetch", "-q", "origin", "main")
+	git(t, work, "checkout", "-q", "-B", "main", "FETCH_HEAD")
+	git(t, work, "commit", "-q", "--allow-empty", "-m", "docs only")
+	os.WriteFile(event, []byte(fmt.Sprintf(`{"before": %q}`, base)), 0o644)
+	r.inputs["history"] = "cache"
+	r.inputs["bench"] = "Work"
+	r.github["event_name"], r.github["ref_name"] = "push", "main"
+	r.env = slices.DeleteFunc(r.env, func(kv string) bool {
+		return strings.HasPrefix(kv, "GITHUB_BASE_REF=") || strings.HasPrefix(kv, "GITHUB_EVENT_NAME=") || strings.HasPrefix(kv, "GITHUB_REF_NAME=")
+	})
+	r.env = append(r.env, "GITHUB_EVENT_NAME=push", "GITHUB_REF_NAME=main")
+	for i := range 2 {
+		r.github["run_id"] = fmt.Sprint(50 + i)
+		out, code = r.steps(a)
+		if code != 0 {
+			t.Errorf("push %d: the gate exited %d, want 0 (an A/A run)\n%s", i+1, code, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.cache, "rigor.db")); err != nil {
+		t.Errorf("the cache holds no history: %v", err)
+	}
+	index, err := os.ReadFile(filepath.Join(temp, "rigor", "pages", "index.html"))
+	if err != nil || !strings.Contains(string(index), "Work") {
+		t.Errorf("the history's pages: %v\n%s", err, index)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(temp, "rigor", "pages", "run-*.html")); len(runs) < 2 {
+		t.Errorf("%d run pages after two pushes, want 2 (the cache carried the first run)", len(runs))
+	}
+	if len(r.uploads["rigor-history-51-1"]) == 0 {
+		t.Errorf("the history's pages were not uploaded")
+	}
+
+	// A pull request whose head fails its tests: refused before timing,
+	// exit 2, and the summary and comment say why (rigor writes no
+	// report then).
+	wrong := strings.ReplaceAll(strings.Replace(workGo, "x := uint64(1)", "x := uint64(2)", 1), "SCALE", "1")
+	os.WriteFile(filepath.Join(work, "lab", "work.go"), []byte(wrong), 0o644)
+	git(t, work, "commit", "-q", "-am", "faster and wrong")
+	os.WriteFile(event, []byte(`{"pull_request": {"number": 8}}`), 0o644)
+	os.WriteFile(files["GITHUB_STEP_SUMMARY"], nil, 0o644)
+	r.inputs["history"] = "none"
+	r.github["event_name"], r.github["ref_name"], r.github["run_id"] = "pull_request", "8/merge", "60"
+	r.env = append(r.env, "GITHUB_EVENT_NAME=pull_request", "GITHUB_BASE_REF=main", "GITHUB_REF_NAME=8/merge")
+	if out, code := r.steps(a); code != 2 {
+		t.Errorf("failing tests: the gate exited %d, want 2\n%s", code, out)
+	}
+	summary, _ = os.ReadFile(files["GITHUB_STEP_SUMMARY"])
+	if !strings.Contains(string(summary), "no comparison (exit 2)") || !strings.Contains(string(summary), "fail (TestWork)") {
+		t.Errorf("the summary of a refused run:\n%s", summary)
+	}
+	if c, _ := os.ReadFile(filepath.Join(ghDir, "comment-2")); !strings.Contains(string(c), "no verdict (rigor exited 2)") {
+		t.Errorf("the refused run's comment:\n%s", c)
+	}
+}
+
+func goEnv(t *testing.T, key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestExampleWorkflow: the example workflow gives the action only inputs
+// it has (actionlint checks the workflow, not a remote action's inputs).
+func TestExampleWorkflow(t *testing.T) {
+	a, root := readAction(t)
+	b, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	used := false
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if !strings.HasPrefix(st.Uses, "rigorbench/rigor@") {
+				continue
+			}
+			used = true
+			for k := range st.With {
+				if _, ok := a.Inputs[k]; !ok {
+					t.Errorf("the example gives the action an input it lacks: %s", k)
+				}
+			}
+		}
+	}
+	if !used {
+		t.Error("the example workflow does not use the action")
+	}
+	data, _ := json.Marshal(a.Inputs)
+	if !strings.Contains(string(data), "max-regression") {
+		t.Errorf("action.yml has no max-regression input")
+	}
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# The steps of rigor's GitHub Action (action.yml at the repository's root),
+# one subcommand each, so that they run the same on a runner and in the
+# local end-to-end test (action/action_test.go):
+#
+#   rigor-action.sh install   build rigor from the action's own checkout
+#   rigor-action.sh fetch     find the base revision and fetch its history
+#   rigor-action.sh compare   rigor ab base..HEAD: rigor.md, run.json, report.html
+#   rigor-action.sh summary   append rigor.md to the job summary
+#   rigor-action.sh comment   post or update one pull-request comment
+#   rigor-action.sh history   record the run in a SQLite store, export pages
+#   rigor-action.sh gate      exit with rigor's exit status
+#
+# Inputs come as INPUT_* variables (action.yml sets them from its inputs),
+# the rest from the runner's GITHUB_* and RUNNER_* variables. Nothing here
+# needs a database server or a secret beyond the job's own token.
+set -euo pipefail
+
+step=${1:?usage: rigor-action.sh install|fetch|compare|summary|comment|history|gate}
+out=${INPUT_OUT_DIR:-${RUNNER_TEMP:?RUNNER_TEMP is not set}/rigor}
+mkdir -p "$out"
+state="$out/state" # what one step tells the next, KEY=VALUE lines
+
+say() { printf 'rigor-action: %s\n' "$*" >&2; }
+setstate() { printf '%s=%s\n' "$1" "$2" >>"$state"; }
+getstate() { [ -f "$state" ] && sed -n "s/^$1=//p" "$state" | tail -1; }
+output() { [ -n "${GITHUB_OUTPUT:-}" ] && printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; return 0; }
+event() { # a field of the event payload, "" when absent
+  [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ] || return 0
+  python3 - "$GITHUB_EVENT_PATH" "$1" <<'EOF' 2>/dev/null || true
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v.get(k) if isinstance(v, dict) else None
+print("" if v is None else v)
+EOF
+}
+# lines prints the non-empty lines of $1, one word each (inputs that hold
+# several arguments take one a line, so that no argument is re-split).
+lines() { printf '%s\n' "$1" | sed '/^[[:space:]]*$/d'; }
+
+case "$step" in
+install)
+  # rigor's own Go (action.yml's setup-go step), whatever the repository's
+  # go.mod says; built from the action's checkout, at the action's ref.
+  bin="${RUNNER_TEMP}/rigor-bin"
+  (cd "${ACTION_PATH:?}" && GOBIN="$bin" go install ./cmd/rigor)
+  [ -n "${GITHUB_PATH:-}" ] && echo "$bin" >>"$GITHUB_PATH"
+  "$bin/rigor" version
+  ;;
+
+fetch)
+  # The base: the input, else the pull request's base branch (compared at
+  # its merge base with HEAD), else the push's previous head.
+  base=${INPUT_BASE:-}
+  ref=${GITHUB_BASE_REF:-}
+  if [ -z "$base" ] && [ -n "$ref" ]; then
+    git fetch --no-tags --quiet origin "+refs/heads/$ref:refs/remotes/origin/$ref"
+    base="origin/$ref"
+  fi
+  if [ -z "$base" ]; then
+    base=$(event before)
+    case "$base" in "" | 0000000000000000000000000000000000000000) base=HEAD~1 ;; esac
+  fi
+  # actions/checkout clones one commit by default: deepen until the
+  # merge base (or the base commit itself) is there, then give up and
+  # fetch everything.
+  shallow=$(git rev-parse --is-shallow-repository)
+  found() {
+    git rev-parse --verify --quiet "$base^{commit}" >/dev/null || return 1
+    [ -z "$ref" ] || git merge-base "$base" HEAD >/dev/null 2>&1
+  }
+  if [ "$shallow" = true ]; then
+    for depth in 10 100 1000; do
+      found && break
+      say "shallow clone: git fetch --deepen=$depth"
+      git fetch --no-tags --quiet --deepen="$depth" origin HEAD ${ref:+"+refs/heads/$ref:refs/remotes/origin/$ref"} || true
+      if ! git rev-parse --verify --quiet "$base^{commit}" >/dev/null && [ -z "$ref" ]; then
+        git fetch --no-tags --quiet origin "$base" 2>/dev/null || true
+      fi
+    done
+    if ! found; then
+      say "shallow clone: git fetch --unshallow"
+      git fetch --no-tags --quiet --unshallow origin || true
+    fi
+  fi
+  found || { say "the base $base is not in this clone's history"; exit 2; }
+  if [ -n "$ref" ]; then
+    sha=$(git merge-base "$base" HEAD)
+  else
+    sha=$(git rev-parse "$base^{commit}")
+  fi
+  say "base: $base at $sha"
+  setstate base "$sha"
+  output base "$sha"
+  ;;
+
+compare)
+  base=$(getstate base)
+  [ -n "$base" ] || { say "no base: run the fetch step first"; exit 2; }
+  run="$out/run"
+  rm -rf "$run"
+  flags=(ab --old "$base" --new HEAD --out "$run" --format md -o "$out/rigor.md"
+    --time "${INPUT_TIME:-10m}" --bench "${INPUT_BENCH:-.}")
+  if [ -n "${INPUT_MAX_REGRESSION:-}" ]; then flags+=(--max-regression "$INPUT_MAX_REGRESSION"); fi
+  while IFS= read -r f; do flags+=("$f"); done < <(lines "${INPUT_FLAGS:-}")
+  while IFS= read -r p; do flags+=("$p"); done < <(lines "${INPUT_PACKAGES:-./...}")
+  testargs=()
+  while IFS= read -r a; do testargs+=("$a"); done < <(lines "${INPUT_ARGS:-}")
+  if [ ${#testargs[@]} -gt 0 ]; then flags+=(-- "${testargs[@]}"); fi
+  rm -f "$out/rigor.md"
+  set +e
+  rigor "${flags[@]}" 2> >(tee "$out/rigor.stderr" >&2)
+  code=$?
+  set -e
+  wait
+  say "rigor ab exited $code"
+  if [ -f "$run/run.json" ]; then
+    rigor report "$run/run.json" --format html -o "$out/report.html" || true
+  fi
+  if [ ! -s "$out/rigor.md" ]; then
+    # Exit 2 writes no report: say what rigor said instead, so that the
+    # summary and the comment are never empty.
+    {
+      echo "### rigor: no comparison (exit $code)"
+      echo
+      echo '```'
+      tail -n 30 "$out/rigor.stderr"
+      echo '```'
+    } >"$out/rigor.md"
+  fi
+  setstate code "$code"
+  output exit-code "$code"
+  output report "$out/rigor.md"
+  ;;
+
+summary)
+  [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/rigor.md" >>"$GITHUB_STEP_SUMMARY"
+  ;;
+
+comment)
+  # One comment per pull request, found again by its first line and
+  # updated in place, so that a busy pull request is not flooded.
+  pr=$(event pull_request.number)
+  [ -n "$pr" ] || { say "not a pull request: no comment"; exit 0; }
+  marker='<!-- rigor-action -->'
+  code=$(getstate code)
+  gate="passed"
+  case "$code" in 1) gate="failed: a benchmark regressed by more than ${INPUT_MAX_REGRESSION}%" ;; 0) ;; *) gate="no verdict (rigor exited $code)" ;; esac
+  body="$out/comment.md"
+  {
+    echo "$marker"
+    echo "**rigor**: $gate."
+    echo
+    head -c 60000 "$out/rigor.md"
+  } >"$body"
+  repo=${GITHUB_REPOSITORY:?}
+  id=$(gh api "repos/$repo/issues/$pr/comments" --paginate --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -1)
+  if [ -n "$id" ]; then
+    gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null
+    say "updated comment $id on #$pr"
+  else
+    gh api --method POST "repos/$repo/issues/$pr/comments" -F "body=@$body" >/dev/null
+    say "commented on #$pr"
+  fi
+  ;;
+
+history)
+  # A SQLite store carried between runs (by the Actions cache, or a
+  # branch: see action.yml), and static pages of its dashboard.
+  db="$out/history/rigor.db"
+  mkdir -p "$out/history"
+  branch=${GITHUB_REF_NAME:-main}
+  if [ -f "$out/run/run.json" ]; then
+    rigor import --store "$db" --branch "$branch" "$out/run"
+  fi
+  rigor serve --store "$db" --export "$out/pages"
+  say "history: $(ls "$out/pages" | wc -l) pages in $out/pages"
+  ;;
+
+gate)
+  code=$(getstate code)
+  exit "${code:-2}"
+  ;;
+
+*)
+  say "unknown step $step"
+  exit 2
+  ;;
+esac
