@@ -103,7 +103,6 @@ func TestArgsPassed(t *testing.T) {
 	}{
 		{[]string{"-size=7"}, []string{"-size", "9"}, [2]float64{7, 9}, false},
 		{[]string{"-size=3"}, []string{"-size=3"}, [2]float64{3, 3}, true},
-		{nil, []string{"-size=3"}, [2]float64{1, 3}, false},
 	} {
 		cfg := quick(dir, t, 2, Side{Label: "old", Rev: "HEAD", Settings: Settings{Args: tc.oldArgs}},
 			Side{Label: "new", Rev: WorkingTree, Settings: Settings{Args: tc.newArgs}})
