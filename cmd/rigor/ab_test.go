@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rigorbench/rigor/model"
 )
 
 // rigorIn runs rigor in process, in dir ("" for the test's directory),
@@ -312,15 +311,7 @@ func TestABTags(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	f, err := os.Open(filepath.Join(out, "run.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	run, err := model.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := readRun(t, out)
 	if got := []string{run.Sides[0].Tags, run.Sides[1].Tags}; got[0] != "lab" || got[1] != "" {
 		t.Errorf("side tags %q, want [lab \"\"]", got)
 	}
