@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // rigorIn runs rigor in process, in dir ("" for the test's directory),
