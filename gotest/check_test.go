@@ -267,3 +267,35 @@ func TestRacy(t *testing.T) {
 		t.Errorf("error %q does not say -race", err)
 	}
 }
+
+// FuzzFailedTests: whatever a test binary prints, failedTests returns
+// names without blanks, each once, each from a "--- FAIL: " line of it.
+func FuzzFailedTests(f *testing.F) {
+	f.Add("--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/b (0.00s)\nFAIL\n")
+	f.Add("printed --- FAIL: TestNot\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		names := failedTests(out)
+		for i, n := range names {
+			if n == "" || strings.ContainsAny(n, " \t\n") || !strings.Contains(out, "--- FAIL: "+n) || slices.Contains(names[:i], n) {
+				t.Errorf("failedTests(%q) = %q: %q is not a failed test's name", out, names, n)
+			}
+		}
+	})
+}
+
+// FuzzInstrumented: any gcflags and GOFLAGS are read without a panic, and
+// a reason names what it found in them.
+func FuzzInstrumented(f *testing.F) {
+	f.Add("all=-N -l", "-race")
+	f.Add("-m", "-gcflags=all=-l -mod=mod")
+	f.Fuzz(func(t *testing.T, gcflags, goflags string) {
+		why := instrumented(Settings{GCFlags: gcflags, Env: []string{"GOFLAGS=" + goflags}})
+		if why == "" {
+			return
+		}
+		rest := strings.TrimPrefix(strings.TrimPrefix(why, "its gcflags "), "GOFLAGS has ")
+		if tok := strings.TrimSuffix(strings.Fields(rest)[0], ","); !strings.Contains(gcflags+" "+goflags, tok) {
+			t.Errorf("instrumented(%q, %q) = %q names nothing of them", gcflags, goflags, why)
+		}
+	})
+}
