@@ -83,7 +83,7 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 	if err != nil {
 		return nil, err
 	}
-	s, err := openStore(ctx, loc, false)
+	s, err := openReader(ctx, loc)
 	if err != nil {
 		return nil, err
 	}

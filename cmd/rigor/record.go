@@ -171,7 +171,17 @@ func locationName(loc string) string {
 // openStore opens the store at loc, creating a SQLite file when create
 // is set. Its errors are usage errors: one line, exit 2.
 func openStore(ctx context.Context, loc string, create bool) (sqlstore.Store, error) {
-	s, err := sqlstore.Open(ctx, loc, sqlstore.Options{Create: create})
+	return openStoreWith(ctx, loc, sqlstore.Options{Create: create})
+}
+
+// openReader opens the store at loc, which must exist, for reading only
+// (history, changes, serve): a store the user may not write to is read.
+func openReader(ctx context.Context, loc string) (sqlstore.Store, error) {
+	return openStoreWith(ctx, loc, sqlstore.Options{ReadOnly: true})
+}
+
+func openStoreWith(ctx context.Context, loc string, opts sqlstore.Options) (sqlstore.Store, error) {
+	s, err := sqlstore.Open(ctx, loc, opts)
 	if errors.Is(err, sqlstore.ErrNoStore) {
 		return nil, usageErrorf("%s: no history recorded yet (record with rigor run --record, rigor ab --record or rigor import)", locationName(loc))
 	}
@@ -184,8 +194,14 @@ func openStore(ctx context.Context, loc string, create bool) (sqlstore.Store, er
 // storeError is a store's error in one line, whole: the driver's errors
 // run to several lines (pgx gives one per address it tried, after
 // "failed to connect to `user=rigor database=rigor`:"), joined with "; ",
-// and escaped for a terminal.
+// and escaped for a terminal. A damaged SQLite file says what to do.
 func storeError(err error) string {
+	if sqlstore.Damaged(err) && !errors.Is(err, sqlstore.ErrDamaged) {
+		err = fmt.Errorf("%w: %w", sqlstore.ErrDamaged, err)
+	}
+	if sqlstore.Damaged(err) {
+		err = fmt.Errorf("%w; restore it from a backup, or move it aside to start a new history (the sqlite3 shell's .recover saves what can be read)", err)
+	}
 	var b strings.Builder
 	for _, l := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
 		if l = strings.TrimSpace(l); l == "" {

@@ -226,7 +226,7 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(ctx, loc, false)
+	s, err := openReader(ctx, loc)
 	if err != nil {
 		return err
 	}

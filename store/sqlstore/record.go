@@ -79,6 +79,9 @@ func (s *sqlStore) Record(ctx context.Context, run *model.Run, rec Recording) (R
 	if rec.Project == "" {
 		return Recorded{}, errors.New("recording a run: no project name")
 	}
+	if s.readOnly {
+		return Recorded{}, fmt.Errorf("recording in %s: the store was opened read-only", s.location)
+	}
 	if run.Kind == model.KindRamp {
 		return Recorded{}, errors.New("recording a run: ramped-load runs have no benchmark samples to keep in the history")
 	}
@@ -91,6 +94,11 @@ func (s *sqlStore) Record(ctx context.Context, run *model.Run, rec Recording) (R
 	}
 	m := machineOf(run)
 	out := Recorded{UID: uid, Machine: m.Fingerprint}
+	// Before the write lock is taken: other writers need not wait for
+	// the check.
+	if err := s.checkIntegrity(ctx); err != nil {
+		return Recorded{UID: uid}, err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return out, fmt.Errorf("recording in %s: %w", s.location, err)

@@ -29,12 +29,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -112,6 +114,13 @@ type Options struct {
 	// BusyTimeout is how long a SQLite writer waits for another to
 	// finish (default 30s).
 	BusyTimeout time.Duration
+	// ReadOnly opens a SQLite store for reading only: nothing is written,
+	// not even the migration's lock file, so that a store the user may
+	// not write to (a read-only directory or file system, another
+	// user's file) can be read. A store whose schema is older than this
+	// binary's is migrated as usual, which needs write access; Record
+	// fails. (PostgreSQL's permissions are the server's.)
+	ReadOnly bool
 }
 
 // IsURL reports whether location names a PostgreSQL database.
@@ -157,6 +166,13 @@ func Open(ctx context.Context, location string, opts Options) (Store, error) {
 }
 
 func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
+	if opts.ReadOnly {
+		s, err := openSQLiteReader(ctx, path, opts)
+		if s != nil || err != nil {
+			return s, err
+		}
+		// An older schema: migrate it, with write access.
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if !opts.Create {
 			return nil, fmt.Errorf("%s: %w", path, ErrNoStore)
@@ -178,8 +194,7 @@ func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite", sqliteDSN(path, q))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -196,6 +211,84 @@ func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// sqliteDSN is the modernc.org/sqlite data source of the file at path
+// with the parameters q.
+func sqliteDSN(path string, q url.Values) string {
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// openSQLiteReader opens the SQLite store at path read-only (mode=ro, no
+// journal mode set, no lock file) when its schema is this binary's; nil
+// and no error when it is older (it needs migrating).
+func openSQLiteReader(ctx context.Context, path string, opts Options) (Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNoStore)
+	} else if err != nil {
+		return nil, fmt.Errorf("opening the store: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("mode", "ro")
+	db, err := sql.Open("sqlite", sqliteDSN(path, q))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	s := &sqlStore{db: db, engine: SQLite, location: path, readOnly: true}
+	v, err := s.readVersion(ctx)
+	if cantInitWAL(err) && !walPending(path) {
+		// A WAL database's reader needs its -shm file, and cannot make
+		// one in a directory it may not write to. With no -wal file
+		// (no writer, nothing waiting to be copied into the database)
+		// the file alone is the store: read it as immutable. (A writer
+		// would need that directory too.)
+		db.Close()
+		q.Set("immutable", "1")
+		if db, err = sql.Open("sqlite", sqliteDSN(path, q)); err != nil {
+			return nil, fmt.Errorf("opening %s: %w", path, err)
+		}
+		s.db = db
+		v, err = s.readVersion(ctx)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	latest, err := latestVersion("migrations/sqlite")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	switch {
+	case v > latest:
+		db.Close()
+		return nil, fmt.Errorf("store %s is at schema version %d, this rigor knows up to %d: %w (upgrade rigor)", path, v, latest, ErrNewerSchema)
+	case v < latest:
+		db.Close()
+		return nil, nil
+	}
+	return s, nil
+}
+
+// cantInitWAL reports whether err is SQLite's: a read-only connection
+// could not open or make the database's -shm file (SQLITE_READONLY_*:
+// CANTINIT, DIRECTORY; SQLITE_CANTOPEN).
+func cantInitWAL(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == sqlite3.SQLITE_READONLY || c == sqlite3.SQLITE_CANTOPEN
+}
+
+// walPending reports whether the SQLite file at path has a -wal file
+// with something in it.
+func walPending(path string) bool {
+	fi, err := os.Stat(path + "-wal")
+	return err == nil && fi.Size() > 0
 }
 
 func openPostgres(ctx context.Context, location string) (Store, error) {
@@ -322,6 +415,8 @@ type sqlStore struct {
 	db       *sql.DB
 	engine   string
 	location string
+	readOnly bool        // opened with Options.ReadOnly
+	checked  atomic.Bool // a SQLite store's integrity, checked before its first recording
 }
 
 func (s *sqlStore) Engine() string   { return s.engine }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/history"
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/store/sqlstore"
+)
+
+// bigStore records, at loc, a history of commits runs (one per commit)
+// of benches benchmarks, each with sec/op, B/op and allocs/op of 10
+// samples: the store of issue 28's serve rows (1,000 x 50). Bench07
+// steps up 5% at commit 600.
+func bigStore(tb testing.TB, loc string, commits, benches int) {
+	tb.Helper()
+	ctx := context.Background()
+	s, err := sqlstore.Open(ctx, loc, sqlstore.Options{Create: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(28, 1))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for c := range commits {
+		h := fmt.Sprintf("%040x", c+1)
+		run := &model.Run{SchemaVersion: model.SchemaVersion, ID: fmt.Sprint(c), Kind: model.KindRun, Start: t0.Add(time.Duration(c) * time.Hour),
+			Env:   &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Bench CPU", Hostname: "runner"},
+			Sides: []model.Side{{Label: "current", Rev: h}}}
+		for b := range benches {
+			level := 1e-6 * float64(b+1)
+			if b == 7 && c >= commits*6/10 {
+				level *= 1.05
+			}
+			ns := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+			bytes := model.Metric{Unit: "B/op", Better: model.LowerIsBetter, Assume: model.AssumeExact}
+			allocs := model.Metric{Unit: "allocs/op", Better: model.LowerIsBetter, Assume: model.AssumeExact}
+			for r := range 10 {
+				ns.Samples = append(ns.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: level * math.Exp(0.01*rng.NormFloat64())})
+				bytes.Samples = append(bytes.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: 64})
+				allocs.Samples = append(allocs.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: 2})
+			}
+			run.Benchmarks = append(run.Benchmarks, model.Benchmark{Name: fmt.Sprintf("Bench%02d", b), Procs: 2, Pkg: "example.com/big",
+				Metrics: []model.Metric{ns, bytes, allocs}})
+		}
+		if _, err := s.Record(ctx, run, sqlstore.Recording{Project: "example.com/big", Branch: "main",
+			Commits: map[string]sqlstore.Commit{h: {Hash: h, Time: t0.Add(time.Duration(c) * time.Hour), Subject: fmt.Sprintf("commit %d", c)}}}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// bigStoreAt returns a store of bigStore(commits, benches), made once
+// per process (or kept at $RIGOR_BENCH_STORE when set, made there if
+// missing: the store curl's timings of rigor serve read).
+func bigStoreAt(tb testing.TB, commits, benches int) string {
+	tb.Helper()
+	loc := os.Getenv("RIGOR_BENCH_STORE")
+	if loc == "" {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("rigor-bench-store-%d", os.Getpid()))
+		loc = filepath.Join(dir, fmt.Sprintf("big-%dx%d.db", commits, benches))
+		tb.Cleanup(func() { os.RemoveAll(dir) })
+	}
+	if _, err := os.Stat(loc); err != nil {
+		bigStore(tb, loc, commits, benches)
+	}
+	return loc
+}
+
+// TestWriteBenchStore writes the store of issue 28's serve rows to
+// $RIGOR_BENCH_STORE (skipped without it), for timing rigor serve with
+// curl:
+//
+//	RIGOR_BENCH_STORE=/tmp/big.db go test -run TestWriteBenchStore ./cmd/rigor
+//	rigor serve --store /tmp/big.db --addr 127.0.0.1:8090 &
+//	curl -so /dev/null -w '%{time_total}\n' http://127.0.0.1:8090/
+func TestWriteBenchStore(t *testing.T) {
+	if os.Getenv("RIGOR_BENCH_STORE") == "" {
+		t.Skip("writes a store of 1,000 commits x 50 benchmarks to $RIGOR_BENCH_STORE; unset")
+	}
+	bigStoreAt(t, 1000, 50)
+}
+
+// BenchmarkServe times the dashboard's pages on a store of 1,000 commits
+// x 50 benchmarks x 3 units (issue 28: they took 1 s each, reading the
+// whole history to show one page).
+func BenchmarkServe(b *testing.B) {
+	loc := bigStoreAt(b, 1000, 50)
+	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	opts, err := (&seriesFlags{window: history.DefaultWindowLen, maxP: history.DefaultMaxPValue, transient: history.DefaultTransient}).options()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}
+	h := d.handler()
+	for _, page := range []struct{ name, url string }{
+		{"index", "/"},
+		{"series", "/series?bench=Bench07-2&branch=main&machine=" + sqlstore.MachineOf(&model.Run{Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Bench CPU"}}).Fingerprint + "&pkg=example.com%2Fbig&unit=sec%2Fop"},
+		{"run", "/run/500"},
+	} {
+		b.Run(page.name, func(b *testing.B) {
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("GET", page.url, nil))
+				if w.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d\n%.500s", page.url, w.Code, w.Body.String())
+				}
+			}
+		})
+	}
+}

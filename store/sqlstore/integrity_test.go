@@ -1,0 +1,134 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	mrand "math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// recordRuns records n runs of testRun (10 benchmarks x 20 rounds) at
+// loc, and closes the store.
+func recordRuns(t *testing.T, loc string, n int) {
+	t.Helper()
+	s, err := Open(context.Background(), loc, Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range n {
+		rev := fmt.Sprintf("%040x", i+1)
+		if _, err := s.Record(context.Background(), testRun(uint64(i+1), rev, 10, 20), Recording{Project: "example.com/p", Branch: "main",
+			Commits: map[string]Commit{rev: {Hash: rev, Subject: "c"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRecordRefusesDamagedStore: 200 KB of garbage written into the
+// middle of a store's file is found before the next run is recorded:
+// an error that says the file is damaged, nothing recorded. (The run
+// was recorded, its write touching none of the damaged pages, and the
+// damage showed only when the history was read.)
+func TestRecordRefusesDamagedStore(t *testing.T) {
+	loc := filepath.Join(t.TempDir(), FileName)
+	recordRuns(t, loc, 60)
+	fi, err := os.Stat(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(loc, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := make([]byte, 200<<10)
+	rng := mrand.New(mrand.NewPCG(13, 1))
+	for i := range garbage {
+		garbage[i] = byte(rng.Uint32())
+	}
+	if _, err := f.WriteAt(garbage, fi.Size()/2-int64(len(garbage))/2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s, err := Open(context.Background(), loc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rev := fmt.Sprintf("%040x", 999)
+	got, err := s.Record(context.Background(), testRun(999, rev, 1, 5), Recording{Project: "example.com/p", Branch: "main"})
+	if err == nil || !Damaged(err) {
+		t.Fatalf("Record into a damaged store = %+v, %v; want an error saying it is damaged", got, err)
+	}
+	t.Logf("%v", err)
+	// Reading it says so too, through the same test.
+	if _, err := s.Points(context.Background(), Filter{}); err == nil || !Damaged(err) {
+		t.Errorf("Points of a damaged store: %v, want an error Damaged recognizes", err)
+	}
+}
+
+// TestOpenReadOnly: a store in a directory nobody may write to is read
+// (every read said "open ...migrate-lock: permission denied"), writing
+// nothing, and refuses to record.
+func TestOpenReadOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ro")
+	os.Mkdir(dir, 0o755)
+	loc := filepath.Join(dir, FileName)
+	recordRuns(t, loc, 3)
+	os.Remove(loc + ".migrate-lock")
+	before := dirNames(t, dir)
+	readOnlyDir(t, dir)
+	if err := os.WriteFile(filepath.Join(dir, "probe"), nil, 0o644); err == nil {
+		t.Fatal("the directory is still writable")
+	}
+	s, err := Open(context.Background(), loc, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := s.Points(context.Background(), Filter{})
+	if err != nil || len(pts) != 3*10*2 {
+		t.Errorf("Points: %d points, %v; want 60", len(pts), err)
+	}
+	if _, err := s.Record(context.Background(), testRun(7, "ab", 1, 3), Recording{Project: "example.com/p"}); err == nil {
+		t.Error("a read-only store recorded a run")
+	}
+	s.Close()
+	if after := dirNames(t, dir); !slices.Equal(before, after) {
+		t.Errorf("opening read-only changed the directory: %q, then %q", before, after)
+	}
+}
+
+// readOnlyDir makes dir read-only until the test ends: its mode, or, for
+// root (whom modes do not stop), the immutable attribute (chattr +i;
+// the test is skipped where that is not allowed).
+func readOnlyDir(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("as root, a read-only directory needs chattr +i: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
