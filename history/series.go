@@ -29,7 +29,10 @@ func (p Point) Value() float64 { return stats.Median(p.Samples) }
 type Series struct {
 	// Name identifies the series for people: package, benchmark, unit,
 	// machine, branch.
-	Name      string
+	Name string
+	// Project is the project the series' runs belong to (the module
+	// path, normally).
+	Project   string
 	Pkg       string
 	Benchmark string
 	Unit      string

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -67,26 +68,30 @@ flags or no store.`,
 // sinceFilter tells whether a point is after --since.
 type sinceFilter func(p history.Point, s *history.Series) bool
 
-func parseSince(ctx context.Context, since string) (sinceFilter, error) {
+// parseSince reads --since. A hash that git does not know here is
+// returned as unknown: the store must know it (checkSince).
+func parseSince(ctx context.Context, since string) (after sinceFilter, unknown string, err error) {
 	if since == "" {
-		return func(history.Point, *history.Series) bool { return true }, nil
+		return func(history.Point, *history.Series) bool { return true }, "", nil
 	}
 	if d, err := time.ParseDuration(since); err == nil {
 		if d < 0 {
-			return nil, usageErrorf("--since %s: want a duration before now, not after", since)
+			return nil, "", usageErrorf("--since %s: want a duration before now, not after", since)
 		}
 		t := time.Now().Add(-d)
-		return func(p history.Point, _ *history.Series) bool { return p.Time.After(t) }, nil
+		return func(p history.Point, _ *history.Series) bool { return p.Time.After(t) }, "", nil
 	}
 	if t, err := time.Parse(time.RFC3339, since); err == nil {
-		return func(p history.Point, _ *history.Series) bool { return p.Time.After(t) }, nil
+		return func(p history.Point, _ *history.Series) bool { return p.Time.After(t) }, "", nil
 	}
 	commit := strings.ToLower(since)
 	var when time.Time
 	if c, ok := gitCommit(ctx, ".", since); ok {
 		commit, when = c.Hash, c.Time
 	} else if !isHash(since) {
-		return nil, usageErrorf("--since %q: not a duration, an RFC 3339 time, a commit hash, or a revision git knows here", since)
+		return nil, "", usageErrorf("--since %q: not a duration, an RFC 3339 time, a commit hash, or a revision git knows here", report.TerminalSafe(since))
+	} else {
+		unknown = commit
 	}
 	// After the commit: in a series that has it, the points after its
 	// first; in one that does not, the points after its time when git
@@ -98,7 +103,35 @@ func parseSince(ctx context.Context, since string) (sinceFilter, error) {
 			}
 		}
 		return when.IsZero() || p.Time.After(when)
-	}, nil
+	}, unknown, nil
+}
+
+// checkSince refuses a --since hash that git does not know here when no
+// series shown has it either (it was taken for "since the beginning"),
+// or when it names more than one commit of theirs.
+func checkSince(prefix string, series []*history.Series) error {
+	if prefix == "" {
+		return nil
+	}
+	found := map[string]bool{}
+	for _, s := range series {
+		for _, p := range s.Points {
+			if strings.HasPrefix(p.Commit, prefix) {
+				found[p.Commit] = true
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return usageErrorf("--since %s: no such commit: git does not know it here, and no result in the store was measured at it", prefix)
+	case 1:
+		return nil
+	}
+	hashes := slices.Sorted(maps.Keys(found))
+	for i, h := range hashes {
+		hashes[i] = shortHash(h)
+	}
+	return usageErrorf("--since %s names %d commits of the store (%s): give more of the hash", prefix, len(found), strings.Join(hashes, ", "))
 }
 
 // A listed change: a change point, or a newest result that breaks away.
@@ -116,12 +149,15 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 	if err != nil {
 		return err
 	}
-	after, err := parseSince(ctx, opts.since)
+	after, unknown, err := parseSince(ctx, opts.since)
 	if err != nil {
 		return err
 	}
 	series, err := opts.series.load(ctx, opts.bench)
 	if err != nil {
+		return err
+	}
+	if err := checkSince(unknown, series); err != nil {
 		return err
 	}
 	a := history.Analyze(series, hopts)
@@ -157,10 +193,7 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 		if l.regression {
 			regressions++
 		}
-		subject := report.TerminalSafe(l.to.Subject)
-		if len(subject) > 60 {
-			subject = subject[:57] + "..."
-		}
+		subject := subjectCell(l.to.Subject, 60)
 		fmt.Fprintf(stdout, "%s  %s..%s  %s\n    %s\n", l.when.UTC().Format("2006-01-02 15:04"), shortHash(l.from.Commit), shortHash(l.to.Commit),
 			seriesTitle(l.series), l.text)
 		if subject != "" {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/perf/benchunit"
@@ -25,6 +26,7 @@ import (
 // parameters; history and changes share them.
 type seriesFlags struct {
 	store        string
+	project      string
 	branch       string
 	machine      string
 	unit         string
@@ -38,6 +40,7 @@ type seriesFlags struct {
 
 func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
 	registerStoreFlag(fs, &f.store)
+	fs.StringVar(&f.project, "project", "", "only this `project` (a module path; default: every project in the store)")
 	fs.StringVar(&f.branch, "branch", "", "only this `branch` (default: every branch, each its own series)")
 	fs.StringVar(&f.machine, "machine", "", "only this machine (a `fingerprint` or its prefix; default: every machine, each its own series)")
 	fs.StringVar(&f.unit, "unit", unit, "only this `unit` (sec/op, B/op, allocs/op, ...; \"\" for every unit)")
@@ -88,7 +91,7 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 		return nil, err
 	}
 	defer s.Close()
-	pts, err := s.Points(ctx, sqlstore.Filter{Branch: f.branch, Machine: f.machine, Unit: f.unit, Dirty: f.dirty})
+	pts, err := s.Points(ctx, sqlstore.Filter{Project: f.project, Branch: f.branch, Machine: f.machine, Unit: f.unit, Dirty: f.dirty})
 	if err != nil {
 		return nil, usageErrorf("%s", storeError(err))
 	}
@@ -125,14 +128,31 @@ func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 			if p.Pkg != "" {
 				name = p.Pkg + "." + full
 			}
-			s = &history.Series{Name: name, Pkg: p.Pkg, Benchmark: full, Unit: p.Unit, Machine: p.Machine, Branch: p.Branch, Better: p.Better}
+			s = &history.Series{Name: name, Project: p.Project, Pkg: p.Pkg, Benchmark: full, Unit: p.Unit, Machine: p.Machine, Branch: p.Branch, Better: p.Better}
 			byKey[k] = s
 			out = append(out, s)
 		}
 		s.Points = append(s.Points, history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: p.Values})
 	}
+	// Series of two projects that would show the same title (rigor
+	// exec's, named by their commands) are named with their project.
+	type title struct{ name, unit, machine, branch string }
+	projects := map[title]map[string]bool{}
+	for _, s := range out {
+		t := title{s.Name, s.Unit, s.Machine, s.Branch}
+		if projects[t] == nil {
+			projects[t] = map[string]bool{}
+		}
+		projects[t][s.Project] = true
+	}
+	for _, s := range out {
+		if len(projects[title{s.Name, s.Unit, s.Machine, s.Branch}]) > 1 {
+			s.Name = s.Project + ": " + s.Name
+		}
+	}
 	slices.SortStableFunc(out, func(a, b *history.Series) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit), cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Branch, b.Branch))
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit), cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Branch, b.Branch),
+			cmp.Compare(a.Project, b.Project))
 	})
 	return out
 }
@@ -239,7 +259,7 @@ func describeFilter(bench string, f seriesFlags) string {
 	if bench != "" {
 		parts = append(parts, fmt.Sprintf(" %q", bench))
 	}
-	for _, kv := range [][2]string{{"unit", f.unit}, {"branch", f.branch}, {"machine", f.machine}} {
+	for _, kv := range [][2]string{{"project", f.project}, {"unit", f.unit}, {"branch", f.branch}, {"machine", f.machine}} {
 		if kv[1] != "" {
 			parts = append(parts, fmt.Sprintf(" %s %s", kv[0], kv[1]))
 		}
@@ -342,10 +362,7 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, transi
 			fmt.Fprintf(w, "  ----- change: %s -----\n", changeLine(c))
 		}
 		p := s.Points[i]
-		subject := report.TerminalSafe(p.Subject)
-		if len(subject) > 50 {
-			subject = subject[:47] + "..."
-		}
+		subject := subjectCell(p.Subject, 50)
 		mark := " "
 		if outlier[i] {
 			mark = "*"
@@ -353,6 +370,13 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, transi
 		fmt.Fprintf(w, "  %5d%s %-10s  %-16s  %12s  %7d  %s\n", i+1, mark, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
 			scaleValue(p.Value(), s.Unit), len(p.Samples), subject)
 	}
+}
+
+// subjectCell is a commit's subject in at most w columns, cut at a
+// character (it was cut at a byte: mid-character in a subject of
+// multi-byte ones) and ended with "..." when cut, escaped for a terminal.
+func subjectCell(subject string, w int) string {
+	return report.TerminalSafe(runewidth.Truncate(subject, w, "..."))
 }
 
 // sparkWidth is the number of points a sparkline shows.
@@ -391,6 +415,11 @@ func writeSpark(w io.Writer, s *history.Series, changes []history.Change, last i
 		c := changes[len(changes)-1]
 		summary = fmt.Sprintf("%d %s; last at %s: %s", len(changes), words.Plural(len(changes), "change", "changes"), shortHash(c.After.Commit), changeLine(&c))
 	}
-	fmt.Fprintf(w, "%s\n  %s  %d points, %s .. %s\n  %s\n", seriesTitle(s), b.String(), len(v),
+	// The count and the range are those of the points drawn.
+	shown := fmt.Sprintf("%d %s", len(v), words.Plural(len(v), "point", "points"))
+	if start > 0 {
+		shown = fmt.Sprintf("last %d of %d points", len(v)-start, len(v))
+	}
+	fmt.Fprintf(w, "%s\n  %s  %s, %s .. %s\n  %s\n", seriesTitle(s), b.String(), shown,
 		scaleValue(lo, s.Unit), scaleValue(hi, s.Unit), summary)
 }

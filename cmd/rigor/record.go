@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -249,8 +250,11 @@ func recording(ctx context.Context, root string, run *model.Run) (sqlstore.Recor
 }
 
 // projectOf is the project that runs measured in the module at root
-// belong to: $RIGOR_PROJECT, else the module path, else (outside a
-// module) the current directory's name.
+// belong to: $RIGOR_PROJECT, else the module path; outside a module, the
+// git repository's: the address of its origin as a path
+// (github.com/org/repo, the same in every clone and subdirectory), else
+// its top-level directory; outside a repository, the current directory
+// (as an absolute path: two directories of one name are two projects).
 func projectOf(root string) string {
 	if p := os.Getenv("RIGOR_PROJECT"); p != "" {
 		return p
@@ -260,10 +264,44 @@ func projectOf(root string) string {
 			return p
 		}
 	}
+	ctx := context.Background()
+	if u, err := gitOutput(ctx, ".", "remote", "get-url", "origin"); err == nil {
+		if p := remotePath(u); p != "" {
+			return p
+		}
+	}
+	if top, err := gitOutput(ctx, ".", "rev-parse", "--show-toplevel"); err == nil && top != "" {
+		return top
+	}
 	if wd, err := os.Getwd(); err == nil {
-		return filepath.Base(wd)
+		return wd
 	}
 	return ""
+}
+
+// remotePath is a git remote's address as a path, as Go names modules:
+// github.com/org/repo for https://user:token@github.com/org/repo.git,
+// ssh://git@github.com/org/repo and git@github.com:org/repo.git; "" for
+// one it cannot read (a local path).
+func remotePath(remote string) string {
+	remote = strings.TrimSpace(remote)
+	var host, path string
+	if u, err := url.Parse(remote); err == nil && u.Host != "" {
+		host, path = u.Hostname(), u.Path
+	} else if at, rest, ok := strings.Cut(remote, "@"); ok && !strings.Contains(at, "/") {
+		// scp-like: [user@]host:path
+		host, path, ok = strings.Cut(rest, ":")
+		if !ok {
+			return ""
+		}
+	} else {
+		return ""
+	}
+	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
+	if host == "" || path == "" || strings.ContainsAny(host, "/\\") {
+		return ""
+	}
+	return strings.ToLower(host) + "/" + path
 }
 
 // modulePath returns the module path in root's go.mod, or "".

@@ -320,7 +320,7 @@ func (f filter) query() string {
 
 // load reads and analyzes the series f selects.
 func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *history.Analysis, error) {
-	pts, err := d.store.Points(ctx, sqlstore.Filter{Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	pts, err := d.store.Points(ctx, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -330,6 +330,7 @@ func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *his
 
 func seriesQuery(s *history.Series) string {
 	v := url.Values{}
+	v.Set("project", s.Project)
 	v.Set("pkg", s.Pkg)
 	v.Set("bench", s.Benchmark)
 	v.Set("unit", s.Unit)
@@ -390,14 +391,18 @@ func (d *dashboard) index(w http.ResponseWriter, r *http.Request) {
 func (d *dashboard) seriesPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := filter{Pkg: q.Get("pkg"), Branch: q.Get("branch"), Machine: q.Get("machine"), Unit: q.Get("unit")}
-	pts, err := d.store.Points(r.Context(), sqlstore.Filter{Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	project := q.Get("project")
+	if !q.Has("project") {
+		project = d.flags.project
+	}
+	pts, err := d.store.Points(r.Context(), sqlstore.Filter{Project: project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	var s *history.Series
 	for _, x := range groupSeries(pts, nil) {
-		if x.Benchmark == q.Get("bench") && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch {
+		if x.Benchmark == q.Get("bench") && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch && (project == "" || x.Project == project) {
 			s = x
 		}
 	}
