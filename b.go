@@ -3,7 +3,9 @@ package rigor
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -57,6 +59,8 @@ type B struct {
 	tpSet     bool
 	batch     BatchSize
 	err       error
+	// metrics are the values ReportMetric reported, by unit.
+	metrics map[string]float64
 
 	entered, finished bool // parallel barrier state
 }
@@ -76,6 +80,52 @@ func (b *B) SetElements(n int64) { b.tp, b.tpSet = throughput{float64(n), "elems
 func (b *B) SetThroughput(n float64, unit string) {
 	b.tp, b.tpSet = throughput{n, unit + "/s"}, true
 }
+
+// ReportMetric reports a metric of this sample besides its time, as
+// testing.B.ReportMetric does: n in unit, taken as given. For a
+// per-operation unit ("/op") divide a total by the iteration count the
+// timing loop was given (B.Iters); in a parallel variant each goroutine
+// reports its own and the sample's value is their mean (each ran Iters
+// iterations, so the mean of per-operation values is the sample's per
+// operation). The harness compares the metric between variants with the
+// same paired statistics, estimates and verdicts as time, in every format;
+// whether more is better follows the unit as benchstat's does (".../s"
+// higher, anything else lower). Call it after the timing loop; a later
+// call with the same unit replaces the value.
+//
+// ReportMetric is for what the work itself counts or measures (bytes
+// written, cache misses read from a counter, a time a B.IterCustom
+// function measured on another clock): the harness measures time, CPU
+// time and allocations itself, and their units are refused.
+func (b *B) ReportMetric(n float64, unit string) {
+	switch {
+	case unit == "" || strings.ContainsAny(unit, " \t\n"):
+		b.fail(fmt.Errorf("ReportMetric: unit %q is empty or holds white space", unit))
+		return
+	case reservedUnits[unit]:
+		b.fail(fmt.Errorf("ReportMetric: unit %q is one the harness measures itself", unit))
+		return
+	case math.IsNaN(n) || math.IsInf(n, 0):
+		b.fail(fmt.Errorf("ReportMetric: %s is %v", unit, n))
+		return
+	}
+	if b.metrics == nil {
+		b.metrics = map[string]float64{}
+	}
+	b.metrics[unit] = n
+}
+
+// reservedUnits are the units of the harness's own metrics (and
+// testing's spellings of them), which ReportMetric refuses.
+var reservedUnits = map[string]bool{
+	"sec/op": true, "ns/op": true, "cpu-sec/op": true, "wait-sec/op": true,
+	"B/op": true, "allocs/op": true, "GCs/op": true,
+}
+
+// Iters returns the iteration count of the sample: what the timing loop
+// runs, and what a total passed to ReportMetric is divided by for a
+// per-operation unit.
+func (b *B) Iters() int { return b.iters }
 
 var (
 	errTwoLoops   = errors.New("called more than one timing loop in one sample")
@@ -236,6 +286,12 @@ func loopIO[I, O any](in []I, out []O, f func(I) O) {
 // IterCustom hands the sample's iteration count to f, which runs that many
 // iterations and returns the time they took. Nothing is subtracted: f's
 // timing is taken as it is.
+//
+// A measurement other than time (cycles read from a counter, a device's
+// own clock, bytes a server sent) is reported after IterCustom with
+// B.ReportMetric, per operation (divided by B.Iters) when its unit ends in
+// "/op": it is then compared with the same statistics and verdicts as the
+// time, as Criterion.rs's Measurement is.
 func (b *B) IterCustom(f func(iters int) time.Duration) {
 	if !b.begin(false) {
 		return

@@ -355,3 +355,75 @@ func TestScalingCounts(t *testing.T) {
 		}
 	}
 }
+
+// ReportMetric's values reach the sample as given (a per-operation unit is
+// the caller's division, as in testing.B), the last call for a unit wins,
+// a parallel sample's value is the mean of its goroutines', and the
+// harness's own units are refused.
+func TestReportMetric(t *testing.T) {
+	g := NewGroup("report")
+	g.Config = quick()
+	g.Bench("custom", func(b *B) {
+		// A custom measurement: IterCustom's function counts on its
+		// own clock (here 3 ticks and 2 µs an iteration).
+		ticks := 0
+		b.IterCustom(func(n int) time.Duration {
+			ticks = 3 * n
+			return time.Duration(n) * 2 * time.Microsecond
+		})
+		b.ReportMetric(float64(ticks)/float64(b.Iters()), "ticks/op")
+		b.ReportMetric(float64(ticks), "ticks")
+		b.ReportMetric(1, "files")
+		b.ReportMetric(2, "files")
+	})
+	g.BenchParallel("parallel", 4, func(b *B) {
+		b.Iter(func() {})
+		b.ReportMetric(float64(b.Goroutine()), "goroutine")
+		if b.Goroutine() == 3 {
+			b.ReportMetric(7, "last")
+		}
+	})
+	g.Bench("none", func(b *B) { b.Iter(func() {}) })
+	s := sampler(t, g)
+	x, err := s.Sample(0, 40, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 ticks × 40 iterations = 120 ticks, 3 per operation.
+	want := map[string]float64{"ticks/op": 3, "ticks": 120, "files": 2}
+	if !reflect.DeepEqual(x.Metrics, want) || x.Timed != 80e-6 {
+		t.Errorf("custom: metrics %v, timed %v; want %v, 80µs", x.Metrics, x.Timed, want)
+	}
+	x, err = s.Sample(1, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (0+1+2+3)/4 = 1.5; "last" was reported by one goroutine only.
+	if want := map[string]float64{"goroutine": 1.5, "last": 7}; !reflect.DeepEqual(x.Metrics, want) {
+		t.Errorf("parallel: metrics %v, want %v", x.Metrics, want)
+	}
+	if x, _ := s.Sample(2, 10, false); x.Metrics != nil {
+		t.Errorf("none: metrics %v, want nil", x.Metrics)
+	}
+
+	for _, tt := range []struct {
+		name string
+		fn   func(*B)
+		want string
+	}{
+		{"time", func(b *B) { b.Iter(func() {}); b.ReportMetric(1, "ns/op") }, `unit "ns/op" is one the harness measures itself`},
+		{"allocs", func(b *B) { b.Iter(func() {}); b.ReportMetric(1, "allocs/op") }, `unit "allocs/op" is one the harness measures itself`},
+		{"space", func(b *B) { b.Iter(func() {}); b.ReportMetric(1, "a b") }, `unit "a b" is empty or holds white space`},
+		{"empty", func(b *B) { b.Iter(func() {}); b.ReportMetric(1, "") }, `unit "" is empty`},
+		{"nan", func(b *B) { b.Iter(func() {}); b.ReportMetric(math.NaN(), "x") }, `x is NaN`},
+		{"throughput", func(b *B) { b.SetBytes(8); b.Iter(func() {}); b.ReportMetric(1, "B/s") }, `unit "B/s" is the variant's throughput`},
+	} {
+		g := NewGroup("bad")
+		g.Config = quick()
+		g.Bench(tt.name, tt.fn)
+		_, err := sampler(t, g).Sample(0, 5, false)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/harness"
+	"github.com/rigorbench/rigor/stats"
 )
 
 func fib(n int) int {
@@ -137,4 +140,64 @@ func ExampleGroup_BenchParallel() {
 	run, _ := harness.Measure(context.Background(), g)
 	fmt.Println(run.Benchmarks[0].Config["goroutines"], run.Benchmarks[0].Metric("elems/s") != nil)
 	// Output: mutex=2 true
+}
+
+// ReportMetric reports what the work itself counts, here the comparisons
+// a search makes, per operation: the total over the sample's iterations
+// divided by B.Iters, as with testing.B.ReportMetric. The harness compares
+// it between variants with the same statistics and verdicts as time
+// (fewer is better, as for any unit not ending in "/s"). Finding 1400 in
+// the even numbers 0 to 2046 takes a linear search 701 comparisons
+// (indices 0 to 700), a binary search 10 (1024 halved down to 1).
+func ExampleB_ReportMetric() {
+	data := make([]int, 1024)
+	for i := range data {
+		data[i] = 2 * i
+	}
+	g := rigor.NewGroup("search")
+	g.Config.WarmUp, g.Config.Budget = -1, 20*time.Millisecond
+	g.Bench("linear", func(b *rigor.B) {
+		cmps := 0
+		rigor.Iter(b, func() int {
+			for i, v := range data {
+				cmps++
+				if v >= rigor.Opaque(1400) {
+					return i
+				}
+			}
+			return len(data)
+		})
+		b.ReportMetric(float64(cmps)/float64(b.Iters()), "cmps/op")
+	})
+	g.Bench("binary", func(b *rigor.B) {
+		cmps := 0
+		rigor.Iter(b, func() int {
+			return sort.Search(len(data), func(i int) bool { cmps++; return data[i] >= rigor.Opaque(1400) })
+		})
+		b.ReportMetric(float64(cmps)/float64(b.Iters()), "cmps/op")
+	})
+	run, err := harness.Measure(context.Background(), g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := run.Benchmarks[0].Metric("cmps/op")
+	for _, side := range run.Sides {
+		fmt.Println(side.Label, stats.Median(m.Values(side.Label)), m.Unit)
+	}
+	rep, err := analysis.Analyze(run, analysis.DefaultOptions())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, rm := range rep.Benchmarks[0].Metrics {
+		if rm.Unit == "cmps/op" {
+			c := rm.Changes[0]
+			fmt.Printf("%s vs %s: %+.2f%% %s\n", c.Side, rep.Sides[0], 100*c.Estimate, c.Verdict)
+		}
+	}
+	// Output:
+	// linear 701 cmps/op
+	// binary 10 cmps/op
+	// binary vs linear: -98.57% improved
 }

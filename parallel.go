@@ -59,6 +59,7 @@ func (s *Sampler) parallel(bn *bench, n int, counting bool) (Sample, error) {
 		Loop:       s.loopIndex(bs[0].shape),
 	}
 	res.setThroughput(bn, bs[0])
+	res.Metrics = meanMetrics(bs)
 	for _, b := range bs {
 		if err := sampleErr(bn, b); err != nil {
 			return res, err
@@ -106,4 +107,25 @@ func (b *B) parRelease() {
 		b.finished = true
 		b.par.done.Done()
 	}
+}
+
+// meanMetrics is the mean, by unit, of the values the goroutines reported
+// with B.ReportMetric (over those that reported the unit); nil when none
+// did.
+func meanMetrics(bs []*B) map[string]float64 {
+	var sum map[string]float64
+	n := map[string]int{}
+	for _, b := range bs {
+		for u, v := range b.metrics {
+			if sum == nil {
+				sum = map[string]float64{}
+			}
+			sum[u] += v
+			n[u]++
+		}
+	}
+	for u := range sum {
+		sum[u] /= float64(n[u])
+	}
+	return sum
 }

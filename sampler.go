@@ -129,6 +129,9 @@ type Sample struct {
 	// Custom is true when the variant timed itself (B.IterCustom):
 	// nothing is to be subtracted.
 	Custom bool
+	// Metrics are the values the variant reported with B.ReportMetric,
+	// by unit; nil when none.
+	Metrics map[string]float64
 	// Loop identifies the timing loop's shape (its kind and types) among
 	// those this sampler has seen since Reset, from 1; 0 for IterCustom.
 	// See LoopOverhead.
@@ -174,6 +177,7 @@ func (s *Sampler) Sample(cell, iters int, counting bool) (Sample, error) {
 		Objects:    b.allocs.objects,
 		Bytes:      b.allocs.bytes,
 		Custom:     b.custom,
+		Metrics:    b.metrics,
 		Loop:       s.loopIndex(b.shape),
 	}
 	res.setThroughput(bn, b)
@@ -194,6 +198,13 @@ func sampleErr(bn *bench, b *B) error {
 		return fmt.Errorf("variant %q: %w", bn.variant, b.err)
 	case b.loops == 0:
 		return fmt.Errorf("variant %q did not call a timing loop (Iter, B.Iter, IterWithSetup or B.IterCustom)", bn.variant)
+	}
+	tp := bn.tp
+	if b.tpSet {
+		tp = b.tp
+	}
+	if _, ok := b.metrics[tp.unit]; ok && tp.unit != "" {
+		return fmt.Errorf("variant %q: ReportMetric: unit %q is the variant's throughput, which the harness measures itself", bn.variant, tp.unit)
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package harness
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/rigorbench/rigor"
@@ -100,7 +102,8 @@ func (s *setResult) allMetrics() []model.Metric {
 }
 
 // timedMetrics returns sec/op, the other per-round metrics (throughput,
-// and cpu-sec/op when the system reports CPU time) and GCs/op of the timed
+// cpu-sec/op and wait-sec/op when the system reports CPU time, then the
+// metrics the variants reported with B.ReportMetric, by unit) and GCs/op of the timed
 // rounds lo+1 to hi, and whether any of them saw a garbage collection.
 func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metric, gcs model.Metric, anyGC bool) {
 	sec = model.Metric{Unit: unitTime, Better: model.LowerIsBetter}
@@ -115,6 +118,7 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 		return &tps[len(tps)-1]
 	}
 	var cpu, wait *model.Metric
+	own := map[string]*model.Metric{}
 	for i, c := range s.set.cells {
 		for k := lo; k < min(hi, len(s.samples[i])); k++ {
 			x := s.samples[i][k]
@@ -144,6 +148,17 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 				m := tpMetric(x.ThroughputUnit)
 				m.Samples = append(m.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: x.Throughput * ops / x.net})
 			}
+			// A reported metric is the variant's own figure, taken as
+			// given (as testing.B.ReportMetric's): nothing is
+			// subtracted or divided.
+			for u, v := range x.Metrics {
+				m := own[u]
+				if m == nil {
+					m = &model.Metric{Unit: u, Better: model.DefaultBetter(u)}
+					own[u] = m
+				}
+				m.Samples = append(m.Samples, model.Sample{Side: c.variant, Round: round, Iters: int64(x.Iters), Value: v})
+			}
 		}
 	}
 	if cpu != nil {
@@ -151,6 +166,9 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 	}
 	if wait != nil && cpu != nil && len(wait.Samples) == len(cpu.Samples) {
 		tps = append(tps, *wait)
+	}
+	for _, u := range slices.Sorted(maps.Keys(own)) {
+		tps = append(tps, *own[u])
 	}
 	return sec, tps, gcs, anyGC
 }
