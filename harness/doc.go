@@ -70,6 +70,10 @@
 //     process-wide counts. Values are whole numbers per op, truncated, as
 //     testing.B reports them;
 //   - GCs/op, garbage-collection cycles per op, when some variant allocates.
+//   - every metric the variant reported with B.ReportMetric, in its unit,
+//     for every timed round, as reported (a per-operation value is the
+//     variant's division), compared like the others: its direction follows
+//     its unit (".../s" higher is better, anything else lower).
 //
 // Each benchmark's Config says how it was measured (sampling, iterations,
 // rounds, timer-resolution, stopped) and, as lists of variant=value pairs,
