@@ -95,6 +95,9 @@ func (s *setResult) notes(r *runner, key string) []model.Note {
 	if s.stop == stopInterrupted {
 		note(model.NoteInterrupted, "", -1, nil, fmt.Sprintf("interrupted after %d complete rounds: the results rest on them alone", s.rounds))
 	}
+	if s.needBudget > 0 {
+		note(model.NoteBudget, "plan", -1, map[string]float64{"budget_sec": r.cfg.Budget.Seconds(), "needed_sec": s.needBudget.Seconds()}, r.shortBudgetText(s.needBudget))
+	}
 	if s.stop == stopBudget || s.stop == stopMaxRounds {
 		if s.unresolved {
 			what := fmt.Sprintf("the %v budget", r.cfg.Budget)

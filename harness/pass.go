@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -35,6 +36,9 @@ type runner struct {
 	pass    *model.Run
 	group   string
 	earlier []*model.Run
+	// warn, when set, receives the warnings said before measuring (a
+	// budget too small for the minimum rounds).
+	warn io.Writer
 }
 
 // A marker attributes what the system does to benchmarks and rounds (see
@@ -58,6 +62,7 @@ func newRunner(s *rigor.Sampler, seed uint64) *runner {
 		s:       s,
 		rng:     experiment.NewRand(seed),
 		observe: true,
+		warn:    os.Stderr,
 	}
 }
 

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -123,6 +124,54 @@ func (r *runner) makePlan(metWall, metTimed []float64) plan {
 	p.n = clampIters(budget / float64(rounds) / sumWall)
 	scales(0.8 * float64(p.n))
 	return p
+}
+
+// roundSeconds is the expected length of one timed round of p, seconds,
+// from the warm-up estimates: every variant's iterations (its scale times
+// the shared count; for linear sampling, the mean multiplier's) at its
+// whole call's time. The loop-overhead measurements are left out.
+func (p *plan) roundSeconds() float64 {
+	n := float64(p.n)
+	if p.mode == rigor.Linear && len(p.mult) > 0 {
+		n *= float64(len(p.mult)+1) / 2
+	}
+	t := 0.0
+	for i, w := range p.metWall {
+		t += float64(p.scale[i]) * n * w
+	}
+	return t
+}
+
+// shortBudget returns, when the budget cannot give p the minimum number
+// of rounds, the budget that would: the minimum rounds' expected time,
+// rounded up to two significant digits. Zero when the budget suffices.
+// The budget cannot when the shared count is 1 and still too many (as
+// Criterion.rs's d = 1), or when the minimum rounds would take more than
+// twice the budget: a plan's count is rounded up to whole iterations,
+// and linear sampling may run up to twice over (see makePlan), which is
+// the plan's choice, not a budget too small.
+func (r *runner) shortBudget(p *plan) time.Duration {
+	need, budget := float64(r.cfg.MinRounds)*p.roundSeconds(), r.cfg.Budget.Seconds()
+	if !(need > budget && p.n == 1 || need > 2*budget) {
+		return 0
+	}
+	return roundUp2(time.Duration(math.Round(need * 1e9)))
+}
+
+// shortBudgetText says that the budget cannot give the minimum rounds,
+// and what would.
+func (r *runner) shortBudgetText(need time.Duration) string {
+	return fmt.Sprintf("unable to complete the minimum of %d rounds in the %v budget (the warm-up's estimates put them at %v, so they run over it); increase the budget to %v (Config.Budget, -rigor.budget)",
+		r.cfg.MinRounds, r.cfg.Budget, need, need)
+}
+
+// roundUp2 rounds d up to two significant digits (1234ms is 1.3s).
+func roundUp2(d time.Duration) time.Duration {
+	unit := time.Duration(1)
+	for d/unit >= 100 {
+		unit *= 10
+	}
+	return (d + unit - 1) / unit * unit
 }
 
 func clampIters(x float64) int {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/rigorbench/rigor"
+	"github.com/rigorbench/rigor/model"
 )
 
 // testRunner returns a runner of cfg (defaults filled in) with a clock of
@@ -140,4 +142,76 @@ func TestWarmUpNegative(t *testing.T) {
 			t.Errorf("%s: estimates %v s (call) and %v s (timed) per iteration, loop %d; want finite, the call's above 0", v, wall[i], timed[i], loops[i])
 		}
 	}
+}
+
+// The plan check: a budget that cannot give the minimum rounds says which
+// would, worked by hand from the warm-up estimates.
+func TestShortBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		cfg       rigor.Config
+		wall      []float64
+		want      time.Duration
+		wantLines string
+	}{
+		// Flat: n = 50ms / 100 rounds / 10ms < 1, so 1 iteration a
+		// round; 10 rounds × 10 ms = 100 ms.
+		{"flat", rigor.Config{Budget: 50 * time.Millisecond, MinRounds: 10, MaxRounds: 100, Sampling: rigor.Flat}, []float64{10e-3}, 100 * time.Millisecond,
+			"unable to complete the minimum of 10 rounds in the 50ms budget (the warm-up's estimates put them at 100ms, so they run over it); increase the budget to 100ms (Config.Budget, -rigor.budget)"},
+		// Two variants: 5 × (3.33 + 4.51) ms = 39.2 ms, up to 40 ms.
+		{"two variants", rigor.Config{Budget: 20 * time.Millisecond, MinRounds: 5, MaxRounds: 100, Sampling: rigor.Flat}, []float64{3.33e-3, 4.51e-3}, 40 * time.Millisecond, ""},
+		// Linear, d = 1: N = 10 multipliers, 10 rounds of 1..10
+		// iterations at 1 ms, 55 ms in a 20 ms budget.
+		{"linear", rigor.Config{Budget: 20 * time.Millisecond, MinRounds: 10, MaxRounds: 10, Sampling: rigor.Linear}, []float64{1e-3}, 55 * time.Millisecond, ""},
+		// Criterion.rs's fib(20) plan runs 55 · 324 · 11225 ns =
+		// 200.03 ms in 200 ms: whole iterations, not a short budget.
+		{"criterion fib20", rigor.Config{Budget: 200 * time.Millisecond, MinRounds: 10, MaxRounds: 10, Sampling: rigor.Linear}, []float64{11225e-9}, 0, ""},
+		// 1 µs a call fits 100 rounds in 10 ms easily.
+		{"enough", rigor.Config{Budget: 10 * time.Millisecond, MinRounds: 10, MaxRounds: 100}, []float64{1e-6}, 0, ""},
+	} {
+		r := testRunner(tt.cfg, 50*time.Nanosecond)
+		p := r.makePlan(tt.wall, tt.wall)
+		if got := r.shortBudget(&p); got != tt.want {
+			t.Errorf("%s: plan %+v needs a budget of %v, want %v", tt.name, p, got, tt.want)
+		}
+		if tt.wantLines != "" {
+			if got := r.shortBudgetText(tt.want); got != tt.wantLines {
+				t.Errorf("%s: %q, want %q", tt.name, got, tt.wantLines)
+			}
+		}
+	}
+	for _, tt := range []struct{ d, want time.Duration }{
+		{1234 * time.Millisecond, 1300 * time.Millisecond},
+		{100 * time.Millisecond, 100 * time.Millisecond},
+		{999, 1000},
+		{1, 1},
+		{39200001, 40 * time.Millisecond},
+	} {
+		if got := roundUp2(tt.d); got != tt.want {
+			t.Errorf("roundUp2(%v) = %v, want %v", tt.d, got, tt.want)
+		}
+	}
+}
+
+// A measured group whose variant is slower than its budget allows for
+// the minimum rounds carries the plan's note, with what budget would do.
+func TestShortBudgetNote(t *testing.T) {
+	g := rigor.NewGroup("short")
+	g.Config = quick()
+	g.Config.MinRounds, g.Config.MaxRounds = 3, 3
+	g.Bench("sleep", func(b *rigor.B) { b.Iter(func() { time.Sleep(2 * time.Millisecond) }) })
+	run, err := Measure(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range run.Benchmarks[0].Notes {
+		if n.Topic == "plan" {
+			// 3 rounds of at least one 2 ms iteration: at least 6 ms.
+			if n.Kind != model.NoteBudget || n.Evidence["needed_sec"] < 6e-3 || n.Evidence["budget_sec"] != 1e-3 || !strings.Contains(n.Text, "increase the budget to") {
+				t.Errorf("plan note %+v", n)
+			}
+			return
+		}
+	}
+	t.Errorf("no plan note in %+v", run.Benchmarks[0].Notes)
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -33,6 +34,9 @@ type setResult struct {
 	// maximum with the stopping rule still unsatisfied.
 	unresolved bool
 	elapsed    time.Duration
+	// needBudget, when not zero, is the budget the plan needed for the
+	// minimum rounds, above the one given.
+	needBudget time.Duration
 }
 
 // Why a set's rounds stopped.
@@ -55,6 +59,15 @@ func (r *runner) measureSet(ctx context.Context, s *set) (*setResult, error) {
 	v := len(s.cells)
 	out := &setResult{set: s, plan: p, samples: make([][]result, v), allocs: make([][]result, v),
 		overhead: map[int][]float64{}, ovMedian: map[int]float64{}}
+	// Say before spending it that the budget cannot give the minimum
+	// rounds (they run over it), as Criterion.rs's "Unable to complete
+	// N samples in T".
+	if need := r.shortBudget(&p); need > 0 {
+		out.needBudget = need
+		if r.warn != nil {
+			fmt.Fprintf(r.warn, "rigor: %s: %s\n", s.name, r.shortBudgetText(need))
+		}
+	}
 
 	// Allocation rounds: exact counts, at a small cost (about 10% of the
 	// budget, and at most 10000 iterations per sample).
