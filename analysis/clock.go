@@ -93,6 +93,10 @@ const (
 	ClockContradicts = "contradicts-wall"
 	// ClockCPUBound: busy and CPU-bound: CPU time is used.
 	ClockCPUBound = "cpu-bound"
+	// ClockSteadier: hardly disturbed, CPU-bound, its CPU time and waits
+	// read in the timed window, and CPU time clearly the steadier clock:
+	// CPU time is used.
+	ClockSteadier = "cpu-steadier"
 )
 
 // What Clock.CPUPerWall is measured against.
@@ -153,6 +157,10 @@ const (
 	// busy thread (the runtime's own threads and the kernel's work for
 	// the process add a little).
 	oneThread = 1.25
+	// quietSteadier: on a machine that hardly disturbed the benchmark,
+	// CPU time decides only when its per-round spread is below this
+	// share of wall time's: clearly the steadier clock, not by chance.
+	quietSteadier = 0.8
 )
 
 // execKind is the model.Run kind of rigor exec's runs (package execbench),
@@ -287,7 +295,10 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.CPUPerWall, c.Basis = stats.Median(quiet), basis
 	}
 	if c.Intervals == 0 || c.Contended < contendedShare {
-		return c // quiet, or not observed: wall time
+		if c.Waited && len(all) == len(wall.Samples) {
+			quietCPU(run, b, c, wall, cpu)
+		}
+		return c // quiet, or not observed: wall time, unless quietCPU says
 	}
 	c.CPUSamples, c.WallSamples = len(all), len(wall.Samples)
 	if len(all) < len(wall.Samples) {
@@ -337,6 +348,35 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %s, %s), so CPU time is used for the verdict", busy, cpuShareWords(c), evidenceWords(c))
 	}
 	return c
+}
+
+// quietCPU decides, for a benchmark whose samples the machine hardly
+// disturbed and whose CPU time and CPU waits were read in its timed
+// window, whether CPU time is used all the same: for a thread that only
+// computes, CPU time is wall time less the time it was not running, that
+// is, less the waits (a few percent here and there: interrupts, the
+// scheduler's ticks, a moment's neighbour); so where the benchmark is
+// CPU-bound on the rule's terms (one Go thread at GOMAXPROCS 1, or a CPU
+// profile without locks or file I/O; CPU time within a thread's worth of
+// the time it was not waiting) and CPU time is clearly the steadier clock
+// (its per-round spread under quietSteadier of wall time's), it decides.
+// Otherwise wall time does, and nothing is said.
+func quietCPU(run *model.Run, b *model.Benchmark, c *Clock, wall, cpu *model.Metric) {
+	if run.Kind == execKind || c.Basis != BasisNotWaiting || c.CPUPerWall < cpuBoundShare || c.CPUPerWall > oneThread {
+		return
+	}
+	if !(c.Procs == 1 || !math.IsNaN(c.Waiting) && c.Waiting <= maxWaiting) {
+		return
+	}
+	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
+	if !(cpuSpread < quietSteadier*wallSpread) {
+		return
+	}
+	c.WallSpread, c.CPUSpread = wallSpread, cpuSpread
+	c.CPUSamples, c.WallSamples = len(cpu.Samples), len(wall.Samples)
+	c.Unit, c.Why = CPUUnit, ClockSteadier
+	c.Reason = fmt.Sprintf("CPU time decides: the benchmark is CPU-bound (CPU time %s, %s), so its CPU time is its wall time less the moments it waited for a CPU, and it varied less from round to round (%.1f%% against %.1f%%)",
+		cpuShareWords(c), evidenceWords(c), 100*cpuSpread, 100*wallSpread)
 }
 
 // cpuShareWords says what c.CPUPerWall measured, against what.
@@ -493,7 +533,7 @@ func applyClock(b *Benchmark, key string, c *Clock) {
 	if c.Unit == CPUUnit {
 		againstWall(b, c)
 	}
-	if c.Intervals > 0 && c.Contended >= contendedShare {
+	if c.Intervals > 0 && (c.Contended >= contendedShare || c.Why == ClockSteadier || c.Why == ClockContradicts) {
 		ev := map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall, "waiting": c.Waiting,
 			"cpu_spread": c.CPUSpread, "wall_spread": c.WallSpread}
 		if c.Why == ClockCPUMissing {
@@ -543,7 +583,7 @@ func againstWall(b *Benchmark, c *Clock) {
 		return
 	}
 	c.Unit, c.Why = WallUnit, ClockContradicts
-	c.Reason = fmt.Sprintf("the machine was busy and CPU time (%s) would have decided, but wall time's interval [%s, %s] lies wholly %s zero: CPU time may not overrule it, so the verdict stays on wall time",
+	c.Reason = fmt.Sprintf("CPU time (%s) would have decided, but wall time's interval [%s, %s] lies wholly %s zero: CPU time may not overrule it, so the verdict stays on wall time",
 		signedPct(cpu.Estimate), signedPct(wall.Lo), signedPct(wall.Hi), map[bool]string{true: "above", false: "below"}[up])
 }
 

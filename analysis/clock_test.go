@@ -251,8 +251,27 @@ func withWaits(run *model.Run, share func(round int) float64) *model.Run {
 // interval's interpolated ticks (an idle machine's A/A run was "busy in
 // 38% of the samples" that way, and switched clocks).
 func TestClockWaitsSayWhoWasBusy(t *testing.T) {
-	t.Run("system busy, no waits: quiet", func(t *testing.T) {
+	t.Run("system busy, no waits: nothing said of a busy machine", func(t *testing.T) {
 		run := withWaits(clockRun(1.03, 1.03, 1, always, 1, -1), func(int) float64 { return 0.002 })
+		rep, err := Analyze(run, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := rep.Benchmarks[0]
+		// CPU time (±0.1%) is far steadier than wall time (±3%) and the
+		// benchmark computes on one thread: CPU time decides, for that
+		// reason, not for a busy machine.
+		if b.Clock == nil || b.Clock.Unit != CPUUnit || b.Clock.Why != ClockSteadier || b.Clock.Contended != 0 ||
+			strings.Contains(b.Clock.Reason, "machine was busy") {
+			t.Errorf("clock %+v: want CPU time as the steadier clock, nothing contended", b.Clock)
+		}
+	})
+	t.Run("no waits, CPU time no steadier: wall, nothing said", func(t *testing.T) {
+		run := withWaits(clockRun(1.03, 1.03, 1, always, 1, -1), func(int) float64 { return 0.002 })
+		wall, cpu := &run.Benchmarks[0].Metrics[0], &run.Benchmarks[0].Metrics[1]
+		for i := range wall.Samples { // CPU time the noisier clock
+			wall.Samples[i].Value, cpu.Samples[i].Value = cpu.Samples[i].Value, wall.Samples[i].Value
+		}
 		rep, err := Analyze(run, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
