@@ -260,7 +260,10 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		for _, v := range cpuAt[sideRound{w.Side, w.Round}] {
 			r := v / w.Value
 			all = append(all, r)
-			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok && w.Value-wt > 0 {
+			// A sample whose working threads' waits add up to its wall
+			// time or more (two threads, both kept waiting) says
+			// nothing of one thread's share: left out.
+			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok && w.Value-wt > 0.05*w.Value {
 				running = append(running, v/(w.Value-wt))
 			}
 			k := [2]any{w.Side, w.Round}
@@ -272,7 +275,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		}
 	}
 	basis := BasisQuiet
-	if len(running) >= 3 && len(running) == len(all) {
+	if len(running) >= 3 && 2*len(running) >= len(all) {
 		// CPU time over the time the benchmark could run: a thread that
 		// only computes is at 1 whatever the machine did; one that
 		// sleeps or blocks is below it.

@@ -390,3 +390,30 @@ func wallVerdict(rep *Report) Verdict {
 	}
 	return ""
 }
+
+// TestClockWaitsOverlap: a sample whose working threads' waits add up to
+// its whole window (two threads both kept waiting) says nothing of one
+// thread's share of the time it could run, and is left out of that
+// measure, not the reason to fall back to the least disturbed quarter
+// (experiments/busy, beside the neighbour: an A/A run read "not
+// CPU-bound (56% of wall time)" and its wall time +7.6% regressed).
+func TestClockWaitsOverlap(t *testing.T) {
+	share := func(r int) float64 {
+		if r%3 == 0 {
+			return 1
+		}
+		return 0.4
+	}
+	run := withWaits(clockRun(1.03, 1.03, 1, never, 1, -1), share)
+	for i := range run.Benchmarks[0].Metrics[1].Samples { // CPU time: 60% of wall time
+		run.Benchmarks[0].Metrics[1].Samples[i].Value *= 0.6
+	}
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Clock
+	if c == nil || c.Unit != CPUUnit || c.Basis != BasisNotWaiting {
+		t.Errorf("clock %+v: want CPU time, measured against the time it was not waiting", c)
+	}
+}
