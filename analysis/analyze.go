@@ -164,7 +164,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 	values := make([][]float64, len(sides))
 	ciErrs := make([]error, len(sides))
 	for i, s := range sides {
-		samples[i] = m.BySide(s)
+		samples[i] = m.SideView(s)
 		values[i] = sampleValues(samples[i])
 		var sum Summary
 		sum, ciErrs[i] = summarize(s, m.Unit, values[i], samples[i], opts)

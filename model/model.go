@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,9 +198,14 @@ type Sample struct {
 	Value float64 `json:"value"`
 }
 
-// Values returns the per-operation values of side's samples, in order.
+// Values returns the per-operation values of side's samples, in order
+// (nil when there are none).
 func (m *Metric) Values(side string) []float64 {
-	var v []float64
+	n := m.count(side)
+	if n == 0 {
+		return nil
+	}
+	v := make([]float64, 0, n)
 	for _, s := range m.Samples {
 		if s.Side == side {
 			v = append(v, s.Value)
@@ -208,15 +214,52 @@ func (m *Metric) Values(side string) []float64 {
 	return v
 }
 
-// BySide returns side's samples in order.
+// BySide returns side's samples in order, a copy (nil when there are
+// none).
 func (m *Metric) BySide(side string) []Sample {
-	var v []Sample
+	n := m.count(side)
+	if n == 0 {
+		return nil
+	}
+	v := make([]Sample, 0, n)
 	for _, s := range m.Samples {
 		if s.Side == side {
 			v = append(v, s)
 		}
 	}
 	return v
+}
+
+// SideView returns side's samples in order without copying them when
+// they lie together in m.Samples (as Merge and every reader leave them),
+// a copy otherwise: the caller must not modify them. Its capacity is its
+// length, so that an append copies.
+func (m *Metric) SideView(side string) []Sample {
+	first := slices.IndexFunc(m.Samples, func(s Sample) bool { return s.Side == side })
+	if first < 0 {
+		return nil
+	}
+	end := first + 1
+	for end < len(m.Samples) && m.Samples[end].Side == side {
+		end++
+	}
+	for _, s := range m.Samples[end:] {
+		if s.Side == side {
+			return m.BySide(side) // not together
+		}
+	}
+	return m.Samples[first:end:end]
+}
+
+// count is the number of side's samples.
+func (m *Metric) count(side string) int {
+	n := 0
+	for i := range m.Samples {
+		if m.Samples[i].Side == side {
+			n++
+		}
+	}
+	return n
 }
 
 // Metric returns b's metric for unit, or nil.
