@@ -17,6 +17,12 @@ import (
 // any sample is taken, with the failing test's name, the side and the
 // package; --no-check (Check.Skip) times it anyway, saying so.
 func TestCheckRefusesFailingSide(t *testing.T) {
+	if testing.Short() {
+		// gotest's -short run is near go test's 10-minute limit on a busy
+		// machine; cmd/rigor's TestABRefusesFailingTests runs this end to
+		// end under -short.
+		t.Skip("cmd/rigor's TestABRefusesFailingTests covers it under -short")
+	}
 	dir := newRepo(t, labRev("1"))
 	// The working tree is faster and wrong: Work(0) is no longer 1.
 	writeFiles(t, dir, map[string]string{"lab/work.go": strings.Replace(strings.Replace(labWork, "SCALE", "1", 1),
@@ -94,6 +100,9 @@ func BenchmarkSized(b *testing.B) {
 // flags (the tests too, before timing), are recorded in the run's sides,
 // and sides that differ only in them are no A/A run.
 func TestArgsPassed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cmd/rigor's TestABTestArgs covers it under -short")
+	}
 	rev := labRev("1")
 	rev["lab/args_test.go"] = argsTest
 	dir := newRepo(t, rev)
