@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // A measurement is what one run of a command took and how it ended.
@@ -397,12 +399,14 @@ func (t *tailBuffer) String() string {
 }
 
 // lastLine returns the last non-empty line of s, trimmed, at most 200
-// bytes: what a failing command said last.
+// runes, with what a terminal would act on (a title sequence, a screen
+// clear, NULs) shown escaped: what a failing command said last, as an
+// error line shows it.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	l := strings.TrimSpace(lines[len(lines)-1])
-	if len(l) > 200 {
-		l = l[:200] + "..."
+	l := words.TerminalSafe(strings.TrimSpace(lines[len(lines)-1]))
+	if r := []rune(l); len(r) > 200 {
+		l = string(r[:200]) + "..."
 	}
 	return l
 }

@@ -580,3 +580,34 @@ func TestLeftovers(t *testing.T) {
 		})
 	}
 }
+
+// TestFailureTailEscaped: the last line a failing command printed, quoted
+// in the error, shows escape sequences and NULs escaped and is cut to 200
+// characters; an OSC title and a screen clear reached the terminal, and
+// 300 MB of NULs gave 200 raw NUL bytes (issue 23 item 7).
+func TestFailureTailEscaped(t *testing.T) {
+	for _, tc := range []struct{ name, print, want string }{
+		{"osc", `printf '\033]0;pwned\007\033[2J boom'`, `\x1b]0;pwned\x07\x1b[2J boom`},
+		{"nul", "head -c 100000 /dev/zero", `\x00\x00`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := filepath.Join(t.TempDir(), "fail.sh")
+			if err := os.WriteFile(script, []byte("#!/bin/sh\n"+tc.print+" >&2\nexit 1\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cfg := config(t, 2, script)
+			cfg.Warmup = 1
+			_, err := Run(context.Background(), cfg)
+			if err == nil {
+				t.Fatal("a failing command measured")
+			}
+			msg := err.Error()
+			if strings.ContainsAny(msg, "\x00\x1b\x07") || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q, want it escaped, with %q", msg, tc.want)
+			}
+			if len(msg) > 500 {
+				t.Errorf("error of %d bytes", len(msg))
+			}
+		})
+	}
+}

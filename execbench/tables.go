@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // Markup formats of WriteMarkup: hyperfine's --export-markdown,
@@ -53,9 +55,9 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 		if r.StdDev != nil {
 			sd = *r.StdDev
 		}
-		rec := []string{r.Command, num(r.Mean), num(sd), num(r.Median), num(r.User), num(r.System), num(r.Min), num(r.Max)}
+		rec := []string{words.TerminalSafe(r.Command), num(r.Mean), num(sd), num(r.Median), num(r.User), num(r.System), num(r.Min), num(r.Max)}
 		for _, p := range params {
-			rec = append(rec, r.Parameters[p])
+			rec = append(rec, words.TerminalSafe(r.Parameters[p]))
 		}
 		rec = append(rec, num(r.MedianLo), num(r.MedianHi), num(r.Relative), num(r.RelativeLo), num(r.RelativeHi), string(r.Verdict), r.Clock)
 		cw.Write(rec)
@@ -138,9 +140,10 @@ func (u TimeUnit) format(v float64) string {
 }
 
 // markupCommand is a command's cell: hyperfine escapes the | that would
-// end it; rigor also keeps a line break from ending the row.
+// end it; rigor also keeps a line break from ending the row, and shows
+// what a terminal would act on (an escape sequence in a --name) escaped.
 func markupCommand(t markup, cmd string) string {
-	return t.command(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(cmd))
+	return t.command(words.TerminalSafe(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(cmd)))
 }
 
 // renderTable lays out a table in t: the header row, then rows of cells,

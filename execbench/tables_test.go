@@ -254,3 +254,32 @@ func TestAutoUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestExportsEscapeNames: a command named with an escape sequence (a
+// --name) is shown escaped in every table export, as in the terminal
+// report; --export-markdown and --export-csv wrote it raw (issue 23 item
+// 7).
+func TestExportsEscapeNames(t *testing.T) {
+	s := goldenSummary()
+	s.Rows[0].Command, s.Rows[0].Title = "x\x1b]0;pwned\x07\u202e", "x\x1b]0;pwned\x07\u202e (cc = gcc)"
+	s.Rows[0].Parameters["cc"] = "g\x1b[2Jcc"
+	for _, format := range []string{"csv", Markdown, AsciiDoc, OrgMode} {
+		var b bytes.Buffer
+		var err error
+		if format == "csv" {
+			err = s.WriteCSV(&b)
+		} else {
+			err = s.WriteMarkup(&b, format, s.Rows, nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.ContainsAny(out, "\x1b\x07\u202e") || !strings.Contains(out, `x\x1b]0;pwned\x07\u202e`) {
+			t.Errorf("%s: the name is not shown escaped:\n%s", format, out)
+		}
+		if format == "csv" && !strings.Contains(out, `g\x1b[2Jcc`) {
+			t.Errorf("csv: the parameter is not shown escaped:\n%s", out)
+		}
+	}
+}

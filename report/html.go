@@ -178,9 +178,9 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 		if run != nil && i < len(run.Sides) {
 			ms := run.Sides[i]
 			if ms.Source != ms.Label {
-				hs.Source = ms.Source
+				hs.Source = TerminalSafe(ms.Source)
 			}
-			hs.Rev = ms.Rev
+			hs.Rev = TerminalSafe(ms.Rev)
 			if ms.Dirty {
 				hs.Rev += " (uncommitted changes)"
 			}
@@ -194,7 +194,7 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 			if len(ms.Args) > 0 {
 				build = append(build, "-- "+shellQuote(ms.Args))
 			}
-			hs.Build = strings.Join(build, " ")
+			hs.Build = TerminalSafe(strings.Join(build, " "))
 		}
 		p.Sides = append(p.Sides, hs)
 	}
@@ -249,7 +249,7 @@ func subtitle(rep *analysis.Report) string {
 		}
 		if len(run.Command) > 0 {
 			// Quoted as a shell reads it, so that it can be pasted back.
-			parts = append(parts, shellQuote(run.Command))
+			parts = append(parts, TerminalSafe(shellQuote(run.Command)))
 		}
 	}
 	parts = append(parts, fmt.Sprintf("%d %s", len(rep.Benchmarks), words.Plural(len(rep.Benchmarks), "benchmark", "benchmarks")))
@@ -284,7 +284,7 @@ func envRows(run *model.Run) []htmlKV {
 	var rows []htmlKV
 	add := func(k, v string) {
 		if v != "" && v != "0" {
-			rows = append(rows, htmlKV{k, v})
+			rows = append(rows, htmlKV{k, TerminalSafe(v)})
 		}
 	}
 	add("CPU", e.CPUModel)
@@ -389,13 +389,23 @@ func cpuChart(pts []analysis.CPUPoint, sides []string) template.HTML {
 	c.polyline(t, other, "line dashed", "#D55E00")
 	for _, p := range pts {
 		col := "#555"
-		if i := slices.Index(sides, p.Side); i >= 0 {
+		side := TerminalSafe(p.Side) // as the sides are shown
+		if i := slices.Index(sides, side); i >= 0 {
 			col = sideColor(i)
 		}
-		c.dot(p.At, p.Busy, 2.5, col, fmt.Sprintf("%.1fs: %.1f%% busy (%s)", p.At, p.Busy*100, p.Side))
+		c.dot(p.At, p.Busy, 2.5, col, fmt.Sprintf("%.1fs: %.1f%% busy (%s)", p.At, p.Busy*100, side))
 	}
 	c.legend([]string{"busy", "other processes"}, []string{"#555", "#D55E00"})
 	return c.svg()
+}
+
+// rawSide is side i's label as the run's samples have it: rep.Sides, as
+// rendered, may show it escaped (see terminalSafeReport).
+func rawSide(rep *analysis.Report, i int) string {
+	if rep.Run != nil && i < len(rep.Run.Sides) {
+		return rep.Run.Sides[i].Label
+	}
+	return rep.Sides[i]
 }
 
 // groupKey names the group a benchmark is shown in: its in-process
@@ -724,7 +734,7 @@ func distChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) templ
 	dens := map[int]analysis.Density{}
 	maxD := 0.0
 	for _, i := range sides {
-		v := raw.Values(rep.Sides[i])
+		v := raw.Values(rawSide(rep, i))
 		d := analysis.KernelDensity(v, 80)
 		dens[i] = d
 		for _, y := range d.Y {
@@ -764,7 +774,7 @@ func distChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) templ
 		if len(top) > 1 {
 			c.f(`<polygon class="violin" fill="%s" stroke="%s" points="%s %s"/>`, col, col, strings.Join(top, " "), strings.Join(bot, " "))
 		}
-		for _, v := range raw.Values(rep.Sides[i]) {
+		for _, v := range raw.Values(rawSide(rep, i)) {
 			px := c.x.px(v)
 			c.f(`<line class="rug" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, px, px, cy-4, cy+4)
 		}
@@ -790,7 +800,7 @@ func timelineChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) t
 	first := true
 	lo, hi := 0.0, 0.0
 	for _, i := range sides {
-		for _, s := range raw.BySide(rep.Sides[i]) {
+		for _, s := range raw.BySide(rawSide(rep, i)) {
 			if first {
 				c.x.lo, c.x.hi, lo, hi, first = float64(s.Round), float64(s.Round), s.Value, s.Value, false
 			}
@@ -810,7 +820,7 @@ func timelineChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) t
 	c.frame()
 	var labels, colors []string
 	for _, i := range sides {
-		smp := raw.BySide(rep.Sides[i])
+		smp := raw.BySide(rawSide(rep, i))
 		xs, ys := make([]float64, len(smp)), make([]float64, len(smp))
 		for k, s := range smp {
 			xs[k], ys[k] = float64(s.Round), s.Value
@@ -844,7 +854,7 @@ func pairedChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric) tem
 	lo, hi := 1-noise, 1+noise
 	for i := 1; i < len(rep.Sides); i++ {
 		var r []float64
-		for _, p := range analysis.Pairs(raw, rep.Sides[0], rep.Sides[i]) {
+		for _, p := range analysis.Pairs(raw, rawSide(rep, 0), rawSide(rep, i)) {
 			if p.Ratio > 0 && !math.IsInf(p.Ratio, 0) {
 				r = append(r, p.Ratio)
 			}
@@ -946,7 +956,7 @@ func regressionChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric)
 	c := newChart(640, 240, "Linear sampling: total "+total+" against iterations, with the slope")
 	maxI, maxT := 0.0, 0.0
 	for _, i := range with {
-		iters, totals := analysis.Totals(raw.BySide(rep.Sides[i]))
+		iters, totals := analysis.Totals(raw.BySide(rawSide(rep, i)))
 		for k := range iters {
 			maxI, maxT = math.Max(maxI, iters[k]), math.Max(maxT, totals[k])
 		}
@@ -962,7 +972,7 @@ func regressionChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric)
 	for _, i := range with {
 		col := sideColor(i)
 		s := m.Sides[i]
-		iters, totals := analysis.Totals(raw.BySide(rep.Sides[i]))
+		iters, totals := analysis.Totals(raw.BySide(rawSide(rep, i)))
 		for k := range iters {
 			c.dot(iters[k], totals[k], 2.5, col, fmt.Sprintf("%s: %.0f iterations, %s", rep.Sides[i], iters[k], value(total, totals[k])))
 		}

@@ -66,9 +66,11 @@ func Render(w io.Writer, rep *analysis.Report, opts Options) error {
 		return fmt.Errorf("unknown format %q", opts.Format)
 	}
 	switch opts.Format {
-	case "text", "tree", "table", "md":
-		// Read on a terminal (md too, before it is pasted): names and
-		// labels with control characters show them escaped.
+	case "text", "tree", "table", "md", "csv", "html":
+		// Read on a terminal (md, csv and html too, before they are
+		// pasted, opened or printed with cat): names and labels with
+		// control characters show them escaped. JSON escapes them its
+		// own way, and benchfmt keeps the names benchstat reads.
 		rep = terminalSafeReport(rep)
 	}
 	return r(w, rep, opts)

@@ -1,11 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -15,61 +14,17 @@ import (
 // terminal, nor "=HYPERLINK(...)" become a formula.
 
 // escapable reports whether a terminal would act on r rather than show
-// it: C0 and C1 control characters, DEL, and the bidirectional controls
-// that reorder what is shown ("Trojan Source").
-func escapable(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+// it (see words.Escapable).
+func escapable(r rune) bool { return words.Escapable(r) }
 
 // needsEscape reports whether TerminalSafe would change s.
-func needsEscape(s string) bool {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if escapable(r) || (r == utf8.RuneError && n == 1) {
-			return true
-		}
-		i += n
-	}
-	return false
-}
+func needsEscape(s string) bool { return words.NeedsEscape(s) }
 
 // TerminalSafe returns s with what a terminal would act on shown as Go
 // escapes: control characters as \x1b, \n, \t; bidirectional controls as
 // \u202e; bytes that are not UTF-8 as \xff. Other text, wide runes and
 // emoji included, is returned as is.
-func TerminalSafe(s string) string {
-	if !needsEscape(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case escapable(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case escapable(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+func TerminalSafe(s string) string { return words.TerminalSafe(s) }
 
 // terminalSafeReport returns rep, or a copy of it with every string from
 // the input passed through TerminalSafe when some string needs it. The

@@ -102,6 +102,40 @@ func TestTextFormatsNeutraliseControls(t *testing.T) {
 	}
 }
 
+// TestCSVAndHTMLNeutraliseControls: CSV and HTML show the escape
+// sequences and bidirectional controls of names, labels, configuration,
+// notes, the command line and the sides' sources escaped as the text
+// formats do; they were written raw, and reached a terminal with cat
+// (issue 23 item 7).
+func TestCSVAndHTMLNeutraliseControls(t *testing.T) {
+	rep := hostileRun(t, "X\x1b]0;pwned\x07/a\u202e", "new\x1b[2J")
+	run := *rep.Run
+	run.Command = []string{"rigor", "exec", "-n", "x\x1b[8m"}
+	run.Sides = []model.Side{{Label: "old", Source: "src\x1b[1m", Rev: "rev\x07"}, {Label: "new\x1b[2J"}}
+	run.Env = &model.Env{Hostname: "host\x1b]0;t\x07", Kernel: "k\u202e"}
+	rep.Run = &run
+	for _, format := range []string{"csv", "html"} {
+		out := render(t, rep, Options{Format: format})
+		for _, r := range out {
+			if escapable(r) && r != '\n' {
+				t.Errorf("%s: output holds %q:\n%s", format, r, out)
+				break
+			}
+		}
+		want := []string{`X\x1b]0;pwned\x07/a\u202e`, `new\x1b[2J`}
+		if format == "html" {
+			// The charts find the samples of the side whose label is
+			// shown escaped.
+			want = append(want, `new\x1b[2J round 1:`)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: %q not shown", format, w)
+			}
+		}
+	}
+}
+
 // TestMarkdownEscapesLabels: a side label or name cannot add a heading,
 // break a table row, open a code span or a link. Before, labels went raw
 // into the "### rigor:" heading.
@@ -138,7 +172,9 @@ func TestCSVGuardsFormulas(t *testing.T) {
 	for _, tt := range []struct{ name, side, wantName, wantSide string }{
 		{`=HYPERLINK("http://evil","x")`, "+cmd|' /C calc'!A0", `'=HYPERLINK("http://evil","x")`, "'+cmd|' /C calc'!A0"},
 		{"-2+3", "@SUM(A1)", "'-2+3", "'@SUM(A1)"},
-		{"\tX", "\rY", "'\tX", "'\rY"},
+		// A leading tab or CR is shown escaped, as every control is,
+		// which defuses it too.
+		{"\tX", "\rY", `\tX`, `\rY`},
 		{"Build", "new", "Build", "new"},
 	} {
 		out := render(t, hostileRun(t, tt.name, tt.side), Options{Format: "csv"})

@@ -580,13 +580,13 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	env := observe.CaptureEnv(ctx)
 	cfg.Env = &env
 	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), observe.ProcessStats, observe.Annotate
-	cfg.Log = s.err
+	cfg.Log = safeLines{s.err}
 	var bar *progressBar
 	if o.hf.progress() {
 		bar = newProgressBar(s.err, cfg.Time)
 	}
 	if bar != nil {
-		cfg.Progress, cfg.Log = bar.update, bar
+		cfg.Progress, cfg.Log = bar.update, safeLines{bar}
 	}
 	res, err := execbench.Run(ctx, cfg)
 	bar.done()

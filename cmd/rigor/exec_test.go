@@ -312,3 +312,19 @@ func TestExecCheckOutput(t *testing.T) {
 		t.Errorf("the same output: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestErrorLinesEscaped: rigor's error lines show what a terminal would
+// act on escaped, whatever the command put in them (here a command name
+// with a screen clear and a bidi control); line breaks in a message stay
+// (issue 23 item 7).
+func TestErrorLinesEscaped(t *testing.T) {
+	_, stderr, code := rigor(t, "exec", "--out", filepath.Join(t.TempDir(), "out"), "no\x1b[2Jsuch\u202e")
+	if code != exitUsage || strings.ContainsAny(stderr, "\x1b\u202e") || !strings.Contains(stderr, `no\x1b[2Jsuch\u202e`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and the name escaped", code, stderr)
+	}
+	var b bytes.Buffer
+	fmt.Fprintln(safeLines{&b}, "rigor: two\nlines\tand \x07 a bell")
+	if got, want := b.String(), "rigor: two\nlines\tand \\x07 a bell\n"; got != want {
+		t.Errorf("safeLines wrote %q, want %q", got, want)
+	}
+}

@@ -34,6 +34,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rigorbench/rigor/internal/words"
 )
 
 // Exit codes shared by every command.
@@ -111,13 +113,27 @@ func execute(ctx context.Context, args []string, s stdio) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(s.err, "rigor:", ee.err)
+			fmt.Fprintln(safeLines{s.err}, "rigor:", ee.err)
 		}
 		return ee.code
 	}
 	// Cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintln(s.err, "rigor:", err)
+	fmt.Fprintln(safeLines{s.err}, "rigor:", err)
 	return exitUsage
+}
+
+// safeLines writes rigor's own messages, one per Write, with what a
+// terminal would act on shown escaped (words.TerminalSafeLines): an
+// error or a note quotes command lines, names and what a command printed,
+// which may hold a title sequence or a screen clear. Line breaks and tabs
+// are kept.
+type safeLines struct{ w io.Writer }
+
+func (s safeLines) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, words.TerminalSafeLines(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // newRootCmd builds rigor's command tree, every command reading and

@@ -307,10 +307,10 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	cfg.Env = &env
 	cfg.Observer, cfg.ProcessStats = observe.Start(ctx, 0), observe.ProcessStats
 	cfg.Annotate = annotate
-	cfg.Log = stderr
+	cfg.Log = safeLines{stderr}
 	bar := newProgressBar(stderr, cfg.Time)
 	if bar != nil {
-		cfg.Progress, cfg.Log = bar.update, bar
+		cfg.Progress, cfg.Log = bar.update, safeLines{bar}
 	}
 	run, err := gotest.Run(ctx, cfg)
 	bar.done()
