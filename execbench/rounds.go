@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -170,7 +171,9 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 		obs.Mark(u.key, label, k)
 	}
 	m, err := s.runner.run(ctx, u.argv[si], s.timeout, false)
-	s.timedRuns++
+	if ctx.Err() == nil {
+		s.timedRuns++ // a run cut short by an interrupt is not one
+	}
 	s.leftBehind(u, si, m)
 	if obs != nil {
 		if m != nil && s.cfg.ProcessStats != nil {
@@ -231,6 +234,9 @@ func (s *session) drop(u *unit, si, k int, what, hint, reason string) {
 // too.
 func (s *session) record(u *unit, si, k int, m *measurement) {
 	rec := runRecord{round: k, wall: math.NaN(), cpu: math.NaN(), rss: m.commandRSS(), exit: m.exit, rssFloor: m.rssFloor}
+	if m.failed() {
+		rec.status = m.status()
+	}
 	if w := m.wall - s.shellWall; w > 0 {
 		rec.wall = w.Seconds()
 	}
@@ -333,25 +339,24 @@ func (s *session) finish(interrupted bool) {
 	if s.cfg.IgnoreFailure {
 		for _, u := range s.units {
 			for si, label := range s.labels {
-				failed, codes := 0, map[int]bool{}
+				failed, statuses := 0, map[string]int{}
 				for _, r := range u.runs[si] {
 					if r.exit != 0 {
 						failed++
-						codes[r.exit] = true
+						statuses[r.status]++
 					}
 				}
 				if failed == 0 {
 					continue
 				}
-				var cs []string
-				for c := range codes {
-					cs = append(cs, fmt.Sprint(c))
+				var ss []string
+				for _, st := range slices.Sorted(maps.Keys(statuses)) {
+					ss = append(ss, fmt.Sprintf("%s in %d", st, statuses[st]))
 				}
-				slices.Sort(cs)
 				b := &s.run.Benchmarks[u.index]
 				b.Notes = append(b.Notes, model.Note{Kind: model.NoteFailure, Source: source, Benchmark: u.key, Side: label,
 					Evidence: map[string]float64{"failed_runs": float64(failed), "runs": float64(len(u.runs[si]))},
-					Text:     fmt.Sprintf("%s exited non-zero (%s; -1 is a signal) in %d of %d runs; --ignore-failure measured them as the others.", s.what(u, si), strings.Join(cs, ", "), failed, len(u.runs[si]))})
+					Text:     fmt.Sprintf("%s failed in %d of %d runs (%s); --ignore-failure measured them as the others.", s.what(u, si), failed, len(u.runs[si]), strings.Join(ss, ", "))})
 			}
 		}
 	}

@@ -235,6 +235,8 @@ func TestBadCommands(t *testing.T) {
 		{"empty", nil, []string{"  "}, "command 1 is empty"},
 		{"not found", nil, []string{"no-such-command-rigor-test x"}, "executable file not found"},
 		{"shell syntax", nil, []string{"true | false"}, "--shell"},
+		// It said ": executable file not found" (issue 23 item 8).
+		{"empty program", nil, []string{`""`}, `"\"\"" names no program: its first word is empty`},
 		{"always fails", nil, []string{h(), h("-exit", "3", "-stderr", "boom")}, "exit status 3: boom"},
 		{"fails without warm-up", func(c *Config) { c.Warmup = 0 }, []string{h("-exit", "3")}, "failed in its first timed run: exit status 3"},
 		{"not found in the shell", func(c *Config) { c.Shell = []string{"sh"} }, []string{"no-such-command-rigor-test"}, "exit status 127"},
@@ -376,7 +378,9 @@ func TestIgnoreFailure(t *testing.T) {
 		t.Errorf("%d samples, want 3", got)
 	}
 	notes := model.OfKind(res.Run.Benchmarks[0].Notes, model.NoteFailure)
-	if len(notes) != 1 || notes[0].Evidence["failed_runs"] != 3 || !strings.Contains(notes[0].Text, "(3;") {
+	// How they ended, in words: it said "exited non-zero (3; -1 is a
+	// signal)" (issue 23 item 8).
+	if len(notes) != 1 || notes[0].Evidence["failed_runs"] != 3 || !strings.Contains(notes[0].Text, "failed in 3 of 3 runs (exit status 3 in 3)") {
 		t.Errorf("notes %+v, want one saying 3 runs exited 3", notes)
 	}
 	exp := res.Hyperfine()
@@ -609,5 +613,46 @@ func TestFailureTailEscaped(t *testing.T) {
 				t.Errorf("error of %d bytes", len(msg))
 			}
 		})
+	}
+}
+
+// TestInterruptedRunNotCounted: the run an interrupt cuts short is not a
+// timed run: the budget note's count matches the samples kept (a SIGINT
+// run said "152 timed runs" and kept 151 samples; issue 23 item 8).
+func TestInterruptedRunNotCounted(t *testing.T) {
+	dir := t.TempDir()
+	counter, mark := filepath.Join(dir, "n"), filepath.Join(dir, "hanging")
+	script := filepath.Join(dir, "hang.sh")
+	body := fmt.Sprintf("#!/bin/sh\n%s\n[ $(cat %s) -ge 3 ] && touch %s && exec sleep 100\nexit 0\n", h("-counter", counter), counter, mark)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(t, 10, script)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, err := os.Stat(mark); err == nil {
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	res, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("Run = %v, %v; want the partial result and context.Canceled", res, err)
+	}
+	kept := len(res.Run.Benchmarks[0].Metric(WallUnit).Samples)
+	var budget string
+	for _, n := range model.OfKind(res.Run.Notes, model.NoteBudget) {
+		budget = n.Text
+	}
+	if kept != 2 || !strings.Contains(budget, "; 2 timed runs.") {
+		t.Errorf("%d samples kept, budget note %q; want 2 and 2 timed runs", kept, budget)
 	}
 }

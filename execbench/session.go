@@ -56,6 +56,9 @@ type runRecord struct {
 	// (see measurement.commandRSS).
 	rss, rssFloor int64
 	exit          int
+	// status says how a failed run ended ("exit status 3", "killed by
+	// signal terminated"), "" for one that exited 0.
+	status string
 }
 
 type session struct {
@@ -221,6 +224,9 @@ func (s *session) plan() error {
 			argv, err := s.cfg.argv(line)
 			if err != nil {
 				return &ConfigError{err}
+			}
+			if argv[0] == "" {
+				return configErrorf("%q names no program: its first word is empty", line)
 			}
 			if _, err := exec.LookPath(argv[0]); err != nil {
 				return configErrorf("%s: %v", argv[0], unwrapExecError(err))

@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -73,5 +74,37 @@ func Render(w io.Writer, rep *analysis.Report, opts Options) error {
 		// own way, and benchfmt keeps the names benchstat reads.
 		rep = terminalSafeReport(rep)
 	}
+	switch opts.Format {
+	case "text", "tree", "table", "md", "html", "llm":
+		// For people; json, csv and benchfmt keep the name scripts read.
+		rep = execRows(rep)
+	}
 	return r(w, rep, opts)
+}
+
+// The kind of rigor exec's runs, and the name of the one benchmark of a
+// run without parameters (package execbench's Kind and DefaultName).
+const (
+	execKind = "exec"
+	execName = "exec"
+)
+
+// execRows returns rep, or a copy whose rigor exec row without parameters
+// (named "exec") is named as hyperfine names it: by its command, or
+// "commands" when it compares several.
+func execRows(rep *analysis.Report) *analysis.Report {
+	i := slices.IndexFunc(rep.Benchmarks, func(b analysis.Benchmark) bool {
+		return b.Name == execName && b.FullName == execName && len(b.Config) == 0
+	})
+	if rep.Kind != execKind || i < 0 {
+		return rep
+	}
+	name := "commands"
+	if len(rep.Sides) == 1 {
+		name = rep.Sides[0]
+	}
+	out := *rep
+	out.Benchmarks = slices.Clone(rep.Benchmarks)
+	out.Benchmarks[i].Name, out.Benchmarks[i].FullName = name, name
+	return &out
 }

@@ -239,3 +239,39 @@ func TestNoteLines(t *testing.T) {
 		}
 	}
 }
+
+// TestExecRowNames: the row of a rigor exec run without parameters
+// (execbench names its benchmark "exec") is named as hyperfine names it:
+// by the command, or "commands" when several are compared; json and csv
+// keep the name scripts read (issue 23 item 8).
+func TestExecRowNames(t *testing.T) {
+	for _, sides := range [][]string{{"sleep 0.01"}, {"sleep 0.01", "sleep 0.012"}} {
+		run := &model.Run{SchemaVersion: model.SchemaVersion, Kind: "exec", Paired: len(sides) > 1}
+		m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+		for i, s := range sides {
+			run.Sides = append(run.Sides, model.Side{Label: s})
+			for r := 1; r <= 8; r++ {
+				m.Samples = append(m.Samples, model.Sample{Side: s, Round: r, Iters: 1, Value: float64(10+2*i)*1e-3 + float64(r%3)*1e-5})
+			}
+		}
+		run.Benchmarks = []model.Benchmark{{Name: "exec", Metrics: []model.Metric{m}}}
+		rep, err := analysis.Analyze(run, analysis.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "commands"
+		if len(sides) == 1 {
+			want = sides[0]
+		}
+		text := render(t, rep, Options{Format: "text"})
+		if row := strings.Split(text, "\n")[1+len(sides)/2]; !strings.HasPrefix(row, want+" ") {
+			t.Errorf("%d sides: row %q, want it named %q:\n%s", len(sides), row, want, text)
+		}
+		if js := render(t, rep, Options{Format: "json"}); !strings.Contains(js, `"name": "exec"`) && !strings.Contains(js, `"name":"exec"`) {
+			t.Errorf("json renamed the benchmark:\n%.400s", js)
+		}
+		if rep.Benchmarks[0].Name != "exec" {
+			t.Errorf("Render changed the report's benchmark name to %q", rep.Benchmarks[0].Name)
+		}
+	}
+}
