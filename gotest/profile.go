@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -137,7 +136,7 @@ func (s *session) profile(ctx context.Context) {
 	defer func() { s.budget.Spend("profiling", time.Since(t0), "") }()
 	used := map[string]bool{}
 	steps, step := len(units)*len(s.sides), 0
-	var profiled, unprofiled []string
+	var profiled, unprofiled, partial []string
 	var shortest time.Duration
 	stop := ""
 	for _, u := range units {
@@ -176,10 +175,19 @@ func (s *session) profile(ctx context.Context) {
 		}
 		// Profiled means on every side: one side's profile alone
 		// cannot tell the sides apart.
-		if len(runs) == len(s.sides) && !slices.ContainsFunc(runs, func(r profiledRun) bool { return r.cpu == nil }) {
+		var with []string // the sides it was profiled on
+		for _, r := range runs {
+			if r.cpu != nil {
+				with = append(with, r.side)
+			}
+		}
+		if len(with) == len(s.sides) {
 			profiled = append(profiled, u.key)
 		} else {
 			unprofiled = append(unprofiled, s.shortKey(u.key))
+			if len(with) > 0 {
+				partial = append(partial, s.shortKey(u.key)+" on "+strings.Join(with, " and "))
+			}
 		}
 		if stop != "" {
 			break
@@ -188,29 +196,62 @@ func (s *session) profile(ctx context.Context) {
 	for _, u := range units[len(profiled)+len(unprofiled):] {
 		unprofiled = append(unprofiled, s.shortKey(u.key))
 	}
+	s.profileOutcome(profileOutcome{stop: stop, units: len(units), runs: step, profiled: profiled, unprofiled: unprofiled, partial: partial, shortest: shortest})
+}
+
+// A profileOutcome is what the profiling pass did.
+type profileOutcome struct {
+	// stop is why it stopped early: "budget", "interrupted" or "".
+	stop  string
+	units int // benchmarks to profile
+	runs  int // profiling runs made, on any side
+	// profiled are the keys of the benchmarks profiled on every side,
+	// unprofiled the short keys of the others, partial those of them
+	// profiled on some sides, with the sides ("Work on old").
+	profiled, unprofiled, partial []string
+	shortest                      time.Duration // the shortest run planned
+}
+
+// profileOutcome notes what the profiling pass did.
+func (s *session) profileOutcome(o profileOutcome) {
+	p := s.cfg.Profile
 	files := "CPU profiles"
 	if p.ReadMutex != nil {
 		files = "CPU and mutex profiles"
 	}
+	stop := o.stop
 	switch {
 	case stop == "interrupted":
-		s.note(model.NoteProfile, "The profiling pass was interrupted after %d of %d benchmarks; the timed rounds are complete.", len(profiled), len(units))
-	case stop == "budget" && len(unprofiled) == 0:
+		s.note(model.NoteProfile, "The profiling pass was interrupted after %d of %d benchmarks; the timed rounds are complete.", len(o.profiled), o.units)
+	case stop == "budget" && len(o.unprofiled) == 0:
 		stop = "" // every benchmark got its profile before the budget ran out
 		fallthrough
-	case stop == "" && len(profiled) > 0:
+	case stop == "" && len(o.profiled) > 0:
 		how := fmt.Sprintf("for about %v", p.Time)
-		if shortest < p.Time {
-			how = fmt.Sprintf("for %v to %v (shortened to fit the time budget)", shortest.Round(time.Millisecond), p.Time)
+		if o.shortest < p.Time {
+			how = fmt.Sprintf("for %v to %v (shortened to fit the time budget)", o.shortest.Round(time.Millisecond), p.Time)
 		}
 		s.run.Notes = append(s.run.Notes, gotestNote(model.NoteProfile, fmt.Sprintf(
 			"After the timed rounds every benchmark ran once more per side, untimed, %s, writing %s to %s; the bottleneck notes use them.",
-			how, files, shown)))
-	case stop == "budget" && len(profiled) == 0:
+			how, files, filepath.Join(s.cfg.Out, "profiles"))))
+	case stop == "budget" && len(o.profiled) == 0 && o.runs == 0:
 		s.note(model.NoteProfile, "No profiling pass: the rounds spent the %v time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.", s.cfg.Time)
+	case stop == "budget" && len(o.profiled) == 0:
+		// Some runs were made (their time is in the budget's line, their
+		// files in the profiles directory), none on every side.
+		what := "after " + words.Count(o.runs, "profiling run", "profiling runs") + " that gave no profile, so"
+		if len(o.partial) > 0 {
+			what = "having profiled " + words.JoinList(o.partial, 5) + " only: one side's profile cannot tell the sides apart, so"
+		}
+		s.note(model.NoteProfile, "The profiling pass stopped when the %v time budget was spent, %s the bottleneck notes rest on process statistics alone; a longer budget leaves room for it.",
+			s.cfg.Time, what)
 	case stop == "budget":
-		s.note(model.NoteProfile, "The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone.",
-			s.cfg.Time, len(profiled), len(units), words.JoinList(unprofiled, 5))
+		text := fmt.Sprintf("The profiling pass stopped when the %v time budget was spent: %d of %d benchmarks profiled; the bottleneck notes of the others (%s) rest on process statistics alone",
+			s.cfg.Time, len(o.profiled), o.units, words.JoinList(o.unprofiled, 5))
+		if len(o.partial) > 0 {
+			text += " (" + words.JoinList(o.partial, 5) + " only)"
+		}
+		s.note(model.NoteProfile, "%s.", text)
 	}
 }
 

@@ -328,3 +328,33 @@ func TestProfileReserve(t *testing.T) {
 		t.Errorf("no profiling: reserve %v, want 0", got)
 	}
 }
+
+// TestProfileOutcomeNotes: what the profiling pass says it did. The issue
+// 23 item 19 case: one benchmark, profiled on old, the budget spent
+// before new: the notes said "No profiling pass: the rounds spent the 15s
+// time budget" beside a budget line "profiling 1.23s" and the old side's
+// profile files.
+func TestProfileOutcomeNotes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    profileOutcome
+		want string
+	}{
+		{"none run", profileOutcome{stop: "budget", units: 1, unprofiled: []string{"Work"}},
+			"No profiling pass: the rounds spent the 15s time budget, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it."},
+		{"one side run", profileOutcome{stop: "budget", units: 1, runs: 1, unprofiled: []string{"Work"}, partial: []string{"Work on old"}},
+			"The profiling pass stopped when the 15s time budget was spent, having profiled Work on old only: one side's profile cannot tell the sides apart, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it."},
+		{"one side failed", profileOutcome{stop: "budget", units: 1, runs: 1, unprofiled: []string{"Work"}},
+			"The profiling pass stopped when the 15s time budget was spent, after 1 profiling run that gave no profile, so the bottleneck notes rest on process statistics alone; a longer budget leaves room for it."},
+		{"some", profileOutcome{stop: "budget", units: 2, runs: 3, profiled: []string{"p.A"}, unprofiled: []string{"B"}, partial: []string{"B on old"}},
+			"The profiling pass stopped when the 15s time budget was spent: 1 of 2 benchmarks profiled; the bottleneck notes of the others (B) rest on process statistics alone (B on old only)."},
+		{"all", profileOutcome{units: 1, runs: 2, profiled: []string{"p.A"}, shortest: 500 * time.Millisecond},
+			"After the timed rounds every benchmark ran once more per side, untimed, for about 500ms, writing CPU profiles to out/profiles; the bottleneck notes use them."},
+	} {
+		s := &session{cfg: Config{Time: 15 * time.Second, Out: "out", Log: io.Discard, Profile: &Profiling{Time: 500 * time.Millisecond}}, run: &model.Run{}}
+		s.profileOutcome(tc.o)
+		if got := model.Texts(s.run.Notes); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: notes %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
