@@ -33,12 +33,16 @@ type Options struct {
 	// does (see merge): the same change points as Otava, on its test
 	// series as elsewhere. By default both neighbours are recomputed, as
 	// the Hunter paper describes; Otava's way can lose a step (a stale
-	// left neighbour is removed on a p-value it no longer has).
+	// left neighbour is removed on a p-value it no longer has). Analyze
+	// then reports Otava's change points exactly, with its p-values, not
+	// corrected for the search, and looks for no outliers or transients.
 	OtavaMerge bool
-	// Transient is the longest run of results, bracketed by change
-	// points, that Analyze treats as outliers rather than as two steps
-	// (see Analyze); 0 keeps Otava's change points as they are. Detect
-	// ignores it. The default is DefaultTransient; -1 means 0.
+	// Transient is the longest run of results that Analyze reports as a
+	// transient (off the results on either side, which agree) rather
+	// than as two changes; a run of one result is an outlier. Runs up to
+	// this long are left out of the change-point analysis. Detect
+	// ignores it. The default is DefaultTransient; -1 means none: no
+	// outliers or transients are looked for.
 	Transient int
 }
 
@@ -48,9 +52,9 @@ const (
 	DefaultMaxPValue = 0.001
 )
 
-// DefaultTransient is Options.Transient's default: up to two unusual
-// results in a row are outliers, not two steps.
-const DefaultTransient = 2
+// DefaultTransient is Options.Transient's default: up to ten results
+// off the series and back are a transient, not two changes.
+const DefaultTransient = 10
 
 func (o Options) withDefaults() Options {
 	if o.WindowLen == 0 {
@@ -83,7 +87,12 @@ type ChangePoint struct {
 type TTest struct {
 	MeanBefore, MeanAfter float64
 	StdBefore, StdAfter   float64
-	P                     float64
+	// T is the t statistic, (MeanBefore - MeanAfter) over its standard
+	// error, with len(before)+len(after)-2 degrees of freedom (0 when
+	// there are none; infinite when both segments are constant and
+	// differ).
+	T float64
+	P float64
 }
 
 // Forward is the relative change from before to after: after/before - 1
@@ -131,10 +140,10 @@ func ttest(left, right []float64) TTest {
 	case denom == 0 && d == 0:
 		s.P = 1
 	case denom == 0:
-		s.P = 0
+		s.P, s.T = 0, math.Copysign(math.Inf(1), d)
 	default:
-		t := math.Abs(d / denom)
-		s.P = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t))
+		s.T = d / denom
+		s.P = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(s.T)))
 	}
 	return s
 }

@@ -1,7 +1,9 @@
 package history
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -58,9 +60,9 @@ type Change struct {
 	Series *Series
 	// Index is the first point after the change.
 	Index int
-	// Outliers is the number of unusual results just before Index,
-	// left out of the comparison (see Analyze): the step came in at one
-	// of them or at Index.
+	// Outliers is the number of unusual results just before Index (an
+	// outlier or a transient, see Analyze), left out of the comparison:
+	// the step came in at one of them or at Index.
 	Outliers int
 	// Before is the last point before the change (and before any
 	// Outliers), After the first one after it: the change came in with a
@@ -71,11 +73,16 @@ type Change struct {
 	// (stats.Bootstrap.MedianRatio, seeded; exact up to 200 points a
 	// segment, 10,000 resamples beyond).
 	Ratio stats.Interval
-	// Test is Otava's t-test of the two segments' means.
+	// Test is the t-test of the two segments' means (Otava's), its P
+	// not corrected for where the split was chosen.
 	Test TTest
-	// Q is the p-value adjusted by Benjamini-Hochberg across every
-	// series analyzed together.
-	Q float64
+	// P is the change's p-value: the chance that the results of the two
+	// segments, were there no change among them, would show a split at
+	// least this strong anywhere among them (see scanP). Q is the larger
+	// of P and the p-value at which the change was admitted, top down
+	// (see Analyze); a change is kept when Q is below
+	// Options.MaxPValue. Neither depends on other series.
+	P, Q float64
 	// Regression is true when the change is for the worse in the
 	// metric's direction.
 	Regression bool
@@ -84,108 +91,263 @@ type Change struct {
 // Percent is the change of the median, in percent.
 func (c *Change) Percent() float64 { return 100 * (c.Ratio.Estimate - 1) }
 
-// An Analysis is the change points of a set of series.
+// An Analysis is what Analyze found in a set of series. Each series is
+// analyzed on its own: what it says of one series does not depend on
+// which other series were analyzed with it.
 type Analysis struct {
-	// Changes are the significant steps of every series, in the order
-	// of the series, oldest first within each.
+	// Changes are the steps of every series, in the order of the series,
+	// oldest first within each.
 	Changes []Change
-	// Transients are short runs of unusual results (outliers: a noisy
-	// neighbour, a bad runner) that Otava brackets with two change
-	// points, after which the series returns to its level.
+	// Transients are short runs of 2 to Options.Transient results off
+	// the results on either side of them, after which the series returns
+	// to its level: a regression (or an improvement) that came and went.
 	Transients []Transient
-	// Tests is the number of hypotheses the correction counted: every
-	// candidate the split step proposed, and one for each series where
-	// it proposed none.
-	Tests int
+	// Outliers are single results off the results around them (a noisy
+	// neighbour, a bad runner): left out of the comparisons, not
+	// reported as changes.
+	Outliers []Transient
+	// Newest are the series whose newest result breaks away from the
+	// segment before it (Check), and whose break no change reports.
+	Newest []Newest
+	// Short are the series with too few results to show a change: a
+	// change needs 2 results on either side. Those of fewer than 3
+	// results are not checked for their newest result either.
+	Short []*Series
 	// Options are those used, defaults filled in.
 	Options Options
 }
 
-// A Transient is a run of at most Options.Transient results, bracketed
-// by change points, that the series leaves again without a step.
+// A Transient is a run of results, Points[From:To], off the results on
+// either side of it, which agree with each other: the series left its
+// level and came back (see bursts).
 type Transient struct {
 	Series *Series
-	// From and To index the unusual points, series.Points[From:To].
+	// From and To index the unusual points, Points[From:To]; with
+	// outliers found before it, the run can hold them too.
 	From, To int
+	// Ratio is the median of the run's values over the median of the
+	// results around it.
+	Ratio float64
+	// P is the chance that results without a burst would show one this
+	// far off, anywhere in the series (Bonferroni over every run
+	// searched).
+	P float64
+	// Regression is true when the run is for the worse.
+	Regression bool
 }
 
-// Analyze finds the change points of each series with Detect and keeps
-// those whose p-value, adjusted by Benjamini-Hochberg across all the
-// series, is below opts.MaxPValue: analyzing fifty benchmarks at once
-// reports fewer chance steps than fifty separate analyses would.
+// Len is the number of results in the run.
+func (t Transient) Len() int { return t.To - t.From }
+
+// Newest is a series whose newest result breaks away.
+type Newest struct {
+	Series *Series
+	Verdict
+}
+
+// MinPoints is the fewest results in which Analyze can find a change: 2
+// on either side of it.
+const MinPoints = 2 * minSide
+
+// Analyze finds the changes, transients and outliers of each series, and
+// checks each series' newest result, each series on its own.
 //
-// Change points closer than opts.Transient+1 points to each other
-// bracket a few unusual results (Otava reports an outlier result as two
-// change points, one on either side). Such a group is one candidate: the
-// segments on either side of it, the unusual results left out, are
-// compared with the t-test; when they differ, it is one step located
-// anywhere from the group's first point to its last (Change.Outliers
-// says how many results in between were left out); when they do not, it
-// is a Transient and no step.
+// First, runs of 1 to Options.Transient results that lie off the results
+// on both sides of them, in the same direction, are found (bursts): a run
+// of one is an outlier, a longer one a transient. They are left out of
+// what follows. Then Otava's change points (Detect, at MaxPValue) are the
+// candidates, and the changes are admitted top down, as in binary
+// segmentation: the candidate that splits the whole series most
+// strongly, by its t statistic's p-value corrected for where in the
+// series the split lies (scanP), is admitted when that p-value is below
+// MaxPValue; then each part is split in turn the same way. Last, each
+// change admitted is tested against the segments on either side of it
+// (Change.P, again corrected for the search within them), and the
+// weakest is removed while its p-value is not below MaxPValue; so is a
+// change whose medians do not differ (the 95% interval of their ratio
+// holds 1). A change needs 2 results on either side. So a series without any step shows a
+// change only when its first split is admitted, with a probability of at
+// most MaxPValue, whatever its length and noise, as long as its results
+// are independent and alike (experiments/changepoints measures it).
 //
-// The family the correction counts is every candidate that the split
-// step proposed (Otava's weak change points), in every series, and one
-// test for a series where it proposed none. The change points removed by
-// the merge step had p-values of at least MaxPValue, so they enter as 1:
-// they could not have changed which ones are kept. As in Otava, a
-// p-value is that of the t-test between the segments E-divisive chose;
-// it is not corrected for that choice.
+// With Options.OtavaMerge, the changes are Otava's own (Detect), with
+// its p-values, not corrected for the search, as P and Q, and no outliers
+// or transients are looked for.
 func Analyze(series []*Series, opts Options) *Analysis {
 	opts = opts.withDefaults()
 	out := &Analysis{Options: opts}
-	type candidate struct {
-		s             *Series
-		first, last   int // change point indexes: unusual points are [first, last)
-		before, after interval
-		test          TTest
-	}
-	var cands []candidate
 	for _, s := range series {
-		v := s.Values()
-		final, weak := detectAll(v, opts)
-		out.Tests += max(1, weak)
-		// Statistics against the final segments (the merge step can
-		// leave a left neighbour's stale).
-		ivs := intervals(final, len(v))
-		for lo := 0; lo < len(final); {
-			hi := lo
-			for hi+1 < len(final) && final[hi+1].Index-final[hi].Index <= opts.Transient {
-				hi++
+		r := analyzeSeries(s, opts)
+		out.Changes = append(out.Changes, r.changes...)
+		out.Transients = append(out.Transients, r.transients...)
+		out.Outliers = append(out.Outliers, r.outliers...)
+		if len(s.Points) < MinPoints {
+			out.Short = append(out.Short, s)
+		}
+		if n := len(s.Points); n >= 3 {
+			prefix := *s
+			prefix.Points = s.Points[:n-1]
+			v := Check(&prefix, s.Points[n-1], opts)
+			// A change that the newest result made (one its prefix does
+			// not have) already reports it.
+			reported := len(r.changes) > 0 && r.changes[len(r.changes)-1].Index > v.Since
+			if v.Breaks && !reported {
+				out.Newest = append(out.Newest, Newest{Series: s, Verdict: v})
 			}
-			c := candidate{s: s, first: final[lo].Index, last: final[hi].Index, before: ivs[lo], after: ivs[hi+1]}
-			c.test = ttest(v[c.before.start:c.before.end], v[c.after.start:c.after.end])
-			cands = append(cands, c)
-			lo = hi + 1
 		}
-	}
-	ps := make([]float64, max(out.Tests, len(cands)))
-	for i := range ps {
-		ps[i] = 1
-		if i < len(cands) {
-			ps[i] = cands[i].test.P
-		}
-	}
-	q := stats.BenjaminiHochberg(ps)
-	boot := stats.Bootstrap{Seed: 1, Confidence: 0.95, Resamples: 10_000}
-	for i, c := range cands {
-		if !(q[i] < opts.MaxPValue) {
-			if c.last > c.first {
-				out.Transients = append(out.Transients, Transient{Series: c.s, From: c.first, To: c.last})
-			}
-			continue
-		}
-		v := c.s.Values()
-		ch := Change{Series: c.s, Index: c.last, Outliers: c.last - c.first,
-			Before: c.s.Points[c.first-1], After: c.s.Points[c.last], Test: c.test, Q: q[i],
-			Ratio: boot.MedianRatio(v[c.before.start:c.before.end], v[c.after.start:c.after.end])}
-		worse := ch.Ratio.Estimate > 1
-		if c.s.Better == model.HigherIsBetter {
-			worse = ch.Ratio.Estimate < 1
-		}
-		ch.Regression = worse && ch.Ratio.Estimate != 1
-		out.Changes = append(out.Changes, ch)
 	}
 	return out
+}
+
+// seriesResult is what Analyze finds in one series.
+type seriesResult struct {
+	changes              []Change
+	transients, outliers []Transient
+	// kept are the indexes of the points that are neither outliers nor
+	// in transients, in order.
+	kept []int
+}
+
+// analyzeSeries is Analyze of one series.
+func analyzeSeries(s *Series, opts Options) seriesResult {
+	v := s.Values()
+	var r seriesResult
+	r.kept = make([]int, 0, len(v))
+	if opts.OtavaMerge {
+		for i := range v {
+			r.kept = append(r.kept, i)
+		}
+		cps := Detect(v, opts)
+		ivs := intervals(cps, len(v))
+		for i, cp := range cps {
+			c := newChange(s, cp.Index, cp.Index-1, v[ivs[i].start:ivs[i].end], v[ivs[i+1].start:ivs[i+1].end])
+			c.P, c.Q = c.Test.P, c.Test.P
+			r.changes = append(r.changes, c)
+		}
+		return r
+	}
+	runs, kept := bursts(v, opts.Transient, opts.WindowLen/2, opts.MaxPValue)
+	r.kept = kept
+	for _, b := range runs {
+		tr := Transient{Series: s, From: b.from, To: b.to, Ratio: b.ratio, P: b.p, Regression: worse(s, b.ratio)}
+		if b.to-b.from == 1 {
+			r.outliers = append(r.outliers, tr)
+		} else {
+			r.transients = append(r.transients, tr)
+		}
+	}
+	u := make([]float64, len(r.kept))
+	for i, k := range r.kept {
+		u[i] = v[k]
+	}
+	cands, ps, qs := calibrated(u, opts)
+	ivs := intervals(cands, len(u))
+	for i, cp := range cands {
+		c := newChange(s, r.kept[cp.Index], r.kept[cp.Index-1], u[ivs[i].start:ivs[i].end], u[ivs[i+1].start:ivs[i+1].end])
+		c.P, c.Q = ps[i], qs[i]
+		r.changes = append(r.changes, c)
+	}
+	return r
+}
+
+// boot is the bootstrap of every change's ratio (seeded: the same
+// series always gives the same interval).
+var boot = stats.Bootstrap{Seed: 1, Confidence: 0.95, Resamples: 10_000}
+
+// newChange is the change of s at point index, the last point before it
+// being point before, between the segments' values before and after.
+func newChange(s *Series, index, before int, beforeValues, afterValues []float64) Change {
+	c := Change{Series: s, Index: index, Outliers: index - before - 1, Before: s.Points[before], After: s.Points[index],
+		Test: ttest(beforeValues, afterValues), Ratio: boot.MedianRatio(beforeValues, afterValues)}
+	c.Regression = worse(s, c.Ratio.Estimate) && c.Ratio.Estimate != 1
+	return c
+}
+
+// worse reports whether a ratio after/before is for the worse in s's
+// direction.
+func worse(s *Series, ratio float64) bool {
+	if s.Better == model.HigherIsBetter {
+		return ratio < 1
+	}
+	return ratio > 1
+}
+
+// calibrated returns the change points of u that Analyze keeps (see
+// there), oldest first, with their p-values (against their final
+// neighbours) and q-values (the larger of that and the p-value at which
+// the change was admitted).
+func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64) {
+	if len(u) < MinPoints {
+		return nil, nil, nil
+	}
+	cands, _ := detectAll(u, opts)
+	// Admission, top down: the stretch's strongest candidate, by its
+	// p-value corrected for the search within the stretch, splits it
+	// when that is below the level; then each part in turn.
+	admitted := map[int]float64{}
+	var visit func(a, b int, parent float64)
+	visit = func(a, b int, parent float64) {
+		best, bestP, bestT := -1, 1.0, 0.0
+		for _, c := range cands {
+			if c.Index-a < minSide || b-c.Index < minSide {
+				continue
+			}
+			t := splitT(u, a, c.Index, b)
+			p := scanP(b-a, t)
+			if p < bestP || p == bestP && math.Abs(t) > bestT {
+				best, bestP, bestT = c.Index, p, math.Abs(t)
+			}
+		}
+		if best < 0 || !(bestP < opts.MaxPValue) {
+			return
+		}
+		admitted[best] = max(parent, bestP)
+		visit(a, best, admitted[best])
+		visit(best, b, admitted[best])
+	}
+	visit(0, len(u), 0)
+	for _, c := range cands {
+		if _, ok := admitted[c.Index]; ok {
+			cps = append(cps, c)
+		}
+	}
+	// Each change against its final neighbours: the weakest is removed
+	// while its p-value is not below the level, or the confidence
+	// interval of its medians' ratio holds 1 (a difference of means that
+	// the medians do not show is a few unusual results in a short
+	// segment, not a step).
+	for len(cps) > 0 {
+		ivs := intervals(cps, len(u))
+		ps, qs = make([]float64, len(cps)), make([]float64, len(cps))
+		weakest, unseen := 0, -1
+		for i, c := range cps {
+			ps[i] = scanP(ivs[i+1].end-ivs[i].start, splitT(u, ivs[i].start, c.Index, ivs[i+1].end))
+			qs[i] = max(ps[i], admitted[c.Index])
+			if ps[i] > ps[weakest] {
+				weakest = i
+			}
+			if r := boot.MedianRatio(u[ivs[i].start:c.Index], u[c.Index:ivs[i+1].end]); unseen < 0 && !(r.Lo > 1 || r.Hi < 1) {
+				unseen = i
+			}
+		}
+		switch {
+		case !(ps[weakest] < opts.MaxPValue):
+		case unseen >= 0:
+			weakest = unseen
+		default:
+			return cps, ps, qs
+		}
+		cps = slices.Delete(cps, weakest, weakest+1)
+	}
+	return nil, nil, nil
+}
+
+// splitT is Student's two-sample t statistic of u[a:c] against u[c:b]
+// (not Otava's, whose deviations, numpy's with divisor n, make t a little
+// too large).
+func splitT(u []float64, a, c, b int) float64 {
+	t, _ := pooledT(momentsOf(u[a:c]), momentsOf(u[c:b]))
+	return t
 }
 
 // detectAll is Detect that also returns the number of weak change points.
@@ -206,12 +368,13 @@ func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
 }
 
 // A Verdict is the online check of a new result: does it break from the
-// segment since the last change point? See Check for the method.
+// segment since the last change? See Check for the method.
 type Verdict struct {
 	// Since is the index of the first point of the segment the new
-	// result was compared with: the last change point, or 0.
+	// result was compared with: the last change, or 0.
 	Since int
-	// Points is the number of points in the segment.
+	// Points is the number of points in the segment (outliers and
+	// transients left out).
 	Points int
 	// SegmentMean is the mean of the segment's values (its runs'
 	// medians), SegmentSD their standard deviation (divisor n-1).
@@ -219,10 +382,10 @@ type Verdict struct {
 	// Value is the new run's median, ValueSE the standard error of that
 	// median from the run's own samples (see Check).
 	Value, ValueSE float64
-	// BetweenSD is the run-to-run standard deviation of the segment's
-	// values beyond what their own samples' noise explains (0 when that
-	// noise explains it all).
-	BetweenSD float64
+	// ExtraSD is how much more the new run's median varies, from its own
+	// samples, than the segment's runs' medians do from theirs (0 when
+	// it varies no more): what widens the test for a noisier run.
+	ExtraSD float64
 	// SE is the standard error of Value - SegmentMean, T that difference
 	// over SE, with DF degrees of freedom (Points-1), and P its two-sided
 	// p-value (1 when the segment cannot tell).
@@ -245,47 +408,51 @@ func (v Verdict) Change() float64 {
 }
 
 // Check tells whether p, a new result of s, breaks from the segment since
-// s's last change point (Detect with opts), using the new run's own
-// samples, not its median alone.
+// s's last change (as Analyze finds them in s, outliers and transients
+// left out), using the new run's own samples, not its median alone.
 //
-// The segment's k values m_1..m_k are its runs' medians; their spread
-// holds two things: how much runs differ from each other (tau^2) and how
-// noisy each run's median is, v_i, estimated from that run's samples as
-// the large-sample variance of a median, (pi/2) MAD_i^2 / n_i (MAD scaled
-// to a standard deviation, stats.MAD). So with s^2 the sample variance of
-// the m_i and vbar the mean of the v_i, tau^2 = max(0, s^2 - vbar). The
-// new run's median m has its own noise v (from its samples, the same
-// way). Under "no change", m - mean(m_i) has variance tau^2 + v + s^2/k,
-// and
+// Under "no change" the new run's median m is one more draw like the
+// segment's k medians m_1..m_k, with their mean mbar and sample variance
+// s^2: m - mbar has variance s^2 (1 + 1/k), and
 //
-//	t = (m - mean(m_i)) / sqrt(tau^2 + v + s^2/k)
+//	t = (m - mbar) / sqrt(s^2 (1 + 1/k) + max(0, v - vbar))
 //
-// is referred to Student's t with k-1 degrees of freedom (two-sided). A
-// new run as noisy as the segment's (v = vbar) gives the prediction
-// interval's t-test of one new value against the segment, s^2 (1 + 1/k);
-// a noisier run (fewer samples, a disturbed machine) needs a larger step
-// to break, a quieter one a smaller step. A run of one sample tells
-// nothing of its noise: it counts as vbar; segment runs of one sample
-// count as v_i = 0, which leaves all their spread to tau^2 (a wider,
-// safer test). Otava's own check, a pooled t-test of the segment against
-// the one value with numpy's divisor-n deviation, is this with v = vbar
-// and s^2 computed with divisor k instead of k-1. A segment of fewer than
-// 2 points cannot tell.
+// is referred to Student's t with k-1 degrees of freedom (two-sided):
+// the prediction interval's test, exact for normal results whatever
+// their noise is made of (the runs' samples, a machine a little faster
+// one day than the next). The run's own samples can only widen it: v is
+// the variance of the new run's median, (pi/2) MAD^2 / n from its n
+// samples (MAD scaled to a standard deviation, stats.MAD: the
+// large-sample variance of a median), vbar the mean of the same for the
+// segment's runs; a run noisier than those (fewer samples, a disturbed
+// machine) needs a larger step to break. A quieter run does not narrow
+// the test: the variance of a median estimated from a few samples is
+// itself too noisy to trust below the segment's own spread. A run of one
+// sample tells nothing of its noise and counts as vbar; segment runs of
+// one sample are left out of vbar. A segment of fewer than 2 points
+// cannot tell.
 func Check(s *Series, p Point, opts Options) Verdict {
 	opts = opts.withDefaults()
-	v := s.Values()
-	cps := Detect(v, opts)
+	r := analyzeSeries(s, opts)
 	since := 0
-	if len(cps) > 0 {
-		since = cps[len(cps)-1].Index
+	if len(r.changes) > 0 {
+		since = r.changes[len(r.changes)-1].Index
 	}
-	seg := s.Points[since:]
+	var seg []Point
+	for _, k := range r.kept {
+		if k >= since {
+			seg = append(seg, s.Points[k])
+		}
+	}
 	out := Verdict{Since: since, Points: len(seg), Value: p.Value(), P: 1}
 	k := len(seg)
 	if k < 2 || math.IsNaN(out.Value) {
 		return out
 	}
-	vals := v[since:]
+	vals := make([]float64, k)
+	for i, q := range seg {
+		vals[i] = q.Value()
+	}
 	out.SegmentMean = stats.Mean(vals)
 	out.SegmentSD = stats.StdDev(vals)
 	var vbar float64
@@ -304,9 +471,9 @@ func Check(s *Series, p Point, opts Options) Verdict {
 		vnew = vbar
 	}
 	s2 := out.SegmentSD * out.SegmentSD
-	tau2 := max(0, s2-vbar)
-	out.ValueSE, out.BetweenSD = math.Sqrt(vnew), math.Sqrt(tau2)
-	out.SE = math.Sqrt(tau2 + vnew + s2/float64(k))
+	extra := max(0, vnew-vbar)
+	out.ValueSE, out.ExtraSD = math.Sqrt(vnew), math.Sqrt(extra)
+	out.SE = math.Sqrt(s2*(1+1/float64(k)) + extra)
 	out.DF = k - 1
 	d := out.Value - out.SegmentMean
 	switch {
@@ -321,11 +488,7 @@ func Check(s *Series, p Point, opts Options) Verdict {
 		out.P = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(out.DF)}.Survival(math.Abs(out.T)))
 	}
 	out.Breaks = out.P < opts.MaxPValue
-	worse := d > 0
-	if s.Better == model.HigherIsBetter {
-		worse = d < 0
-	}
-	out.Regression = out.Breaks && worse
+	out.Regression = out.Breaks && worse(s, out.Value/out.SegmentMean)
 	return out
 }
 
@@ -341,4 +504,99 @@ func medianVariance(x []float64) (float64, bool) {
 		return 0, false
 	}
 	return math.Pi / 2 * mad * mad / float64(len(x)), true
+}
+
+// A Rename is a likely rename of benchmarks: series that end at one
+// result and series that begin at the next, of one package and unit on
+// one machine and branch. Their results are separate series, so neither
+// shows the step (if any) between them.
+type Rename struct {
+	Ended, Began []*Series
+	// Last is the last result of the series that ended, First the first
+	// of those that began.
+	Last, First Point
+}
+
+// Renames finds the likely renames among series: where some series of a
+// package, unit, machine and branch have their last result and others
+// their first at the next result recorded for that package (in the
+// order of the results' times, then runs).
+func Renames(series []*Series) []Rename {
+	type group struct {
+		members []*Series
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, s := range series {
+		if len(s.Points) == 0 {
+			continue
+		}
+		k := s.Machine + "\x00" + s.Branch + "\x00" + s.Pkg + "\x00" + s.Unit
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.members = append(g.members, s)
+	}
+	type result struct {
+		t   time.Time
+		run int64
+	}
+	var out []Rename
+	for _, k := range order {
+		g := groups[k]
+		var all []result
+		seen := map[result]bool{}
+		for _, s := range g.members {
+			for _, p := range s.Points {
+				r := result{p.Time, p.RunID}
+				if !seen[r] {
+					seen[r] = true
+					all = append(all, r)
+				}
+			}
+		}
+		slices.SortFunc(all, func(a, b result) int {
+			if c := a.t.Compare(b.t); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.run, b.run)
+		})
+		pos := make(map[result]int, len(all))
+		for i, r := range all {
+			pos[r] = i
+		}
+		byBoundary := map[int]*Rename{}
+		var boundaries []int
+		for _, s := range g.members {
+			first, last := s.Points[0], s.Points[len(s.Points)-1]
+			if i := pos[result{last.Time, last.RunID}]; i < len(all)-1 {
+				r := byBoundary[i]
+				if r == nil {
+					r = &Rename{}
+					byBoundary[i] = r
+					boundaries = append(boundaries, i)
+				}
+				r.Ended, r.Last = append(r.Ended, s), last
+			}
+			if i := pos[result{first.Time, first.RunID}]; i > 0 {
+				r := byBoundary[i-1]
+				if r == nil {
+					r = &Rename{}
+					byBoundary[i-1] = r
+					boundaries = append(boundaries, i-1)
+				}
+				r.Began, r.First = append(r.Began, s), first
+			}
+		}
+		slices.Sort(boundaries)
+		for _, i := range boundaries {
+			if r := byBoundary[i]; len(r.Ended) > 0 && len(r.Began) > 0 {
+				out = append(out, *r)
+			}
+		}
+	}
+	return out
 }

@@ -36,17 +36,28 @@ Each change is listed with the commits it lies between (the last result
 before it and the first after), the change of the median with a 95%
 confidence interval, the p-value and the corrected q-value, newest first.
 
+A change is kept when its q-value is below --p: on a series without any
+step that happens by chance at most that often (1 time in 1000 at the
+default), whatever the other series; experiments/changepoints measures it.
+
+Runs of 2 to --transient (10) results off the results on either side, which
+agree, are listed as transients: a regression (or improvement) that came
+and went, with its commits. A single unusual result is an outlier: left
+out of the comparisons, and not listed.
+
 It also checks each series' newest result against the segment since its
-last change: a t-test of its median against the segment's medians that
-counts the run-to-run spread and the newest run's own noise, from its
-samples (see docs/history.md). A newest result that breaks away for the
-worse is listed as "newest result", since a change point needs results on
-both sides to be found.
+last change: the prediction interval's t-test of its median against the
+segment's medians, widened when the newest run's own samples are noisier
+than theirs (see docs/history.md). A newest result that breaks away is
+listed as "newest result", since a change needs 2 results on either side;
+an event is listed once. A series that ends where another of its package
+begins is pointed out as a likely rename.
 
 --since REV|TIME keeps the changes after a commit (a hash, or anything git
 rev-parse accepts here) or a time (RFC 3339, or a duration such as 168h
 before now). With --fail-on-regression, the exit status is 1 when a change
-listed, or a newest result, is for the worse.
+listed, or a newest result, is for the worse (a transient, which has come
+and gone, does not count).
 
 Exit status: 0; 1 with --fail-on-regression and a regression; 2 for bad
 flags or no store.`,
@@ -61,7 +72,7 @@ flags or no store.`,
 	opts.series.register(cmd.Flags(), "")
 	cmd.Flags().StringVar(&opts.bench, "bench", "", "only benchmarks matching this `regexp`")
 	cmd.Flags().StringVar(&opts.since, "since", "", "only changes after this commit (`REV`) or time (RFC 3339, or a duration before now: 168h)")
-	cmd.Flags().BoolVar(&opts.failOnRegression, "fail-on-regression", false, "exit 1 when a change listed, or a series' newest result, is a regression")
+	cmd.Flags().BoolVar(&opts.failOnRegression, "fail-on-regression", false, "exit 1 when a change listed, or a series' newest result, is a regression (transients do not count)")
 	return cmd
 }
 
@@ -134,13 +145,17 @@ func checkSince(prefix string, series []*history.Series) error {
 	return usageErrorf("--since %s names %d commits of the store (%s): give more of the hash", prefix, len(found), strings.Join(hashes, ", "))
 }
 
-// A listed change: a change point, or a newest result that breaks away.
+// A listed change: a change point, a transient, or a newest result that
+// breaks away.
 type listed struct {
 	series     *history.Series
 	when       time.Time
 	from, to   history.Point
 	text       string
 	regression bool
+	// transient is true for a transient: listed, and not counted as a
+	// regression by --fail-on-regression (the series came back).
+	transient bool
 }
 
 func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
@@ -169,28 +184,35 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 		}
 		out = append(out, listed{series: c.Series, when: c.After.Time, from: c.Before, to: c.After, text: changeLine(c), regression: c.Regression})
 	}
-	// The newest result of each series against the segment before it.
-	for _, s := range series {
-		n := len(s.Points)
-		if n < 3 || !after(s.Points[n-1], s) {
+	for _, tr := range a.Transients {
+		first, last := tr.Series.Points[tr.From], tr.Series.Points[tr.To-1]
+		if !after(first, tr.Series) {
 			continue
 		}
-		prefix := &history.Series{Better: s.Better, Points: s.Points[:n-1]}
-		v := history.Check(prefix, s.Points[n-1], hopts)
-		if !v.Breaks {
+		out = append(out, listed{series: tr.Series, when: first.Time, from: first, to: last, text: transientLine(tr), transient: true, regression: tr.Regression})
+	}
+	// The newest result of each series against the segment before it,
+	// when no change already reports it.
+	for _, nw := range a.Newest {
+		sr, v := nw.Series, nw.Verdict
+		newest := sr.Points[len(sr.Points)-1]
+		if !after(newest, sr) {
 			continue
 		}
 		what := "improved"
 		if v.Regression {
 			what = "regressed"
 		}
-		out = append(out, listed{series: s, when: s.Points[n-1].Time, from: s.Points[v.Since], to: s.Points[n-1], regression: v.Regression,
-			text: fmt.Sprintf("newest result %s %s from the %d since %s, p %s", what, signedPct(v.Change()), v.Points, shortHash(s.Points[v.Since].Commit), fmtP(v.P))})
+		out = append(out, listed{series: sr, when: newest.Time, from: sr.Points[v.Since], to: newest, regression: v.Regression,
+			text: fmt.Sprintf("newest result %s %s from the %d since %s, p %s", what, signedPct(v.Change()), v.Points, shortHash(sr.Points[v.Since].Commit), fmtP(v.P))})
 	}
 	slices.SortStableFunc(out, func(a, b listed) int { return b.when.Compare(a.when) })
-	regressions := 0
+	regressions, transients := 0, 0
 	for _, l := range out {
-		if l.regression {
+		switch {
+		case l.transient:
+			transients++
+		case l.regression:
 			regressions++
 		}
 		subject := subjectCell(l.to.Subject, 60)
@@ -200,9 +222,16 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 			fmt.Fprintf(stdout, "    %s\n", subject)
 		}
 	}
-	fmt.Fprintf(stdout, "%d %s in %d series (%d %s, %d %s; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
-		len(out), words.Plural(len(out), "change", "changes"), len(series), regressions, words.Plural(regressions, "regression", "regressions"),
-		len(a.Transients), words.Plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
+	for _, r := range renameLines(history.Renames(series), after) {
+		fmt.Fprintln(stdout, r)
+	}
+	changes := len(out) - transients
+	fmt.Fprintf(stdout, "%d %s, %d %s in %d series (%d %s; %s)\n",
+		changes, words.Plural(changes, "change", "changes"), transients, words.Plural(transients, "transient", "transients"), len(series),
+		regressions, words.Plural(regressions, "regression", "regressions"), methodLine(hopts))
+	if line := shortLine(a); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	if opts.failOnRegression && regressions > 0 {
 		return &exitError{code: exitGateFail}
 	}

@@ -46,10 +46,10 @@ func (f *seriesFlags) register(fs *pflag.FlagSet, unit string) {
 	fs.StringVar(&f.unit, "unit", unit, "only this `unit` (sec/op, B/op, allocs/op, ...; \"\" for every unit)")
 	fs.BoolVar(&f.dirty, "dirty", false, "include results that are no commit's: measured from a working tree with uncommitted changes, or from files that named no commit")
 	fs.IntVar(&f.window, "window", history.DefaultWindowLen, "length of E-divisive's sliding windows, in points")
-	fs.Float64Var(&f.maxP, "p", history.DefaultMaxPValue, "significance level of a change, after the Benjamini-Hochberg correction across series")
+	fs.Float64Var(&f.maxP, "p", history.DefaultMaxPValue, "significance level of a change (its q-value): the chance that a series without a step shows one")
 	fs.Float64Var(&f.minMagnitude, "min-magnitude", 0, "smallest relative change reported (0.05 is 5%)")
-	fs.BoolVar(&f.otava, "otava", false, "Apache Otava's change points exactly: its merge step (which can lose a step) and no transients (--transient 0)")
-	fs.IntVar(&f.transient, "transient", history.DefaultTransient, "up to this many unusual results in a row, between two change points, are outliers, not two steps (0: report Otava's change points as they are)")
+	fs.BoolVar(&f.otava, "otava", false, "Apache Otava's change points exactly, with its p-values, not corrected for the search: its merge step (which can lose a step), no outliers or transients")
+	fs.IntVar(&f.transient, "transient", history.DefaultTransient, "up to this many results in a row, off the results on either side and back, are a transient, not two changes; one is an outlier (0: look for neither)")
 }
 
 func (f *seriesFlags) options() (history.Options, error) {
@@ -172,9 +172,13 @@ func newHistoryCmd(s stdio) *cobra.Command {
 		Short: "Show benchmarks' results across commits, with the change points found",
 		Long: `history reads the history store and shows, per series (one benchmark's
 metric on one machine and branch), each recorded result (the median of a
-run's samples) in commit order, and the change points found in it: Apache
-Otava's windowed E-divisive means with a t-test, at --p after a
-Benjamini-Hochberg correction across the series shown.
+run's samples) in commit order, and the changes found in it: Apache
+Otava's windowed E-divisive means proposes them, and a change is kept when
+its q-value, corrected for the search, is below --p (so that a series
+without a step shows one by chance at most that often); transients (runs of
+results off the series and back) and outliers are marked. Each series is
+analyzed on its own: what history says of one does not depend on which
+others are shown.
 
 BENCH is a regular expression matched against the benchmark's name, with
 and without its package. --format table lists the points with the changes
@@ -227,9 +231,9 @@ func runHistory(ctx context.Context, opts historyOptions, s stdio) error {
 	for _, c := range a.Changes {
 		changes[c.Series] = append(changes[c.Series], c)
 	}
-	transients := map[*history.Series][]history.Transient{}
-	for _, tr := range a.Transients {
-		transients[tr.Series] = append(transients[tr.Series], tr)
+	unusual := map[*history.Series][]history.Transient{}
+	for _, tr := range append(slices.Clone(a.Transients), a.Outliers...) {
+		unusual[tr.Series] = append(unusual[tr.Series], tr)
 	}
 	format := opts.format
 	if format == "" {
@@ -243,15 +247,83 @@ func runHistory(ctx context.Context, opts historyOptions, s stdio) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			writeTable(stdout, s, changes[s], transients[s], opts.last)
+			writeTable(stdout, s, changes[s], unusual[s], opts.last)
 		} else {
 			writeSpark(stdout, s, changes[s], opts.last)
 		}
 	}
-	fmt.Fprintf(stdout, "\n%d %s, %d %s, %d %s (E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests)\n",
+	fmt.Fprintln(stdout)
+	for _, r := range renameLines(history.Renames(series), nil) {
+		fmt.Fprintln(stdout, r)
+	}
+	fmt.Fprintf(stdout, "%d %s, %d %s, %d %s, %d %s (%s)\n",
 		len(series), words.Plural(len(series), "series", "series"), len(a.Changes), words.Plural(len(a.Changes), "change", "changes"),
-		len(a.Transients), words.Plural(len(a.Transients), "transient", "transients"), hopts.WindowLen, hopts.MaxPValue, a.Tests)
+		len(a.Transients), words.Plural(len(a.Transients), "transient", "transients"),
+		len(a.Outliers), words.Plural(len(a.Outliers), "outlier", "outliers"), methodLine(hopts))
+	if line := shortLine(a); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
+}
+
+// methodLine says how the changes were found and how often one is found
+// by chance, for a summary line.
+func methodLine(o history.Options) string {
+	if o.OtavaMerge {
+		return fmt.Sprintf("Otava's E-divisive, window %d, p < %g, not corrected for the search", o.WindowLen, o.MaxPValue)
+	}
+	return fmt.Sprintf("E-divisive, window %d; a change needs q < %g, which a series without one reaches by chance at most 1 time in %.0f",
+		o.WindowLen, o.MaxPValue, 1/o.MaxPValue)
+}
+
+// shortLine says, when some series are too short to show a change, how
+// many; "" when none is.
+func shortLine(a *history.Analysis) string {
+	if len(a.Short) == 0 {
+		return ""
+	}
+	var names []string
+	for _, s := range a.Short {
+		names = append(names, fmt.Sprintf("%s %s (%d)", report.TerminalSafe(s.Name), report.TerminalSafe(s.Unit), len(s.Points)))
+	}
+	return fmt.Sprintf("%d %s too short to show a change, which needs %d results on either side: %s",
+		len(a.Short), words.Plural(len(a.Short), "series is", "series are"), history.MinPoints/2, words.JoinList(names, 5))
+}
+
+// renameLines points out the likely renames, one line each for the
+// benchmarks of a package (every unit of theirs at once), those whose
+// first new result keep (nil: all) accepts.
+func renameLines(renames []history.Rename, keep func(history.Point, *history.Series) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range renames {
+		if keep != nil && !keep(r.First, r.Began[0]) {
+			continue
+		}
+		var ended, began []string
+		for _, s := range r.Ended {
+			ended = append(ended, report.TerminalSafe(s.Benchmark))
+		}
+		for _, s := range r.Began {
+			began = append(began, report.TerminalSafe(s.Benchmark))
+		}
+		pkg := r.Ended[0].Pkg
+		line := fmt.Sprintf("likely rename: %s ended at %s and %s began at %s (%smachine %s%s): their results are separate series, and no change between them is looked for",
+			words.JoinList(ended, 5), shortHash(r.Last.Commit), words.JoinList(began, 5), shortHash(r.First.Commit),
+			map[bool]string{true: "", false: "package " + report.TerminalSafe(pkg) + ", "}[pkg == ""], r.Ended[0].Machine, branchWords(r.Ended[0].Branch))
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func branchWords(b string) string {
+	if b == "" {
+		return ""
+	}
+	return ", branch " + report.TerminalSafe(b)
 }
 
 func describeFilter(bench string, f seriesFlags) string {
@@ -305,9 +377,9 @@ func changeLine(c *history.Change) string {
 	if c.Regression {
 		what = "regressed"
 	}
-	line := fmt.Sprintf("%s %s %s, p %s, q %s", what, signedPct(c.Ratio.Estimate-1), pctInterval(c.Ratio.Lo-1, c.Ratio.Hi-1), fmtP(c.Test.P), fmtP(c.Q))
+	line := fmt.Sprintf("%s %s %s, p %s, q %s", what, signedPct(c.Ratio.Estimate-1), pctInterval(c.Ratio.Lo-1, c.Ratio.Hi-1), fmtP(c.P), fmtP(c.Q))
 	if c.Outliers > 0 {
-		line += fmt.Sprintf(" (%d unusual %s before it left out)", c.Outliers, words.Plural(c.Outliers, "result", "results"))
+		line += fmt.Sprintf(" (%d unusual %s just before it left out)", c.Outliers, words.Plural(c.Outliers, "result", "results"))
 	}
 	return line
 }
@@ -330,7 +402,7 @@ func fmtP(p float64) string {
 	return fmt.Sprintf("%.4f", p)
 }
 
-func writeTable(w io.Writer, s *history.Series, changes []history.Change, transients []history.Transient, last int) {
+func writeTable(w io.Writer, s *history.Series, changes []history.Change, unusual []history.Transient, last int) {
 	fmt.Fprintln(w, seriesTitle(s))
 	start := 0
 	if last > 0 && len(s.Points) > last {
@@ -338,36 +410,51 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, transi
 		fmt.Fprintf(w, "  (%d earlier points not shown)\n", start)
 	}
 	at := map[int]*history.Change{}
-	outlier := map[int]bool{}
 	for i := range changes {
 		c := &changes[i]
 		at[c.Index-c.Outliers] = c
-		for k := c.Index - c.Outliers; k < c.Index; k++ {
-			outlier[k] = true
-		}
 	}
-	for _, tr := range transients {
+	mark := map[int]string{}
+	transientAt := map[int]history.Transient{}
+	inTransient, outlier := false, false
+	for _, tr := range unusual {
+		m := "*"
+		if tr.Len() > 1 {
+			transientAt[tr.From], m, inTransient = tr, "^", true
+		} else {
+			outlier = true
+		}
 		for k := tr.From; k < tr.To; k++ {
-			outlier[k] = true
+			mark[k] = m
 		}
 	}
 	fmt.Fprintf(w, "  %5s  %-10s  %-16s  %12s  %7s  %s\n", "#", "commit", "time", "median", "samples", "subject")
 	defer func() {
-		if len(outlier) > 0 {
-			fmt.Fprintln(w, "  * an unusual result between change points, left out of the comparison (an outlier, not a step)")
+		if inTransient {
+			fmt.Fprintln(w, "  ^ in a transient: results off the series, which came back; left out of the changes' comparisons")
+		}
+		if outlier {
+			fmt.Fprintln(w, "  * an outlier: one result off the results around it; left out of the comparisons")
+		}
+		if len(s.Points) < history.MinPoints {
+			fmt.Fprintf(w, "  %d %s: too few to show a change, which needs %d results on either side\n", len(s.Points),
+				words.Plural(len(s.Points), "result", "results"), history.MinPoints/2)
 		}
 	}()
 	for i := start; i < len(s.Points); i++ {
 		if c := at[i]; c != nil {
 			fmt.Fprintf(w, "  ----- change: %s -----\n", changeLine(c))
 		}
+		if tr, ok := transientAt[i]; ok {
+			fmt.Fprintf(w, "  ----- %s -----\n", transientLine(tr))
+		}
 		p := s.Points[i]
 		subject := subjectCell(p.Subject, 50)
-		mark := " "
-		if outlier[i] {
-			mark = "*"
+		m := mark[i]
+		if m == "" {
+			m = " "
 		}
-		fmt.Fprintf(w, "  %5d%s %-10s  %-16s  %12s  %7d  %s\n", i+1, mark, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
+		fmt.Fprintf(w, "  %5d%s %-10s  %-16s  %12s  %7d  %s\n", i+1, m, shortHash(p.Commit), p.Time.UTC().Format("2006-01-02 15:04"),
 			scaleValue(p.Value(), s.Unit), len(p.Samples), subject)
 	}
 }
@@ -377,6 +464,17 @@ func writeTable(w io.Writer, s *history.Series, changes []history.Change, transi
 // multi-byte ones) and ended with "..." when cut, escaped for a terminal.
 func subjectCell(subject string, w int) string {
 	return report.TerminalSafe(runewidth.Truncate(subject, w, "..."))
+}
+
+// transientLine describes a transient in one line.
+func transientLine(tr history.Transient) string {
+	what := "improvement"
+	if tr.Regression {
+		what = "regression"
+	}
+	s := tr.Series
+	return fmt.Sprintf("transient %s %s on %d results (%s to %s), then back; p %s", what, signedPct(tr.Ratio-1), tr.Len(),
+		shortHash(s.Points[tr.From].Commit), shortHash(s.Points[tr.To-1].Commit), fmtP(tr.P))
 }
 
 // sparkWidth is the number of points a sparkline shows.

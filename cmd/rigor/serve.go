@@ -384,8 +384,8 @@ func (d *dashboard) index(w http.ResponseWriter, r *http.Request) {
 	}
 	machines, _ := d.store.Machines(r.Context())
 	render(w, indexTmpl, map[string]any{"Filter": f, "Regressions": changes, "Series": rows, "Machines": machines,
-		"Summary": fmt.Sprintf("%d series, %d changes, %d transients; E-divisive, window %d, p < %g after Benjamini-Hochberg over %d tests",
-			len(series), len(a.Changes), len(a.Transients), d.opts.WindowLen, d.opts.MaxPValue, a.Tests)})
+		"Summary": fmt.Sprintf("%d series, %d changes, %d transients; %s",
+			len(series), len(a.Changes), len(a.Transients), methodLine(a.Options))})
 }
 
 func (d *dashboard) seriesPage(w http.ResponseWriter, r *http.Request) {

@@ -160,25 +160,13 @@ func score(flags [][2]int) result {
 	return r
 }
 
-// changePoints: history.Analyze with Otava's defaults and BH across the
-// 50 series.
+// changePoints: history.Analyze with opts, each series on its own.
 func changePoints(ss []*history.Series, opts history.Options) result {
 	a := history.Analyze(ss, opts)
 	var flags [][2]int
 	for _, c := range a.Changes {
 		b := slices.Index(ss, c.Series)
 		flags = append(flags, [2]int{b, c.Index})
-	}
-	return score(flags)
-}
-
-// perSeries: Otava's procedure per series, without the correction.
-func perSeries(ss []*history.Series, opts history.Options) result {
-	var flags [][2]int
-	for b, s := range ss {
-		for _, c := range history.Detect(s.Values(), opts) {
-			flags = append(flags, [2]int{b, c.Index})
-		}
 	}
 	return score(flags)
 }
@@ -237,11 +225,9 @@ func main() {
 	flag.Parse()
 
 	opts := history.Options{} // Otava's defaults: window 50, p 0.001
-	tallies := []*tally{{name: "rigor changes (defaults): both neighbours recomputed, transients grouped, BH across the 50 series"},
-		{name: "Otava's merge, transients grouped, BH"},
-		{name: "both neighbours recomputed, Otava's points as they are, BH"},
-		{name: "Otava exactly (rigor changes --otava), BH"},
-		{name: "Otava exactly, per series, no correction"}}
+	tallies := []*tally{{name: "rigor changes (defaults): corrected for the search, outliers and transients left out"},
+		{name: "corrected for the search, no outliers or transients looked for (--transient 0)"},
+		{name: "Otava exactly (rigor changes --otava): not corrected"}}
 	tallies = append(tallies, &tally{name: "fixed 5% alert vs the previous result"}, &tally{name: "fixed 5% alert vs the mean of the previous 5"})
 	if *seeds > 0 {
 		detection(*seeds, opts, tallies)
@@ -272,12 +258,10 @@ func detection(seeds int, opts history.Options, tallies []*tally) {
 	for seed := 1; seed <= seeds; seed++ {
 		ss := series(generate(uint64(seed), sharedRunner))
 		tallies[0].add(changePoints(ss, opts))
-		tallies[1].add(changePoints(ss, history.Options{OtavaMerge: true}))
-		tallies[2].add(changePoints(ss, history.Options{Transient: -1}))
-		tallies[3].add(changePoints(ss, history.Options{Transient: -1, OtavaMerge: true}))
-		tallies[4].add(perSeries(ss, history.Options{OtavaMerge: true}))
-		tallies[5].add(fixedAlert(ss, 0.05, 1))
-		tallies[6].add(fixedAlert(ss, 0.05, 5))
+		tallies[1].add(changePoints(ss, history.Options{Transient: -1}))
+		tallies[2].add(changePoints(ss, history.Options{OtavaMerge: true}))
+		tallies[3].add(fixedAlert(ss, 0.05, 1))
+		tallies[4].add(fixedAlert(ss, 0.05, 5))
 	}
 	fmt.Printf("%d histories of %d commits x %d benchmarks, steps %+.0f%% @%d (bench %d), %+.0f%% @%d (bench %d), %+.0f%% @%d (bench %d); analyzed in %v\n\n",
 		seeds, commits, benchmarks, 100*(steps[0].factor-1), steps[0].commit, steps[0].bench,

@@ -13,7 +13,7 @@ import (
 func TestSeed1(t *testing.T) {
 	ss := series(generate(1, sharedRunner))
 	def := changePoints(ss, history.Options{})
-	raw := changePoints(ss, history.Options{Transient: -1, OtavaMerge: true})
+	raw := changePoints(ss, history.Options{OtavaMerge: true})
 	fixed := fixedAlert(ss, 0.05, 1)
 	for i, found := range def.exact {
 		if !found {
