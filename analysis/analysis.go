@@ -166,6 +166,9 @@ type Metric struct {
 	DerivedFrom string
 	reciprocal  bool // value = k / primary, not k × primary
 	primary     int  // index of the primary in the benchmark's Metrics
+	// sessions is the run's Sessions, for the reasons of comparisons
+	// across sessions.
+	sessions *model.Sessions
 }
 
 // A Summary describes one side's samples of one metric.
@@ -269,6 +272,11 @@ type Change struct {
 	// BelowResolution is true when the difference is below the timer's
 	// resolution: inconclusive, and more samples cannot change that.
 	BelowResolution bool
+	// SessionLimited is true, for a comparison across sessions (Test
+	// TestSessions), when more samples of this run could not settle it:
+	// how much results vary between sessions is not known, or it
+	// dominates the interval's width.
+	SessionLimited bool
 }
 
 // A ReasonKind names the case of the verdict rule that decided a Change.
@@ -290,6 +298,7 @@ const (
 	ReasonOpen            ReasonKind = "open"             // the interval includes no change and reaches beyond the band: inconclusive
 	ReasonImplausible     ReasonKind = "implausible"      // a side's values cannot be a measurement: inconclusive
 	ReasonOverflow        ReasonKind = "overflow"         // the change overflows floating point: inconclusive
+	ReasonSessions        ReasonKind = "sessions-unknown" // measured in different sessions, their variation not known: inconclusive
 )
 
 // A Geomean is the geometric mean of every benchmark's center in one unit,

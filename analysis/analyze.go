@@ -45,7 +45,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			Notes:    dedupe(b.Notes),
 		}
 		for j := range b.Metrics {
-			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, opts))
+			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, run.Sessions, opts))
 		}
 		applyClock(&ab, b.Key(), chooseClock(run, b))
 		markDerived(b, ab.Metrics)
@@ -108,6 +108,9 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	if cutShort(run) {
 		rep.Notes = append(rep.Notes, model.Note{Kind: model.NoteInterrupted, Source: source, Topic: "cut-short", Text: cutShortNote})
 	}
+	if run.Sessions != nil && len(rep.Sides) > 1 {
+		rep.Notes = append(rep.Notes, sessionsNote(rep, run.Sessions))
+	}
 	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
 }
@@ -153,8 +156,8 @@ func (o Options) validate() error {
 	return nil
 }
 
-func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired bool, opts Options) Metric {
-	am := Metric{Unit: m.Unit, Better: m.Better}
+func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired bool, sessions *model.Sessions, opts Options) Metric {
+	am := Metric{Unit: m.Unit, Better: m.Better, sessions: sessions}
 	if am.Better == 0 {
 		am.Better = model.LowerIsBetter
 	}
@@ -194,6 +197,8 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 				Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Delta: math.NaN()}
 		case stats.Median(base) == 0:
 			c = fromZeroChange(base, values[i])
+		case sessions != nil && !paired:
+			c = sessionChange(base, values[i], sessions.Spread(b.Key(), m.Unit), opts)
 		case paired:
 			c = pairedChange(samples[0], samples[i], opts)
 		default:

@@ -101,6 +101,9 @@ func decide(c *Change, m *Metric, opts Options) {
 		c.Verdict, c.ReasonKind = Inconclusive, ReasonFromZero
 		c.Reason = fmt.Sprintf("%s, and %s (medians 0 and %s) is not below %v", medians, pText, quantity(other.Center, m.Unit), opts.Alpha)
 		return
+	case c.Test == TestSessions && c.SessionLimited && (math.IsNaN(c.Lo) || math.IsNaN(c.Hi)):
+		c.Verdict, c.ReasonKind, c.Reason = Inconclusive, ReasonSessions, sessionsReason(m.sessions)
+		return
 	case math.IsNaN(c.Lo) || math.IsNaN(c.Hi):
 		c.Verdict, c.ReasonKind, c.Reason = Inconclusive, ReasonTooFew, "too few samples for a confidence interval on the change"
 		return
@@ -126,13 +129,20 @@ func decide(c *Change, m *Metric, opts Options) {
 		c.Reason = fmt.Sprintf("%s clears the %s noise band, but %s is not below %v", ci, band, pText, opts.Alpha)
 	case c.Lo > 0 || c.Hi < 0:
 		c.Verdict, c.ReasonKind = Inconclusive, ReasonSmall
-		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter%s", ci, band, moreRounds(c, opts))
+		more := moreRounds(c, opts)
+		if c.Test == TestSessions {
+			more = sessionsMore(c, m.sessions)
+		}
+		c.Reason = fmt.Sprintf("a real change, but %s overlaps the %s noise band: it may be too small to matter%s", ci, band, more)
 	default:
 		c.Verdict, c.ReasonKind = Inconclusive, ReasonOpen
 		var more string
-		if c.Paired {
+		switch {
+		case c.Paired:
 			more = moreRounds(c, opts)
-		} else {
+		case c.Test == TestSessions:
+			more = sessionsMore(c, m.sessions)
+		default:
 			more = moreSamples(c, m, opts)
 		}
 		c.Reason = fmt.Sprintf("%s includes no change and reaches beyond the %s noise band%s", ci, band, more)

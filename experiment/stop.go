@@ -91,7 +91,7 @@ func Settled(b *analysis.Benchmark, sides int, noise float64) bool {
 				continue
 			}
 			switch {
-			case c.BelowResolution:
+			case c.BelowResolution, c.SessionLimited:
 				// More rounds cannot resolve it.
 			case c.Verdict == analysis.Inconclusive:
 				return false

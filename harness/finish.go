@@ -86,6 +86,7 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 			if err != nil {
 				return nil, fmt.Errorf("group %q against baseline %s: %w", group, o.baseline, err)
 			}
+			cmp.Sessions = sessionsOf(st, o.baseline, flat) // across sessions: see sessions.go
 			brep, err := analyze(cfg, cmp, resolution)
 			if err != nil {
 				return nil, fmt.Errorf("analysing group %q against baseline %s: %w", group, o.baseline, err)
@@ -97,6 +98,9 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 		}
 		if o.saveBaseline != "" {
 			if err := saveBaseline(st, o.saveBaseline, flat); err != nil {
+				return nil, fmt.Errorf("group %q: %w", group, err)
+			}
+			if err := keepSession(st, o.saveBaseline, flat); err != nil {
 				return nil, fmt.Errorf("group %q: %w", group, err)
 			}
 		}

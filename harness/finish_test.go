@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/rigorbench/rigor/analysis"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,9 +45,11 @@ func TestFlatten(t *testing.T) {
 	}
 }
 
-// TestBaselineRoundTrip saves a group's results as a baseline, then
-// compares a slower run with it: the gate fails for the variant that got
-// 50% slower and not for the one that did not change.
+// TestBaselineRoundTrip saves a group's results as a baseline, in three
+// sessions 1% apart (what the harness learns the variation between
+// sessions from), then compares a slower run with it: the gate fails for
+// the variant that got 50% slower and not for the one that did not
+// change.
 func TestBaselineRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n"), 0o644); err != nil {
@@ -57,8 +60,11 @@ func TestBaselineRoundTrip(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	save := &options{saveBaseline: "main", format: "json", maxRegression: -1, out: out}
 	var buf bytes.Buffer
-	if _, err := save.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
-		t.Fatal(err)
+	for i, f := range []float64{1.01, 0.99, 1} {
+		buf.Reset()
+		if _, err := save.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1e-3*f, 2e-3*f, uint64(1+10*i)), 1e-9); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !json.Valid(buf.Bytes()) {
 		t.Errorf("-rigor.format json wrote invalid JSON: %.200s", buf.String())
@@ -97,6 +103,44 @@ func TestBaselineRoundTrip(t *testing.T) {
 	}
 	if got := res.Failures[0].String(); !strings.HasSuffix(got, "worse, beyond the 5% limit") || !strings.Contains(got, "regressed on current") {
 		t.Errorf("gate message %q", got)
+	}
+	if !strings.Contains(buf.String(), "Compared across sessions") || !strings.Contains(buf.String(), "the 3 sessions saved as main") {
+		t.Errorf("the comparison does not say it is across sessions, and what it knows:\n%s", buf.String())
+	}
+}
+
+// TestBaselineOneSession: with one session saved, nothing is known of how
+// results vary between sessions: the same code 5% slower in the second
+// session (the machine drifted) is inconclusive, saying why, and the gate
+// does not fail. Compared as two unpaired samples, as it was, it
+// regressed by 5%, beyond a 2% gate.
+func TestBaselineOneSession(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	g := rigor.NewGroup("g")
+	save := &options{saveBaseline: "main", format: "text", maxRegression: -1}
+	if _, err := save.finish(&bytes.Buffer{}, g.Name, withDefaults(g.Config), groupRun(1e-3, 2e-3, 1), 1e-9); err != nil {
+		t.Fatal(err)
+	}
+	check := &options{baseline: "main", format: "text", maxRegression: 2}
+	var buf bytes.Buffer
+	res, err := check.finish(&buf, g.Name, withDefaults(g.Config), groupRun(1.05e-3, 2.1e-3, 3), 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failures) != 0 {
+		t.Errorf("gate failures %+v, want none: the drift of one machine between two sessions is no regression", res.Failures)
+	}
+	for _, b := range res.Baseline.Benchmarks {
+		if c := b.Metrics[0].Changes[0]; c.Verdict != analysis.Inconclusive || c.ReasonKind != analysis.ReasonSessions {
+			t.Errorf("%s: %s (%s), want inconclusive: the variation between sessions is not known", b.Name, c.Verdict, c.Reason)
+		}
+	}
+	if !strings.Contains(buf.String(), "no earlier sessions saved as main") && !strings.Contains(buf.String(), "fewer than two sessions saved as main") {
+		t.Errorf("output does not say why:\n%s", buf.String())
 	}
 }
 

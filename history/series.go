@@ -458,7 +458,7 @@ func Check(s *Series, p Point, opts Options) Verdict {
 	var vbar float64
 	known := 0
 	for _, q := range seg {
-		if w, ok := medianVariance(q.Samples); ok {
+		if w, ok := stats.MedianVariance(q.Samples); ok {
 			vbar += w
 			known++
 		}
@@ -466,7 +466,7 @@ func Check(s *Series, p Point, opts Options) Verdict {
 	if known > 0 {
 		vbar /= float64(known)
 	}
-	vnew, ok := medianVariance(p.Samples)
+	vnew, ok := stats.MedianVariance(p.Samples)
 	if !ok {
 		vnew = vbar
 	}
@@ -490,20 +490,6 @@ func Check(s *Series, p Point, opts Options) Verdict {
 	out.Breaks = out.P < opts.MaxPValue
 	out.Regression = out.Breaks && worse(s, out.Value/out.SegmentMean)
 	return out
-}
-
-// medianVariance is the large-sample variance of the median of x,
-// (pi/2) sigma^2 / n with sigma estimated by the scaled MAD; false for
-// fewer than 2 values.
-func medianVariance(x []float64) (float64, bool) {
-	if len(x) < 2 {
-		return 0, false
-	}
-	mad := stats.MAD(x)
-	if math.IsNaN(mad) {
-		return 0, false
-	}
-	return math.Pi / 2 * mad * mad / float64(len(x)), true
 }
 
 // A Rename is a likely rename of benchmarks: series that end at one

@@ -44,6 +44,59 @@ type Run struct {
 	Notes []Note `json:"notes,omitempty"`
 	// Ramp holds the steps and fits of a ramped-load run.
 	Ramp *Ramp `json:"ramp,omitempty"`
+	// Sessions, when set, says that the sides were measured in
+	// different sessions (a saved baseline and this run), so that no
+	// interleaving protects their comparison from how the machine changed
+	// in between, and how much results vary between sessions.
+	Sessions *Sessions `json:"sessions,omitempty"`
+}
+
+// Sessions describes a comparison across measurement sessions: what is
+// known of how much results of the same code vary from one session to
+// the next on the machine. A metric without a Spread cannot be compared
+// across sessions: its comparison is inconclusive.
+type Sessions struct {
+	// Spreads are, per benchmark and unit, the variation between
+	// sessions, from earlier results of the same code.
+	Spreads []SessionSpread `json:"spreads,omitempty"`
+	// Source says, for people, where the spreads come from ("the history
+	// store .rigor/rigor.db: repeated results of one commit on this
+	// machine"), or why there are none.
+	Source string `json:"source,omitempty"`
+	// Remedy says, for people, how to compare in one session instead
+	// ("rigor ab --old 1a2b3c ./...").
+	Remedy string `json:"remedy,omitempty"`
+}
+
+// A SessionSpread is how much the median of one benchmark's metric varies
+// between sessions of the same code, in logs (a ratio scale).
+type SessionSpread struct {
+	Benchmark string `json:"benchmark"` // Benchmark.Key()
+	Unit      string `json:"unit"`
+	// SD is the standard deviation of the log of a session's median
+	// across sessions of the same code, pooled over codes: the variation
+	// between sessions together with each median's own noise.
+	SD float64 `json:"sd"`
+	// Within is the mean variance of the log of those medians from their
+	// own samples: the part of SD squared that the samples explain.
+	Within float64 `json:"within"`
+	// DF is the degrees of freedom of SD (results less codes), Results
+	// the number of results it comes from.
+	DF      int `json:"df"`
+	Results int `json:"results"`
+}
+
+// Spread returns the spread of benchmark key's unit, or nil.
+func (s *Sessions) Spread(key, unit string) *SessionSpread {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Spreads {
+		if s.Spreads[i].Benchmark == key && s.Spreads[i].Unit == unit {
+			return &s.Spreads[i]
+		}
+	}
+	return nil
 }
 
 // A Side is one of the things being compared: a file, a git revision with

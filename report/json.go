@@ -198,6 +198,9 @@ type jsonChange struct {
 	SettleRounds  int    `json:"settle_rounds,omitempty"`
 	SettleBeyond  int    `json:"settle_beyond,omitempty"`
 	SettleSamples int    `json:"settle_samples,omitempty"`
+	// SessionLimited is analysis.Change's: for a comparison across
+	// sessions, more samples could not settle it.
+	SessionLimited bool `json:"session_limited,omitempty"`
 }
 
 type jsonGeomean struct {
@@ -376,5 +379,6 @@ func changeJSON(c *analysis.Change) *jsonChange {
 		P: num(c.P), PAdjusted: num(c.PAdjusted), Test: c.Test, Paired: c.Paired, N: c.N,
 		Effect: num(c.Effect), Verdict: string(c.Verdict), Reason: c.Reason,
 		ReasonKind: string(c.ReasonKind), SettleRounds: c.SettleRounds, SettleBeyond: c.SettleBeyond, SettleSamples: c.SettleSamples,
+		SessionLimited: c.SessionLimited,
 	}
 }

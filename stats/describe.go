@@ -183,3 +183,19 @@ func hasNaN(x []float64) bool {
 	}
 	return false
 }
+
+// MedianVariance is the large-sample variance of the median of x,
+// (π/2) σ²/n, with σ estimated by the scaled MAD: the variance of the
+// median of n normal values is π/2 times that of their mean. It is a
+// large-sample formula, rough for a handful of values. ok is false for
+// fewer than 2 values, or when x contains NaN.
+func MedianVariance(x []float64) (v float64, ok bool) {
+	if len(x) < 2 {
+		return 0, false
+	}
+	mad := MAD(x)
+	if math.IsNaN(mad) {
+		return 0, false
+	}
+	return math.Pi / 2 * mad * mad / float64(len(x)), true
+}

@@ -441,3 +441,18 @@ func TestMedianDoesNotAllocate(t *testing.T) {
 		t.Errorf("Median allocates %v times", a)
 	}
 }
+
+// TestMedianVariance: {1, 2, 3, 4, 5} has median 3, distances {2, 1, 0,
+// 1, 2} of median 1, so MAD = 1.4826 and the variance of the median is
+// (π/2) 1.4826² / 5 = 0.690554348 (worked by hand); fewer than 2 values
+// or a NaN say nothing.
+func TestMedianVariance(t *testing.T) {
+	if v, ok := MedianVariance([]float64{5, 1, 4, 2, 3}); !ok || math.Abs(v-0.690554348) > 1e-9 {
+		t.Errorf("MedianVariance = %.10g, %v; want 0.690554348", v, ok)
+	}
+	for _, x := range [][]float64{nil, {1}, {1, math.NaN()}} {
+		if _, ok := MedianVariance(x); ok {
+			t.Errorf("MedianVariance(%v): ok, want not", x)
+		}
+	}
+}

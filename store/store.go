@@ -211,7 +211,8 @@ func (s *Store) NewRunDir(t time.Time) (id, dir string, err error) {
 // Against returns a run comparing current with baseline, saved under name:
 // the baseline's single side, relabelled label, comes first. The rounds of
 // the two were not run together, so the result is unpaired, and a note
-// says so. Neither input is modified.
+// says so; the caller says, in the result's Sessions, what is known of
+// how results vary between sessions. Neither input is modified.
 func Against(baseline *model.Run, label string, current *model.Run) (*model.Run, error) {
 	if len(baseline.Sides) != 1 {
 		return nil, fmt.Errorf("baseline %s has %d sides; a baseline has one", label, len(baseline.Sides))
@@ -242,7 +243,7 @@ func Against(baseline *model.Run, label string, current *model.Run) (*model.Run,
 		}
 	}
 	run.Notes = append([]model.Note{{Kind: model.NoteBaseline, Source: "store", Text: fmt.Sprintf(
-		"Compared with the baseline %s%s. Its rounds were not run together with these, so the comparison is unpaired (ratio of medians, Mann-Whitney U) and the machine may have changed in between.",
+		"Compared with the baseline %s%s. Its rounds were not run together with these: the comparison is unpaired, across sessions.",
 		label, when)}}, run.Notes...)
 	return run, nil
 }

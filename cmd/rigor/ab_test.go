@@ -207,32 +207,66 @@ func TestRunBaseline(t *testing.T) {
 		t.Errorf("baseline list after --save-baseline:\n%s", list)
 	}
 
-	// The same code against the baseline: unpaired, and said so; nothing
-	// regressed beyond 100000% (a limit no busy machine reaches: the test
-	// checks the baseline's life cycle, not the machine's noise), so
-	// --update-on-pass points main at the new run.
+	// The same code against the baseline: main names a commit this
+	// repository has, so it is measured again beside the working tree,
+	// paired, and said so (it was compared unpaired with the saved
+	// numbers, which reported the machine's drift as code changes);
+	// nothing regressed beyond 100000% (a limit no busy machine reaches:
+	// the test checks the baseline's life cycle, not the machine's
+	// noise), so --update-on-pass points main at the new run.
 	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", "main", "--update-on-pass", "--max-regression", "100000", "--profile", "off"}, quickFlags...), "./...")...)
 	if code != exitOK {
 		t.Fatalf("run --baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "unpaired") || !strings.Contains(stdout, "main") {
-		t.Errorf("comparison with a baseline does not say it is unpaired:\n%s", stdout)
+	if !strings.Contains(stdout, "paired: 2 sides measured in interleaved rounds") || !strings.Contains(stdout, "it was measured again, in interleaved rounds with the working tree") ||
+		!strings.Contains(stderr, "rigor: baseline main: measuring its commit") {
+		t.Errorf("comparison with a baseline of a commit this repository has does not measure it again, paired:\n%s\n%s", stdout, stderr)
 	}
 	if !strings.Contains(stderr, "recorded run 2") || !strings.Contains(stderr, "the run passed; baseline main updated (run 2 in ") {
 		t.Errorf("baseline not updated:\n%s", stderr)
 	}
 
 	// A file still works: the first run's run.json, of this machine, so
-	// without a warning.
+	// without a warning, compared across sessions with what the store
+	// knows (its commit was measured in runs 1 and 2).
 	file := filepath.Join(".rigor", "runs", runs[0].Name(), "run.json")
 	stdout, stderr, code = rigorIn(t, dir, append(append([]string{"run", "--baseline", file, "--no-record", "--profile", "off"}, quickFlags...), "./...")...)
-	if code != exitOK || !strings.Contains(stdout, "unpaired") || strings.Contains(stderr, "machine") || strings.Contains(stderr, "recorded") {
+	if code != exitOK || !strings.Contains(stdout, "unpaired") || !strings.Contains(stdout, "Compared across sessions") ||
+		!strings.Contains(stdout, "from 2 runs of 1 commit recorded more than once") || strings.Contains(stderr, "machine") || strings.Contains(stderr, "recorded") {
 		t.Errorf("run --baseline FILE --no-record: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
 	_, stderr, code = rigorIn(t, dir, "run", "--baseline", "nope")
 	if code != exitUsage || !strings.Contains(stderr, "no such baseline on this machine (saved: main)") {
 		t.Errorf("missing baseline: exit %d, %q", code, stderr)
+	}
+}
+
+// TestRunBaselineAcrossSessions: a baseline saved from a working tree
+// with uncommitted changes cannot be measured again; compared across
+// sessions with nothing known of how results vary between sessions here
+// (the store has no commit recorded twice), every comparison is
+// inconclusive, saying why and naming the rigor ab command that would
+// answer, and a --max-regression gate does not fail on the machine's
+// drift.
+func TestRunBaselineAcrossSessions(t *testing.T) {
+	dir := labRepo(t)
+	work := filepath.Join(dir, "lab", "work.go")
+	src, err := os.ReadFile(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(work, append(src, []byte("\n// uncommitted\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "wip", "--profile", "off"}, quickFlags...), "./...")...); code != exitOK {
+		t.Fatalf("run --save-baseline: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--baseline", "wip", "--max-regression", "1", "--profile", "off"}, quickFlags...), "./...")...)
+	if code != exitOK || strings.Contains(stderr, "measuring its commit") || !strings.Contains(stdout, "inconclusive") ||
+		!strings.Contains(stdout, "the baseline was measured in another session, and how much this benchmark varies between sessions here is not known") ||
+		!strings.Contains(stdout, "rigor ab --old REV --new . ./...") || strings.Contains(stdout, "regressed") || strings.Contains(stdout, "improved") {
+		t.Errorf("run --baseline of a dirty tree: exit %d, want 0, inconclusive, the reason and rigor ab\n%s\n%s", code, stdout, stderr)
 	}
 }
 

@@ -8,8 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
-	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
 )
 
@@ -37,18 +38,32 @@ binary after rigor's own flags, as go test -args passes them.
 
 --save-baseline NAME records the result in the history store (creating
 .rigor/rigor.db, or --store) and points the baseline NAME of this project and
-machine at it (see rigor baseline). --baseline NAME compares the result with
-this machine's baseline NAME; one saved on other machines only is refused,
-since results of different hardware are not comparable. --baseline FILE
-compares with a file instead (rigor JSON, such as a results directory's
-run.json, or Go benchmark output) or a results directory (.rigor/runs/ID), with a warning when the file was measured
-on another machine or does not say; a baseline saved by earlier versions as
-.rigor/baselines/NAME.json is still found by its name. Those rounds were not
-run together with these, so the comparison is unpaired (ratio of medians,
-Mann-Whitney U) and the output says so. With --update-on-pass the baseline
-NAME is pointed at this result when the comparison passes: no benchmark
-regressed by more than --max-regression (or, without it, none regressed at
-all).
+machine at it (see rigor baseline). --baseline NAME compares the working tree
+with this machine's baseline NAME; one saved on other machines only is
+refused, since results of different hardware are not comparable.
+
+A saved baseline is a place to measure against, not only numbers: when it
+names a commit that this repository still has (without uncommitted
+changes), that commit is measured again, with the baseline's build
+settings, in rounds interleaved with the working tree, exactly as rigor ab
+--old COMMIT does, and the comparison is paired; the saved numbers are
+context (a note says how far this session's results of the same commit are
+from them). Otherwise (a baseline with uncommitted changes or a commit this
+repository no longer has, --baseline FILE, a baseline saved by earlier
+versions as .rigor/baselines/NAME.json) the comparison is across sessions,
+which no interleaving protects from the machine's drift: each change's
+interval counts how much results of one commit vary between sessions on
+this machine, learnt from the history store (commits recorded more than
+once: baselines measured again, repeated runs), and a benchmark the store
+knows nothing of is inconclusive, with the rigor ab command that would
+answer. --baseline FILE compares with a file (rigor JSON, such as a results
+directory's run.json, or Go benchmark output) or a results directory
+(.rigor/runs/ID); a file measured on another machine, or that does not say,
+gets a warning and is inconclusive.
+
+With --update-on-pass the baseline NAME is pointed at this result when the
+comparison passes: no benchmark regressed by more than --max-regression (or,
+without it, none regressed at all).
 
 Exit status: 0, or 1 when --max-regression is set and a benchmark regressed by
 more than it against the baseline, or 2 for bad input, a missing baseline
@@ -65,7 +80,7 @@ nothing could be measured, or an interrupted run.`,
 	}
 	o.side.registerBuild(cmd.Flags(), "")
 	cmd.Flags().StringVar(&o.baselines.Save, "save-baseline", "", "record the result in the history store and point the baseline `NAME` (of this machine) at it")
-	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare the result with this machine's baseline `NAME`, or a FILE (unpaired)")
+	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare with this machine's baseline `NAME` (its commit measured again when the repository has it), or a FILE (across sessions)")
 	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "point the --baseline NAME at this result when no benchmark regressed beyond --max-regression")
 	o.measureOptions.register(cmd.Flags())
 	return cmd
@@ -85,23 +100,34 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	if err != nil {
 		return err
 	}
-	if life.Base != nil {
-		// Stop once every comparison with the baseline is resolved.
-		cfg.Unresolved = func(r *model.Run) ([]string, error) {
-			against, err := life.Against(r)
-			if err != nil {
-				return nil, err
-			}
-			return experiment.Unresolved(against, opts)
-		}
+	// A baseline whose commit this repository has is measured again,
+	// beside the working tree, in paired rounds (as rigor ab); otherwise
+	// the comparison is across sessions, and says what is known of their
+	// variation.
+	against := life.Against
+	remeasure, again := remeasureSide(ctx, life)
+	switch {
+	case again:
+		cfg.Sides = append([]gotest.Side{remeasure}, cfg.Sides...)
+		fmt.Fprintf(s.err, "rigor: baseline %s: measuring its commit %s again, in rounds interleaved with the working tree\n",
+			report.TerminalSafe(life.Label), shortRev(remeasure.Rev))
+		against = func(r *model.Run) (*model.Run, error) { return r, nil }
+	case life.Base != nil:
+		against = sessionsAgainst(life, acrossSessions(ctx, &o.record, life, o.packages, warning))
+		// Stop once every comparison with the baseline is resolved, or
+		// cannot be by more rounds.
+		cfg.Unresolved = unresolvedAgainst(against, opts)
 	}
 	run, interrupted := measure(ctx, cfg, s)
 	if run == nil {
 		return interrupted
 	}
-	shown, err := life.Against(run)
+	shown, err := against(run)
 	if err != nil {
 		return usageErrorf("%v", err)
+	}
+	if again {
+		shown.Notes = append(shown.Notes, remeasuredNote(life, run))
 	}
 	if warning != "" {
 		shown.Notes = append(shown.Notes, model.Note{Kind: model.NoteBaseline, Source: "store", Text: upperFirst(warning) + "."})

@@ -261,11 +261,17 @@ func countChanges(a *history.Analysis, s *history.Series) int {
 	return n
 }
 
-// newestBreaks is rigor changes' check of s's newest result (against the
-// segment since the last change of the results before it), as Analyze
-// reports it.
+// newestBreaks is rigor changes' check of s's newest result: against the
+// segment since the last change of the results before it (history.Check,
+// as Analyze calls it; Analyze then leaves out a break that a change
+// already reports, which can only lower the count).
 func newestBreaks(s *history.Series, opts history.Options) bool {
-	return len(history.Analyze([]*history.Series{s}, opts).Newest) > 0
+	n := len(s.Points)
+	if n < 3 {
+		return false
+	}
+	prefix := &history.Series{Better: s.Better, Points: s.Points[:n-1]}
+	return history.Check(prefix, s.Points[n-1], opts).Breaks
 }
 
 // burstReported tells whether a reports the burst e of s: as a transient
