@@ -28,13 +28,13 @@ func newChangesCmd(s stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "changes [flags]",
 		Short: "List the steps found in the recorded history, newest first; gate CI on regressions",
-		Long: `changes finds the change points of every series in the history store (one
-benchmark's metric on one machine and branch): Apache Otava's windowed
-E-divisive means with a t-test (deterministic), kept when their p-value
-after a Benjamini-Hochberg correction across all the series is below --p.
-Each change is listed with the commits it lies between (the last result
-before it and the first after), the change of the median with a 95%
-confidence interval, the p-value and the corrected q-value, newest first.
+		Long: `changes finds the changes of every series in the history store (one
+benchmark's metric on one machine and branch), each series on its own:
+Apache Otava's windowed E-divisive means (deterministic) proposes them, and
+each split's t-test is corrected for where in the series it was searched
+(docs/history.md). Each change is listed with the commits it lies between
+(the last result before it and the first after), the change of the median
+with a 95% confidence interval, its p-value and q-value, newest first.
 
 A change is kept when its q-value is below --p: on a series without any
 step that happens by chance at most that often (1 time in 1000 at the

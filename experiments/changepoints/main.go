@@ -16,7 +16,7 @@
 // by two changes), where a burst of 1 is an outlier and should not be
 // reported.
 //
-// The program at commit 6074e33 is the same simulation of the method
+// The program at commit 9a9c949 is the same simulation of the method
 // before issue 22 (the before table of docs/history.md).
 //
 //	go run ./experiments/changepoints              # 1,000 series per condition
@@ -196,11 +196,7 @@ func run(cond condition, histories int, seed uint64, opts history.Options) *tall
 		a = history.Analyze(ss, opts)
 		for i, s := range ss {
 			e := events[i]
-			f := t.steps[e.Factor]
-			if f == nil {
-				f = &found{}
-				t.steps[e.Factor] = f
-			}
+			f := foundOf(t.steps, e.Factor)
 			f.of++
 			t.stepSeries++
 			best := -1
@@ -229,11 +225,7 @@ func run(cond condition, histories int, seed uint64, opts history.Options) *tall
 		a = history.Analyze(ss, opts)
 		for i, s := range ss {
 			e := events[i]
-			f := t.bursts[e.Len]
-			if f == nil {
-				f = &found{}
-				t.bursts[e.Len] = f
-			}
+			f := foundOf(t.bursts, e.Len)
 			f.of++
 			if burstReported(a, s, e) {
 				f.n++
@@ -241,6 +233,16 @@ func run(cond condition, histories int, seed uint64, opts history.Options) *tall
 		}
 	}
 	return t
+}
+
+// foundOf returns m's count of k, made when there is none.
+func foundOf[K comparable](m map[K]*found, k K) *found {
+	f := m[k]
+	if f == nil {
+		f = &found{}
+		m[k] = f
+	}
+	return f
 }
 
 func abs(x int) int {
