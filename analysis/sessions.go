@@ -138,3 +138,25 @@ func sessionsNote(rep *Report, s *model.Sessions) model.Note {
 	}
 	return runNote(model.NoteBaseline, text)
 }
+
+// AcrossUnknown counts the comparisons of r that could not be decided
+// because they are across sessions and how much results vary between
+// sessions is not known (ReasonSessions), among the metrics that decide
+// a benchmark's verdict. A baseline should not be replaced on the
+// strength of such a comparison.
+func (r *Report) AcrossUnknown() int {
+	n := 0
+	for _, b := range r.Benchmarks {
+		for _, m := range b.Metrics {
+			if !m.Decides() {
+				continue
+			}
+			for _, c := range m.Changes {
+				if c != nil && c.ReasonKind == ReasonSessions {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

@@ -108,13 +108,18 @@ func (o *options) finish(w io.Writer, group string, cfg rigor.Config, run *model
 	if o.maxRegression >= 0 {
 		out.Failures = gated.Gate(o.maxRegression / 100)
 	}
-	if o.updateOnPass && o.baseline != "" && len(out.Failures) == 0 {
+	// A comparison across sessions that could not be decided is no pass.
+	if o.updateOnPass && o.baseline != "" && len(out.Failures) == 0 && gated.AcrossUnknown() == 0 {
 		st, err := openStore()
 		if err != nil {
 			return nil, err
 		}
-		if err := saveBaseline(st, o.baseline, flatten(run, group, currentLabel)); err != nil {
+		flat := flatten(run, group, currentLabel)
+		if err := saveBaseline(st, o.baseline, flat); err != nil {
 			return nil, fmt.Errorf("group %q: updating baseline %s: %w", group, o.baseline, err)
+		}
+		if err := keepSession(st, o.baseline, flat); err != nil {
+			return nil, fmt.Errorf("group %q: %w", group, err)
 		}
 		out.Updated = o.baseline
 	}
@@ -148,5 +153,7 @@ func writeSummary(w io.Writer, rep *analysis.Report, out *Outcome, maxRegression
 	}
 	if out.Updated != "" {
 		fmt.Fprintf(w, "[rigor] baseline %s updated: the gate passed (-rigor.update-on-pass)\n", out.Updated)
+	} else if n := rep.AcrossUnknown(); n > 0 && out.Baseline != nil && len(out.Failures) == 0 {
+		fmt.Fprintf(w, "[rigor] baseline kept: %d %s not be decided across sessions\n", n, words.Plural(n, "comparison could", "comparisons could"))
 	}
 }

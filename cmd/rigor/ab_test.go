@@ -247,8 +247,8 @@ func TestRunBaseline(t *testing.T) {
 // sessions with nothing known of how results vary between sessions here
 // (the store has no commit recorded twice), every comparison is
 // inconclusive, saying why and naming the rigor ab command that would
-// answer, and a --max-regression gate does not fail on the machine's
-// drift.
+// answer; a --max-regression gate does not fail on the machine's drift,
+// and --update-on-pass keeps the baseline (nothing was decided).
 func TestRunBaselineAcrossSessions(t *testing.T) {
 	dir := labRepo(t)
 	work := filepath.Join(dir, "lab", "work.go")
@@ -262,8 +262,9 @@ func TestRunBaselineAcrossSessions(t *testing.T) {
 	if stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "wip", "--profile", "off"}, quickFlags...), "./...")...); code != exitOK {
 		t.Fatalf("run --save-baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--baseline", "wip", "--max-regression", "1", "--profile", "off"}, quickFlags...), "./...")...)
+	stdout, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--baseline", "wip", "--max-regression", "1", "--update-on-pass", "--profile", "off"}, quickFlags...), "./...")...)
 	if code != exitOK || strings.Contains(stderr, "measuring its commit") || !strings.Contains(stdout, "inconclusive") ||
+		!strings.Contains(stderr, "rigor: baseline wip kept: 1 comparison could not be decided across sessions") || strings.Contains(stderr, "baseline wip updated") ||
 		!strings.Contains(stdout, "the baseline was measured in another session, and how much this benchmark varies between sessions here is not known") ||
 		!strings.Contains(stdout, "rigor ab --old REV --new . ./...") || strings.Contains(stdout, "regressed") || strings.Contains(stdout, "improved") {
 		t.Errorf("run --baseline of a dirty tree: exit %d, want 0, inconclusive, the reason and rigor ab\n%s\n%s", code, stdout, stderr)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/gotest"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/store"
@@ -148,6 +149,13 @@ func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	failed := 0
 	if o.baselines.UpdateOnPass {
 		failed = len(o.verdict.gate(rep, max(o.verdict.maxRegression, 0)))
+		// A comparison across sessions that could not be decided is no
+		// pass either.
+		if n := rep.AcrossUnknown(); failed == 0 && n > 0 {
+			life.UpdateOnPass = false
+			fmt.Fprintf(s.err, "rigor: baseline %s kept: %d %s not be decided across sessions\n", report.TerminalSafe(life.Compare), n,
+				words.Plural(n, "comparison could", "comparisons could"))
+		}
 	}
 	// Recorded first (when a store exists, or --record), so that saving
 	// a baseline finds the run there.
