@@ -16,7 +16,7 @@
 // by two changes), where a burst of 1 is an outlier and should not be
 // reported.
 //
-// The program at commit 9a9c949 is the same simulation of the method
+// The program at commit f60fb4b is the same simulation of the method
 // before issue 22 (the before table of docs/history.md).
 //
 //	go run ./experiments/changepoints              # 1,000 series per condition
