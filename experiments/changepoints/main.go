@@ -16,8 +16,9 @@
 // by two changes), where a burst of 1 is an outlier and should not be
 // reported.
 //
-// The program at commit f60fb4b is the same simulation of the method
-// before issue 22 (the before table of docs/history.md).
+// The program's first version in the repository (git log --diff-filter=A
+// -- experiments/changepoints/main.go) is the same simulation of the
+// method before issue 22: the before table of docs/history.md.
 //
 //	go run ./experiments/changepoints              # 1,000 series per condition
 //	go run ./experiments/changepoints -series 100  # quicker
