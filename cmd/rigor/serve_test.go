@@ -122,6 +122,12 @@ func TestServePages(t *testing.T) {
 	if code != 200 || strings.Count(page, `<a href="/run/`) < 61 || !strings.Contains(page, `class="change regression" data-index="30"`) {
 		t.Fatalf("series page: %d\n%.3000s", code, page)
 	}
+	// The index and the series page say the same of the change: each
+	// series is analyzed on its own (the index's q-value was corrected
+	// across every series it showed, the series page's across one).
+	if line := regexp.MustCompile(`regressed &#43;[^<]*, q [0-9.e+-]+`).FindString(index); line == "" || !strings.Contains(page, line) {
+		t.Errorf("the index's change %q is not on the series page:\n%.3000s", line, page)
+	}
 	// The change links to the first run after it: the 31st recorded.
 	if !strings.Contains(page, `<a href="/run/31" class="change regression"`) {
 		t.Errorf("the change does not link to run 31:\n%.3000s", page)
