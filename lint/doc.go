@@ -17,15 +17,20 @@
 //   - loopmix.go, LoopMix ("loopmix"): b.N read before or inside a b.Loop
 //     loop, b.N loops in a b.Loop benchmark;
 //   - loopexit.go, LoopExit ("loopexit"): return, break or goto out of a
-//     b.Loop loop;
+//     timed loop (b.Loop or b.N);
 //   - stoptimer.go, StopTimer ("stoptimer"): b.StopTimer with no
 //     b.StartTimer before the timed work;
 //   - timerloop.go, TimerLoop ("timerloop"): StopTimer/StartTimer inside
 //     the timed loop, and what a pair costs;
+//   - resetloop.go, ResetLoop ("resetloop"): b.ResetTimer in every
+//     iteration of the timed loop;
 //   - noreset.go, NoReset ("noreset"): expensive set-up before a b.N loop
 //     without b.ResetTimer;
 //   - nsize.go, NSize ("nsize"): b.N used as the size of the work done in
 //     one call;
+//   - nobn.go, NoBN ("nobn"): a benchmark that never reads b.N nor calls
+//     b.Loop;
+//   - setbn.go, SetBN ("setbn"): a benchmark that writes b.N;
 //   - parallel.go, Parallel ("parallel"): a RunParallel body that ignores
 //     pb.Next or writes shared variables unsynchronised;
 //   - parentwork.go, ParentWork ("parentwork"): a timed loop in a
@@ -39,15 +44,18 @@
 //
 // Shared parts: bench.go finds the functions that take a *testing.B and
 // their timed loops (`for ...; i < b.N; ...`, `for range b.N`, `for
-// b.Loop()`); purity.go decides which calls the compiler can delete or
-// fold (pure, loop-free, inlinable), exporting facts for other packages;
+// b.Loop()`, a range over a slice made with make([]T, b.N)); purity.go
+// decides which calls the compiler can delete or fold (pure, loop-free,
+// inlinable) and what of a deleted call it keeps (checks that can panic),
+// exporting facts for other packages;
 // stdpure.go lists the standard library functions checked by
 // disassembly; lint.go lists the analyzers.
 //
 // testdata/src holds the analysistest packages (one per check, with
 // `// want` comments for what is reported and cases that are not);
 // testdata/CORPUS.md the run over the standard library and modules, with
-// the findings read by hand; testdata/bloop, testdata/timercost and
-// testdata/sortcost the experiments the numbers in the docs come from;
+// the findings read by hand; testdata/bloop, testdata/timercost,
+// testdata/sortcost and testdata/measure the experiments the numbers in
+// the docs come from;
 // testdata/strip the cases that show stripping bodies changes no finding.
 package lint

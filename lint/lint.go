@@ -13,8 +13,8 @@ import (
 // packages.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
-		Elided, LoopMix, LoopExit, StopTimer, TimerLoop, NoReset, NSize,
-		Parallel, ParentWork, RigorGroup, RigorSink, RigorSetup,
+		Elided, LoopMix, LoopExit, StopTimer, TimerLoop, ResetLoop, NoReset, NSize,
+		NoBN, SetBN, Parallel, ParentWork, RigorGroup, RigorSink, RigorSetup,
 	}
 }
 

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 )
@@ -30,6 +32,14 @@ type Loaded struct {
 	Packages   []*packages.Package // to analyze: p, or p's test variant and p_test
 	Candidates []string            // the listed packages that can hold something to check
 	Listed     int                 // how many distinct packages the patterns matched
+
+	// Deps are the packages outside the standard library that Packages
+	// import and that are not among them, type-checked from source (the
+	// bodies purity reads only) in a universe of their own, for the
+	// purity pass alone: run it on Deps before Packages, so that a
+	// benchmark's call into another package of its module is seen to be
+	// pure, as go vet -vettool sees it through facts.
+	Deps []*packages.Package
 }
 
 // lintMarkers are the texts without which a package has nothing to check:
@@ -68,7 +78,7 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 		return out, nil
 	}
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-		packages.NeedDeps | packages.NeedExportFile | packages.NeedTypesSizes | packages.NeedForTest
+		packages.NeedDeps | packages.NeedExportFile | packages.NeedTypesSizes | packages.NeedForTest | packages.NeedModule
 	graph, err := packages.Load(&packages.Config{Context: ctx, Mode: mode, Tests: tests}, out.Candidates...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err))
@@ -78,7 +88,19 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 	}
 	roots := analyzedRoots(graph)
 	l := newLoader(ctx, roots)
+	deps := outsideDeps(roots)
+	var dl *loader
+	if len(deps) > 0 {
+		dl = newLoader(ctx, deps)
+		dl.pureOnly = true
+		dl.cpu = l.cpu // one budget of CPUs for both
+	}
+	var wg sync.WaitGroup
+	if dl != nil {
+		wg.Go(func() { dl.loadAll(deps) })
+	}
 	l.loadAll(roots)
+	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -86,7 +108,52 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 		return nil, err
 	}
 	out.Packages = roots
+	// A dependency that fails to type-check only leaves its functions
+	// unknown to purity, as they were before it was loaded.
+	for _, p := range deps {
+		if len(p.Errors) == 0 {
+			out.Deps = append(out.Deps, p)
+		}
+	}
 	return out, nil
+}
+
+// Prime runs prime, the purity pass of RootAnalyzers, on l.Deps and
+// then on l.Packages, so that the checks that follow on l.Packages know
+// the pure functions of both (p_test those of p, a benchmark those of
+// the other packages of its module).
+func (l *Loaded) Prime(prime *analysis.Analyzer) error {
+	for _, pkgs := range [][]*packages.Package{l.Deps, l.Packages} {
+		if len(pkgs) == 0 {
+			continue
+		}
+		if _, err := checker.Analyze([]*analysis.Analyzer{prime}, pkgs, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outsideDeps returns the packages that roots import directly, from a
+// module (not the standard library, whose pure functions purity knows
+// from a table), and that are not roots themselves (a root's functions
+// are known from its own purity pass).
+func outsideDeps(roots []*packages.Package) []*packages.Package {
+	isRoot := map[string]bool{}
+	for _, p := range roots {
+		isRoot[p.PkgPath] = true
+	}
+	seen := map[*packages.Package]bool{}
+	var out []*packages.Package
+	for _, p := range roots {
+		for _, imp := range sortedImports(p) {
+			if !seen[imp] && !isRoot[imp.PkgPath] && imp.Module != nil && len(imp.CompiledGoFiles) > 0 {
+				seen[imp] = true
+				out = append(out, imp)
+			}
+		}
+	}
+	return out
 }
 
 // A listedPackage is what go list says of a package, the fields Load
@@ -279,6 +346,7 @@ func firstLine(err error) string {
 // export data, and every other package of the graph gets what the export
 // data of those imports says of it.
 type loader struct {
+	pureOnly bool // keep only the bodies purity reads (Loaded.Deps)
 	ctx      context.Context
 	fset     *token.FileSet
 	nodes    map[*packages.Package]*node

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/rigorbench/rigor/lint"
@@ -25,7 +24,7 @@ func BenchmarkLintStd(b *testing.B) {
 			b.Fatal(err)
 		}
 		prime, checks := lint.RootAnalyzers()
-		if _, err := checker.Analyze([]*analysis.Analyzer{prime}, loaded.Packages, nil); err != nil {
+		if err := loaded.Prime(prime); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := checker.Analyze(checks, loaded.Packages, nil); err != nil {

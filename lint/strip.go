@@ -42,7 +42,10 @@ import (
 //     (timerloop reads those of a sort.Interface it sees sorted);
 //   - timerloop's sort estimate, of the calls of a benchmark helper:
 //     kept are the bodies that call a function by the name of one that
-//     can take a *testing.B and calls StopTimer or StartTimer.
+//     can take a *testing.B and calls StopTimer or StartTimer;
+//   - nsize, of a function that makes data of a size its parameter
+//     gives: kept are the bodies of functions with one result whose name
+//     an entry point calls with an argument that reads a field N (b.N).
 func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	if p.PkgPath == "testing" {
 		return nil
@@ -69,6 +72,7 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 				continue
 			}
 			bf := factsOf(fd, mayBeB)
+			bf.whole = whole
 			bf.entry = bf.entry || whole || fd.Type.TypeParams != nil || fd.Recv == nil && fd.Name.Name == "init"
 			bf.file = l.fset.File(f.Pos())
 			funcs = append(funcs, bf)
@@ -100,7 +104,13 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	// there, and the calls of a benchmark helper with timer calls, for
 	// its arguments.
 	helpers := map[string]bool{}
+	sizers := map[string]bool{} // called with b.N from an entry point
 	for _, bf := range funcs {
+		if bf.entry {
+			for _, n := range bf.nCallees {
+				sizers[n] = true
+			}
+		}
 		if bf.entry && bf.timer {
 			add([]string{"Len", "Less", "Swap"})
 			add(bf.callees)
@@ -113,7 +123,13 @@ func (l *loader) stripBodies(p *packages.Package) map[*token.File]bool {
 	for _, bf := range funcs {
 		pureCandidate := bf.results && bf.nodes <= inlineBudget && !bf.impure
 		smallCandidate := !bf.loop && reach[bf.fd.Name.Name]
-		if bf.entry || pureCandidate || smallCandidate || slices.ContainsFunc(bf.callees, func(n string) bool { return helpers[n] }) {
+		sizeCandidate := sizers[bf.fd.Name.Name] && bf.fd.Type.Results.NumFields() == 1
+		if l.pureOnly {
+			// Loaded.Deps: read by purity alone.
+			bf.entry = bf.fd.Type.TypeParams != nil || bf.fd.Recv == nil && bf.fd.Name.Name == "init" || bf.whole
+			smallCandidate, sizeCandidate = false, false
+		}
+		if bf.entry || pureCandidate || smallCandidate || sizeCandidate || slices.ContainsFunc(bf.callees, func(n string) bool { return helpers[n] }) {
 			continue
 		}
 		bf.fd.Body = nil
@@ -127,6 +143,7 @@ type bodyFacts struct {
 	fd      *ast.FuncDecl
 	file    *token.File
 	entry   bool     // a check reads the body itself
+	whole   bool     // every body of the file is kept
 	takesB  bool     // a parameter can be a *testing.B
 	timer   bool     // the body calls StopTimer or StartTimer
 	results bool     // the function has results
@@ -134,6 +151,8 @@ type bodyFacts struct {
 	impure  bool     // the body has a statement or expression purity gives up on
 	loop    bool     // the body has a loop, go or select statement ("small" gives up)
 	callees []string // the names of the functions the body calls
+
+	nCallees []string // the names of the functions called with an argument reading a field N
 }
 
 func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
@@ -167,6 +186,9 @@ func factsOf(fd *ast.FuncDecl, mayBeB func(ast.Expr) bool) *bodyFacts {
 			case "":
 			default:
 				bf.callees = append(bf.callees, name)
+				if slices.ContainsFunc(n.Args, readsFieldN) {
+					bf.nCallees = append(bf.nCallees, name)
+				}
 			}
 		case *ast.TypeSpec:
 			bf.entry = bf.entry || n.Assign.IsValid() // a local alias, maybe of testing.B
@@ -248,6 +270,18 @@ func mayBeTestingB(t ast.Expr, aliases map[string]bool, imports map[string]*type
 			return true
 		}
 	}
+}
+
+// readsFieldN reports whether e reads a field or method named N, as b.N.
+func readsFieldN(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "N" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // calleeName returns the name a call's function is written with: f for

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 )
 
@@ -68,7 +67,7 @@ func lintAll(t *testing.T, keep bool) (findings, dropped []string) {
 		t.Fatal(err)
 	}
 	prime, checks := RootAnalyzers()
-	if _, err := checker.Analyze([]*analysis.Analyzer{prime}, loaded.Packages, nil); err != nil {
+	if err := loaded.Prime(prime); err != nil {
 		t.Fatal(err)
 	}
 	graph, err := checker.Analyze(checks, loaded.Packages, nil)

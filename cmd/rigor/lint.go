@@ -101,8 +101,9 @@ func runLint(ctx context.Context, opts lintOptions, stdout, stderr io.Writer) in
 		return fail("%v", err)
 	}
 	pkgs := loaded.Packages
-	// First what is pure in every package, so that p_test knows p's.
-	if _, err := checker.Analyze([]*analysis.Analyzer{prime}, pkgs, nil); err != nil {
+	// First what is pure in every package, so that p_test knows p's,
+	// and a benchmark those of the other packages it calls.
+	if err := loaded.Prime(prime); err != nil {
 		return fail("%v", oneLine(err))
 	}
 	graph, err := checker.Analyze(analyzers, pkgs, nil)

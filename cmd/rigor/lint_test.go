@@ -178,3 +178,58 @@ func TestLintCompileErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLintOtherPackage: a benchmark that drops the result of a pure
+// function of another package of its module, one with no benchmark of
+// its own, is reported: rigor lint type-checks the imported packages of
+// the module for the purity pass (Loaded.Deps), as go vet -vettool sees
+// them through facts. It was missed (issue 23).
+func TestLintOtherPackage(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":         "module example.com/dep\n\ngo 1.26\n",
+		"other/other.go": "package other\n\nfunc Mix(x uint64) uint64 {\n\tx ^= x >> 33\n\tx *= 0xff51afd7ed558ccd\n\treturn x ^ x>>33\n}\n",
+		"bench/bench_test.go": `package bench
+
+import (
+	"testing"
+
+	"example.com/dep/other"
+)
+
+var sink uint64
+
+func BenchmarkMix(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		other.Mix(uint64(i))
+	}
+}
+
+func BenchmarkMixUsed(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += other.Mix(uint64(i))
+	}
+}
+`,
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "json", Tests: true}, &stdout, &stderr)
+	var got []lintFinding
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || code != exitGateFail {
+		t.Fatalf("exit %d, stderr %q, output %q (%v)", code, stderr.String(), stdout.String(), err)
+	}
+	if len(got) != 1 || got[0].Check != "elided" || !strings.HasPrefix(got[0].Pos, filepath.Join("bench", "bench_test.go")+":13:") ||
+		!strings.Contains(got[0].Message, "result of other.Mix discarded: the compiler deletes this pure call and the loop is left empty") {
+		t.Fatalf("findings %+v; want one elided finding at bench/bench_test.go:13 for other.Mix, the loop left empty", got)
+	}
+}

@@ -81,10 +81,64 @@ func BenchmarkFatal(b *testing.B) {
 	}
 }
 
-func BenchmarkNLoop(b *testing.B) {
+func BenchmarkNLoopFailed(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if err := work(-i); err != nil {
+			b.Errorf("work: %v", err)
+			break
+		}
+		for j := 0; j < 3; j++ {
+			if j == i {
+				break
+			}
+		}
+	}
+}
+
+// google/btree's shape: the loop counts iterations itself, and returns
+// once b.N ran; and a return after b.Fatal is never reached.
+func BenchmarkCounted(b *testing.B) {
+	in := []int{1, 2, 3}
+	i := 0
+	for i < b.N {
+		for _, v := range in {
+			_ = work(v)
+			i++
+			if i >= b.N {
+				return
+			}
+		}
+		if err := work(-i); err != nil {
+			b.Fatal(err)
+			return
+		}
+	}
+}
+
+// From a b.N loop the exit is not fatal, and ns/op divides the time of
+// fewer iterations by b.N (issue 23).
+func BenchmarkNLoopBreak(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i > 3 {
-			break
+			break // want `break leaves the b.N loop: when it is taken, fewer than b.N iterations ran and ns/op divides their time by b.N`
+		}
+	}
+}
+
+func BenchmarkNLoopReturn(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if i == 100 {
+			return // want `return inside the b.N loop: when it is taken, fewer than b.N iterations ran`
+		}
+		_ = work(i)
+	}
+}
+
+func BenchmarkRangeReturn(b *testing.B) {
+	in := make([]int, b.N)
+	for _, v := range in {
+		if work(v) != nil {
+			return // want `return inside the b.N loop`
 		}
 	}
 }

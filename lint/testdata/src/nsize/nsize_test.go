@@ -22,6 +22,49 @@ func BenchmarkJoinN(b *testing.B) {
 	_ = strings.Join(parts, ",") // want `strings.Join gets all b.N elements of parts`
 }
 
+// b.N as the input size through a helper (issue 23).
+func makeData(n int) []int {
+	r := rand.New(rand.NewSource(1))
+	data := make([]int, n)
+	for i := range data {
+		data[i] = r.Int()
+	}
+	return data
+}
+
+func permuted(n int) []int {
+	r := rand.New(rand.NewSource(1))
+	return r.Perm(n)
+}
+
+func BenchmarkSortHelper(b *testing.B) {
+	data := makeData(b.N)
+	b.ResetTimer()
+	sort.Ints(data) // want `sort.Ints gets all b.N elements of data \(made by makeData\(b.N\)\) in one call`
+}
+
+func BenchmarkSortPermuted(b *testing.B) {
+	data := permuted(b.N)
+	slices.Sort(data) // want `slices.Sort gets all b.N elements of data`
+}
+
+// Not reported: the helper's result is not as long as its parameter says
+// on every path, or the helper takes no size.
+func firstN(n int) []int {
+	if n > 100 {
+		return nil
+	}
+	return make([]int, n)
+}
+
+func fixed(int) []int { return make([]int, 1000) }
+
+func BenchmarkNotSized(b *testing.B) {
+	a, c := firstN(b.N), fixed(b.N)
+	sort.Ints(a)
+	sort.Ints(c)
+}
+
 // Not reported: b.N-sized data is one input per iteration of a timed loop.
 func BenchmarkInputs(b *testing.B) {
 	data := rand.Perm(b.N)
