@@ -40,14 +40,7 @@ type timedLoop struct {
 func benchFuncs(pass *analysis.Pass, in *inspector.Inspector) []*benchFunc {
 	var out []*benchFunc
 	in.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
-		var typ *ast.FuncType
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			typ, body = n.Type, n.Body
-		case *ast.FuncLit:
-			typ, body = n.Type, n.Body
-		}
+		typ, body := funcParts(n)
 		if body == nil {
 			return
 		}
@@ -60,6 +53,19 @@ func benchFuncs(pass *analysis.Pass, in *inspector.Inspector) []*benchFunc {
 		out = append(out, f)
 	})
 	return out
+}
+
+// funcParts returns the type and body of a function declaration or
+// literal, nils for any other node (and a nil body for a declaration
+// without one).
+func funcParts(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Type, n.Body
+	case *ast.FuncLit:
+		return n.Type, n.Body
+	}
+	return nil, nil
 }
 
 // testingBParam returns the first parameter of type *testing.B.
@@ -115,13 +121,69 @@ func findLoops(info *types.Info, body *ast.BlockStmt) []*timedLoop {
 	return loops
 }
 
-// madeSlices returns the local variables of body that are set only by
-// make([]T, n) (a capacity aside), never assigned again nor their address
-// taken, with the length n each was made with: a range over one runs n
-// iterations, and an index below n is in range.
-func madeSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]ast.Expr {
-	made := map[*types.Var]ast.Expr{}
+// setOnce returns the local variables of body that are defined from an
+// expression from accepts (x := e, var x = e) and never assigned again
+// (=, op=, ++, a range), nor their address taken, with that expression.
+// Writes to their elements or fields do not count.
+func setOnce(info *types.Info, body *ast.BlockStmt, from func(ast.Expr) bool) map[*types.Var]ast.Expr {
+	set := map[*types.Var]ast.Expr{}
 	spoiled := map[*types.Var]bool{}
+	spoil := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok {
+				spoiled[v] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v, ok := info.Defs[id].(*types.Var); ok {
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && from(n.Rhs[i]) {
+						set[v] = n.Rhs[i]
+					}
+					continue
+				}
+				spoil(id)
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) && from(n.Values[i]) {
+					set[v] = n.Values[i]
+				}
+			}
+		case *ast.IncDecStmt:
+			spoil(n.X)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				spoil(n.X)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if e != nil {
+						spoil(e)
+					}
+				}
+			}
+		}
+		return true
+	})
+	for v := range spoiled {
+		delete(set, v)
+	}
+	return set
+}
+
+// madeSlices returns the local variables of body set once (setOnce) by
+// make([]T, n) (a capacity aside), with the length n each was made with:
+// a range over one runs n iterations, and an index below n is in range.
+func madeSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]ast.Expr {
 	length := func(e ast.Expr) ast.Expr {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok || len(call.Args) < 2 {
@@ -139,55 +201,11 @@ func madeSlices(info *types.Info, body *ast.BlockStmt) map[*types.Var]ast.Expr {
 		}
 		return call.Args[1]
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				id, ok := ast.Unparen(lhs).(*ast.Ident)
-				if !ok {
-					continue
-				}
-				if v, ok := info.Defs[id].(*types.Var); ok {
-					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-						if l := length(n.Rhs[i]); l != nil {
-							made[v] = l
-						}
-					}
-					continue
-				}
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) {
-					if l := length(n.Values[i]); l != nil {
-						made[v] = l
-					}
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok && n.Tok == token.ASSIGN {
-					if v, ok := info.Uses[id].(*types.Var); ok {
-						spoiled[v] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-	for v := range spoiled {
-		delete(made, v)
+	out := map[*types.Var]ast.Expr{}
+	for v, e := range setOnce(info, body, func(e ast.Expr) bool { return length(e) != nil }) {
+		out[v] = length(e)
 	}
-	return made
+	return out
 }
 
 // nSlices returns the local variables of body that hold a slice of

@@ -57,18 +57,18 @@ func runElided(pass *analysis.Pass) (any, error) {
 	pure := purityOf(pass)
 	for _, f := range benchFuncs(pass, in) {
 		consts := constLocals(pass.TypesInfo, f.body)
-		var lens map[*types.Var]int64
+		var locals *knownLocals
 		for _, l := range f.loops {
 			reported := map[*ast.CallExpr]bool{}
 			if l.kind == loopN || l.kind == loopData {
 				fix := loopFix(pass, f, l)
 				dead := discarded(pass, pure, l.body, f.body)
-				if lens == nil && len(dead) > 0 {
-					lens = constLenSlices(pass.TypesInfo, f.body)
+				if locals == nil && len(dead) > 0 {
+					locals = known(pass.TypesInfo, f.body)
 				}
 				left := make(map[ast.Expr]leftover, len(dead))
 				for _, d := range dead {
-					left[d.expr] = leftOf(pass, pure, d.expr, lens)
+					left[d.expr] = leftOf(pass, pure, d.expr, locals)
 				}
 				empty := emptyLoop(l.body, left)
 				for _, d := range dead {
@@ -141,9 +141,10 @@ func words(list []string) string {
 }
 
 // leftOf returns what the compiler keeps of e, a pure call or expression
-// whose result is unused. lens gives the local slices of constant length
-// (their constant indexes need no bounds check).
-func leftOf(pass *analysis.Pass, pure *purity, e ast.Expr, lens map[*types.Var]int64) leftover {
+// whose result is unused. k gives what is known of the function's local
+// variables (slices of a constant length, loop counters), for the bounds
+// checks.
+func leftOf(pass *analysis.Pass, pure *purity, e ast.Expr, k *knownLocals) leftover {
 	info := pass.TypesInfo
 	var lo leftover
 	keep := func(what string) {
@@ -186,7 +187,7 @@ func leftOf(pass *analysis.Pass, pure *purity, e ast.Expr, lens map[*types.Var]i
 				return false
 			case *types.Signature: // an instantiation
 			default:
-				lo.checks |= indexKeeps(info, n, lens)
+				lo.checks |= indexKeeps(info, n, k)
 			}
 		case *ast.SliceExpr:
 			lo.checks |= keepBounds
@@ -493,62 +494,14 @@ func unreadLocals(info *types.Info, fn *ast.BlockStmt) map[*types.Var]bool {
 }
 
 // constLocals returns the local variables of fn that are set once, from a
-// constant, and never assigned again nor have their address taken: the
-// compiler knows their value.
+// constant, and never assigned again nor have their address taken
+// (setOnce): the compiler knows their value.
 func constLocals(info *types.Info, fn *ast.BlockStmt) map[*types.Var]bool {
-	init := map[*types.Var]bool{}
-	spoiled := map[*types.Var]bool{}
-	ast.Inspect(fn, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				id, ok := lhs.(*ast.Ident)
-				if !ok {
-					continue
-				}
-				if v, ok := info.Defs[id].(*types.Var); ok {
-					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && info.Types[n.Rhs[i]].Value != nil {
-						init[v] = true
-					}
-					continue
-				}
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) && info.Types[n.Values[i]].Value != nil {
-					init[v] = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := n.X.(*ast.Ident); ok {
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					if v, ok := info.Uses[id].(*types.Var); ok {
-						spoiled[v] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-	for v := range spoiled {
-		delete(init, v)
+	out := map[*types.Var]bool{}
+	for v := range setOnce(info, fn, func(e ast.Expr) bool { return info.Types[e].Value != nil }) {
+		out[v] = true
 	}
-	return init
+	return out
 }
 
 // foldedCalls returns the calls in body of functions that fold, all of

@@ -22,13 +22,14 @@ func Analyzers() []*analysis.Analyzer {
 // for the packages it reports on (packages.LoadSyntax), as `rigor lint`
 // does: the purity analyzer neither imports nor exports facts. It returns
 // as well a purity analyzer to run first, on the same packages, in a
-// separate checker.Analyze: what it finds is kept in memory that the
-// checks read, so that an external test package (p_test) sees the pure
-// functions of the package under test, which it could otherwise know only
-// through facts. Without that first pass only the package's own functions
-// and the standard library table count. Analyzing every dependency from
-// source for facts would take about twice as long for the standard
-// library.
+// separate checker.Analyze (Loaded.Prime runs it on Load's dependencies
+// too): what it finds is kept in memory that the checks read, so that an
+// external test package (p_test) sees the pure functions of the package
+// under test, and a benchmark those of the module packages it imports,
+// which it could otherwise know only through facts. Without that first
+// pass only the package's own functions and the standard library table
+// count. Analyzing every dependency from source for facts would take
+// about twice as long for the standard library.
 func RootAnalyzers() (prime *analysis.Analyzer, checks []*analysis.Analyzer) {
 	shared := new(sync.Map)
 	local := *purityAnalyzer

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A Loaded is what Load found: the packages to analyze, type-checked
@@ -55,7 +56,9 @@ var lintMarkers = [][]byte{[]byte("testing.B"), []byte("rigorbench/rigor")}
 // their imports come from the export data go list builds. The packages
 // and their type information are those go/packages gives in LoadSyntax
 // mode, without the copies nothing reads, and without the function
-// bodies no check reads (stripBodies), which are not type-checked.
+// bodies no check reads (stripBodies), which are not type-checked. The
+// module packages they import that are not analyzed are type-checked
+// too, apart, for the purity pass (Loaded.Deps, Loaded.Prime).
 //
 // Errors from go list, the parser and the type checker of the loaded
 // packages are returned as one error, naming the first; a type error in
@@ -88,19 +91,7 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 	}
 	roots := analyzedRoots(graph)
 	l := newLoader(ctx, roots)
-	deps := outsideDeps(roots)
-	var dl *loader
-	if len(deps) > 0 {
-		dl = newLoader(ctx, deps)
-		dl.pureOnly = true
-		dl.cpu = l.cpu // one budget of CPUs for both
-	}
-	var wg sync.WaitGroup
-	if dl != nil {
-		wg.Go(func() { dl.loadAll(deps) })
-	}
 	l.loadAll(roots)
-	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -108,11 +99,19 @@ func Load(ctx context.Context, patterns []string, tests bool) (*Loaded, error) {
 		return nil, err
 	}
 	out.Packages = roots
-	// A dependency that fails to type-check only leaves its functions
-	// unknown to purity, as they were before it was loaded.
-	for _, p := range deps {
-		if len(p.Errors) == 0 {
-			out.Deps = append(out.Deps, p)
+	if deps := calledDeps(roots, outsideDeps(roots)); len(deps) > 0 {
+		dl := newLoader(ctx, deps)
+		dl.pureOnly = true
+		dl.loadAll(deps)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// A dependency that fails to type-check only leaves its
+		// functions unknown to purity, as they were before it was loaded.
+		for _, p := range deps {
+			if len(p.Errors) == 0 {
+				out.Deps = append(out.Deps, p)
+			}
 		}
 	}
 	return out, nil
@@ -132,6 +131,53 @@ func (l *Loaded) Prime(prime *analysis.Analyzer) error {
 		}
 	}
 	return nil
+}
+
+// calledDeps returns the packages of deps that a timed loop of roots
+// calls a function of, or a file of roots that imports rigor (whose Iter
+// functions rigorsink reads): the only calls whose purity a check asks.
+func calledDeps(roots, deps []*packages.Package) []*packages.Package {
+	byPath := map[string]*packages.Package{}
+	for _, p := range deps {
+		byPath[p.PkgPath] = p
+	}
+	called := map[*packages.Package]bool{}
+	mark := func(info *types.Info, n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && fn.Pkg() != nil && byPath[fn.Pkg().Path()] != nil {
+					called[byPath[fn.Pkg().Path()]] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, p := range roots {
+		if p.TypesInfo == nil {
+			continue
+		}
+		for _, f := range p.Syntax {
+			if slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool { return strings.Contains(s.Path.Value, rigorPath) }) {
+				mark(p.TypesInfo, f)
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if typ, body := funcParts(n); body != nil && testingBParam(p.TypesInfo, typ) != nil {
+					for _, l := range findLoops(p.TypesInfo, body) {
+						mark(p.TypesInfo, l.body)
+					}
+				}
+				return true
+			})
+		}
+	}
+	var out []*packages.Package
+	for _, p := range deps {
+		if called[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // outsideDeps returns the packages that roots import directly, from a

@@ -22,9 +22,12 @@ import (
 //
 // Only what testing runs is checked: a func Benchmark...(b *testing.B),
 // and a function literal given to b.Run or testing.Benchmark. One that
-// hands b to another function (which may loop b.N times), calls b.Run or
-// b.RunParallel, skips or fails unconditionally, or does nothing but call
-// b's methods is not reported.
+// hands b to another function (which may loop b.N times), calls b.Run,
+// b.RunParallel, b.StopTimer or b.ReportMetric (a benchmark that reports
+// a metric of its own, such as memory in use, with its time not the
+// point), skips or fails unconditionally, or does nothing but call b's
+// methods is not reported; nor is package testing, whose tests run
+// benchmarks to test testing (contexts, clean-ups), not to time anything.
 var NoBN = &analysis.Analyzer{
 	Name:     "nobn",
 	Doc:      "report a benchmark that never reads b.N nor calls b.Loop",
@@ -34,6 +37,9 @@ var NoBN = &analysis.Analyzer{
 }
 
 func runNoBN(pass *analysis.Pass) (any, error) {
+	if p := pass.Pkg.Path(); p == "testing" || p == "testing_test" {
+		return nil, nil // its tests run benchmarks to test testing, not to time anything
+	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	info := pass.TypesInfo
 	// The function literals testing runs as benchmarks.
@@ -85,11 +91,15 @@ func ignoresN(info *types.Info, f *benchFunc) bool {
 		return false
 	}
 	// b.Loop, b.Run or b.RunParallel, in the body or in a function
-	// literal of it (filepath.Walk(dir, func(...) error { b.Run(...) })).
+	// literal of it (filepath.Walk(dir, func(...) error { b.Run(...) }));
+	// or b.StopTimer or b.ReportMetric: a benchmark that reports a
+	// metric of its own (memory in use, a size), its time not the point
+	// (roaring's BenchmarkMemoryUsage stops the timer and reports
+	// HeapInUse).
 	drives := false
 	ast.Inspect(f.body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			for _, name := range []string{"Loop", "Run", "RunParallel"} {
+			for _, name := range []string{"Loop", "Run", "RunParallel", "StopTimer", "ReportMetric"} {
 				drives = drives || isMethodCall(info, c, "testing", "B", name)
 			}
 		}

@@ -53,17 +53,19 @@ func runNoReset(pass *analysis.Pass) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	info := pass.TypesInfo
 	for _, f := range benchFuncs(pass, in) {
-		if len(f.loops) == 0 || f.loops[0].kind != loopN {
-			continue
-		}
+		// The first b.N loop (a range over b.N elements before it is
+		// more likely to fill its input than to be the work).
+		var l *timedLoop
 		hasLoop := false
-		for _, l := range f.loops {
-			hasLoop = hasLoop || l.kind == loopLoop
+		for _, fl := range f.loops {
+			hasLoop = hasLoop || fl.kind == loopLoop
+			if l == nil && fl.kind == loopN {
+				l = fl
+			}
 		}
-		if hasLoop {
+		if l == nil || hasLoop {
 			continue
 		}
-		l := f.loops[0]
 		// The set-up: what precedes the loop in the function.
 		var last ast.Node
 		var what string

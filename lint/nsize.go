@@ -2,7 +2,6 @@ package lint
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -202,62 +201,35 @@ func sizeParams(pass *analysis.Pass) map[*types.Func]int {
 
 // returnsSized reports whether body has a return statement and each
 // returns a value that sized accepts, or a local variable set once from
-// one and not assigned again.
+// one (setOnce).
 func returnsSized(info *types.Info, body *ast.BlockStmt, sized func(ast.Expr) bool) bool {
-	set := map[*types.Var]bool{}
-	spoiled := map[*types.Var]bool{}
-	var returned []*types.Var
+	var set map[*types.Var]ast.Expr
 	returns, all := 0, true
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				id, ok := ast.Unparen(lhs).(*ast.Ident)
-				if !ok {
-					continue
-				}
-				if v, ok := info.Defs[id].(*types.Var); ok && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && sized(n.Rhs[i]) {
-					set[v] = true
-				} else if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if v, ok := info.Defs[id].(*types.Var); ok && len(n.Values) == len(n.Names) && sized(n.Values[i]) {
-					set[v] = true
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					spoiled[v] = true
-				}
-			}
 		case *ast.ReturnStmt:
 			returns++
-			if len(n.Results) != 1 {
+			if len(n.Results) == 1 && sized(n.Results[0]) {
+				return false
+			}
+			if set == nil {
+				set = setOnce(info, body, sized)
+			}
+			var v *types.Var
+			if len(n.Results) == 1 {
+				if id, ok := ast.Unparen(n.Results[0]).(*ast.Ident); ok {
+					v, _ = info.Uses[id].(*types.Var)
+				}
+			}
+			if _, ok := set[v]; !ok || v == nil {
 				all = false
-				return false
 			}
-			if sized(n.Results[0]) {
-				return false
-			}
-			id, ok := ast.Unparen(n.Results[0]).(*ast.Ident)
-			if !ok {
-				all = false
-				return false
-			}
-			v, _ := info.Uses[id].(*types.Var)
-			returned = append(returned, v)
+			return false
 		}
 		return true
 	})
-	for _, v := range returned {
-		all = all && set[v] && !spoiled[v]
-	}
 	return returns > 0 && all
 }
 

@@ -346,14 +346,14 @@ func (p *purity) pureCall(call *ast.CallExpr, f *pureFact) bool {
 }
 
 // indexKeeps says what the index expression x[i] keeps when its value
-// is unused: a bounds check unless i is provably in range (see inRange),
-// and a nil check when x is a pointer to an array. lens gives the
-// lengths of local slices known to be constant.
-func indexKeeps(info *types.Info, e *ast.IndexExpr, lens map[*types.Var]int64) keeps {
-	var k keeps
+// is unused: a bounds check unless i is provably in range (see span),
+// and a nil check when x is a pointer to an array. k, which may be nil,
+// gives what is known of the function's local variables.
+func indexKeeps(info *types.Info, e *ast.IndexExpr, k *knownLocals) keeps {
+	var out keeps
 	t := info.TypeOf(e.X)
 	if isPointer(t) {
-		k |= keepNil
+		out |= keepNil
 		t = t.Underlying().(*types.Pointer).Elem()
 	}
 	length := int64(-1)
@@ -361,31 +361,39 @@ func indexKeeps(info *types.Info, e *ast.IndexExpr, lens map[*types.Var]int64) k
 	case *types.Array:
 		length = u.Len()
 	case *types.Slice:
-		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok && k != nil {
 			if v, ok := info.Uses[id].(*types.Var); ok {
-				if n, ok := lens[v]; ok {
+				if n, ok := k.lens[v]; ok {
 					length = n
 				}
 			}
 		}
 	}
-	if length < 0 || !inRange(info, e.Index, length) {
-		k |= keepBounds
+	if lo, hi, ok := span(info, e.Index, k); length < 0 || !ok || lo < 0 || hi >= length {
+		out |= keepBounds
 	}
-	return k
+	return out
 }
 
-// inRange reports whether the integer expression e is provably in
-// [0, n), the way the compiler's prove pass sees it for the common cases:
-// a constant, a value of an unsigned type (or converted to one) too
-// narrow to reach n, x&m with 0 <= m < n, x%m of an unsigned x with
-// m <= n, and x>>k of an unsigned x whose remaining bits stay under n.
-func inRange(info *types.Info, e ast.Expr, n int64) bool {
-	e = ast.Unparen(e)
-	if tv := info.Types[e]; tv.Value != nil {
-		v, ok := constant.Int64Val(constant.ToInt(tv.Value))
-		return ok && v >= 0 && v < n
-	}
+// knownLocals is what is known of a function's local variables for
+// span: the slices of a constant length, and the counters of loops with
+// constant bounds.
+type knownLocals struct {
+	lens     map[*types.Var]int64
+	counters map[*types.Var]counter
+}
+
+// A counter is the variable of `for j := lo; j < K; j++` (or j <= K, or
+// `for j := range K`), not assigned in the loop: within body, lo <= j <=
+// hi.
+type counter struct {
+	lo, hi int64
+	body   *ast.BlockStmt
+}
+
+// known returns what is known of the local variables of body.
+func known(info *types.Info, body *ast.BlockStmt) *knownLocals {
+	k := &knownLocals{lens: constLenSlices(info, body), counters: map[*types.Var]counter{}}
 	constOf := func(e ast.Expr) (int64, bool) {
 		tv := info.Types[e]
 		if tv.Value == nil {
@@ -393,32 +401,186 @@ func inRange(info *types.Info, e ast.Expr, n int64) bool {
 		}
 		return constant.Int64Val(constant.ToInt(tv.Value))
 	}
-	bits := unsignedBits(info.TypeOf(e))
-	if bits > 0 && bits < 63 && int64(1)<<bits <= n {
-		return true
+	assigned := func(v *types.Var, body *ast.BlockStmt) bool {
+		found := false
+		ast.Inspect(body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					lhs = []ast.Expr{n.X}
+				}
+			}
+			for _, e := range lhs {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == v {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
 	}
-	if b, ok := e.(*ast.BinaryExpr); ok {
-		switch b.Op {
-		case token.AND:
-			if m, ok := constOf(b.Y); ok && m >= 0 && m < n {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			init, ok1 := n.Init.(*ast.AssignStmt)
+			cond, ok2 := n.Cond.(*ast.BinaryExpr)
+			post, ok3 := n.Post.(*ast.IncDecStmt)
+			if !ok1 || !ok2 || !ok3 || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 || post.Tok != token.INC {
 				return true
 			}
-			if m, ok := constOf(b.X); ok && m >= 0 && m < n {
+			id, ok := init.Lhs[0].(*ast.Ident)
+			v, _ := info.Defs[id].(*types.Var)
+			if !ok || v == nil || types.ExprString(cond.X) != id.Name || types.ExprString(post.X) != id.Name {
 				return true
+			}
+			lo, ok1 := constOf(init.Rhs[0])
+			hi, ok2 := constOf(cond.Y)
+			if cond.Op == token.LSS {
+				hi--
+			} else if cond.Op != token.LEQ {
+				return true
+			}
+			if ok1 && ok2 && lo <= hi && !assigned(v, n.Body) {
+				k.counters[v] = counter{lo, hi, n.Body}
+			}
+		case *ast.RangeStmt:
+			id, ok := n.Key.(*ast.Ident)
+			if !ok || n.Tok != token.DEFINE {
+				return true
+			}
+			v, _ := info.Defs[id].(*types.Var)
+			if hi, ok := constOf(n.X); ok && v != nil && hi > 0 && !assigned(v, n.Body) {
+				k.counters[v] = counter{0, hi - 1, n.Body}
+			}
+		}
+		return true
+	})
+	return k
+}
+
+// span returns bounds of the integer expression e, as the compiler's
+// prove pass sees them in the common cases: a constant; a loop counter
+// with constant bounds (k); x&m and x%m, x>>c, x+y, x-y and x*y of
+// known operands; and otherwise the range of an unsigned type narrower
+// than 63 bits. ok is false when nothing is known.
+func span(info *types.Info, e ast.Expr, k *knownLocals) (lo, hi int64, ok bool) {
+	const limit = 1 << 40 // beyond it, give up rather than overflow
+	e = ast.Unparen(e)
+	defer func() {
+		if ok && (lo < -limit || hi > limit) {
+			ok = false
+		}
+	}()
+	if tv := info.Types[e]; tv.Value != nil {
+		v, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		return v, v, exact
+	}
+	typeSpan := func() (int64, int64, bool) {
+		if w := unsignedBits(info.TypeOf(e)); w > 0 && w < 63 {
+			return 0, 1<<w - 1, true
+		}
+		return 0, 0, false
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if v, isVar := info.Uses[e].(*types.Var); isVar && k != nil {
+			if c, found := k.counters[v]; found && within(e.Pos(), c.body) {
+				return c.lo, c.hi, true
+			}
+		}
+	case *ast.CallExpr:
+		if tv, isConv := info.Types[e.Fun]; isConv && tv.IsType() && len(e.Args) == 1 {
+			l, h, known := span(info, e.Args[0], k)
+			tl, th, narrow := typeSpan()
+			switch {
+			case known && (!narrow || l >= tl && h <= th):
+				return l, h, true
+			case narrow:
+				return tl, th, true
+			}
+			return 0, 0, false
+		}
+	case *ast.BinaryExpr:
+		xl, xh, xok := span(info, e.X, k)
+		yl, yh, yok := span(info, e.Y, k)
+		switch e.Op {
+		case token.AND:
+			if yok && yl == yh && yl >= 0 {
+				return 0, yl, true
+			}
+			if xok && xl == xh && xl >= 0 {
+				return 0, xl, true
 			}
 		case token.REM:
-			if m, ok := constOf(b.Y); ok && m > 0 && m <= n && unsignedBits(info.TypeOf(b.X)) > 0 {
-				return true
+			if yok && yl == yh && yl > 0 && (xok && xl >= 0 || unsignedBits(info.TypeOf(e.X)) > 0) {
+				if xok && xl >= 0 && xh < yl {
+					return xl, xh, true
+				}
+				return 0, yl - 1, true
 			}
 		case token.SHR:
-			if k, ok := constOf(b.Y); ok {
-				if w := unsignedBits(info.TypeOf(b.X)); w > 0 && k >= 0 && w-k < 63 && (w-k <= 0 || int64(1)<<(w-k) <= n) {
-					return true
+			if yok && yl == yh && yl >= 0 && yl < 63 {
+				if xok && xl >= 0 {
+					return xl >> yl, xh >> yl, true
 				}
+				if w := unsignedBits(info.TypeOf(e.X)); w > 0 {
+					if yl >= w {
+						return 0, 0, true
+					}
+					if w-yl < 63 {
+						return 0, 1<<(w-yl) - 1, true
+					}
+				}
+			}
+		case token.ADD:
+			if xok && yok {
+				return wrap(info.TypeOf(e), xl+yl, xh+yh)
+			}
+		case token.SUB:
+			if xok && yok {
+				return wrap(info.TypeOf(e), xl-yh, xh-yl)
+			}
+		case token.MUL:
+			if xok && yok && xl >= 0 && yl >= 0 && xh < limit && yh < limit && (xh == 0 || yh <= limit/xh) {
+				return wrap(info.TypeOf(e), xl*yl, xh*yh)
 			}
 		}
 	}
-	return false
+	return typeSpan()
+}
+
+// wrap returns the bounds of a result in [lo, hi] before it is stored in
+// t: the same when they fit, all of an unsigned t when they do not (the
+// value wraps around), nothing known for a signed t that overflows.
+func wrap(t types.Type, lo, hi int64) (int64, int64, bool) {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return 0, 0, false
+	}
+	if w := unsignedBits(t); w > 0 {
+		if w >= 63 || lo >= 0 && hi < 1<<w {
+			return lo, hi, lo >= 0 || w < 63
+		}
+		return 0, 1<<w - 1, true
+	}
+	w := int64(64)
+	switch b.Kind() {
+	case types.Int8:
+		w = 8
+	case types.Int16:
+		w = 16
+	case types.Int32:
+		w = 32
+	}
+	if w < 64 && (lo < -(1<<(w-1)) || hi >= 1<<(w-1)) {
+		return 0, 0, false
+	}
+	return lo, hi, true
 }
 
 // unsignedBits returns the width of an unsigned integer type, 0 for any

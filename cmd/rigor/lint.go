@@ -35,17 +35,19 @@ func newLintCmd(s stdio) *cobra.Command {
 		Use:   "lint [packages]",
 		Short: "Find benchmarks whose numbers would be wrong, before running them",
 		Long: `lint checks benchmark code for what makes its numbers wrong: work the
-compiler deletes, b.N and b.Loop mixed, exits from a b.Loop loop, timers stopped
-and not restarted or toggled inside the loop, untimed set-up left timed, b.N
-used as a problem size, RunParallel bodies that ignore pb.Next or share
-variables, timed work in a benchmark that calls b.Run, and misuse of rigor's
-own API. Each finding names its check and says what goes wrong.
+compiler deletes, b.N and b.Loop mixed, exits from a timed loop, timers stopped
+and not restarted, toggled or reset inside the loop, untimed set-up left timed,
+b.N used as a problem size, ignored or written, RunParallel bodies that ignore
+pb.Next or share variables, timed work in a benchmark that calls b.Run, and
+misuse of rigor's own API. Each finding names its check and says what goes
+wrong.
 
 lint exits 0 when nothing is found, 1 when something is, and 2 when the
 packages cannot be loaded (a package that does not compile is shown with
 the compiler's errors). The same checks run under go vet with
 go vet -vettool=$(which rigor-lint), which also sees through calls into
-other packages.`,
+every package (rigor lint through those into the module packages the
+benchmarks import).`,
 		Example: `  rigor lint ./...
   rigor lint --checks elided,loopexit ./bench
   rigor lint std`,

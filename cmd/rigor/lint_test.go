@@ -51,16 +51,26 @@ func BenchmarkSquare(b *testing.B) {
 }
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "text", Tests: true}, &stdout, &stderr)
 	if code != exitOK || !strings.HasPrefix(stdout.String(), "rigor lint: 0 findings in 1 package with benchmarks") || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 0 and a summary of 0 findings", code, stdout.String(), stderr.String())
+	}
+}
+
+// writeFiles writes files, by path relative to dir, making directories.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -106,11 +116,7 @@ func BenchmarkSquare(b *testing.B) {
 }
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "json", Tests: true}, &stdout, &stderr)
@@ -159,15 +165,7 @@ func TestLintCompileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tt.files["go.mod"] = "module example.com/fn4\n\ngo 1.26\n"
-			for name, body := range tt.files {
-				path := filepath.Join(dir, name)
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, dir, tt.files)
 			t.Chdir(dir)
 			var stdout, stderr bytes.Buffer
 			code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "text", Tests: true}, &stdout, &stderr)
@@ -212,15 +210,7 @@ func BenchmarkMixUsed(b *testing.B) {
 }
 `,
 	}
-	for name, body := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	code := runLint(context.Background(), lintOptions{Packages: []string{"./..."}, Format: "json", Tests: true}, &stdout, &stderr)

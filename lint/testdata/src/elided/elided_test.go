@@ -294,3 +294,23 @@ func BenchmarkPointerWrite(b *testing.B) {
 		Sink += uint64(len(it.buf))
 	}
 }
+
+// unicode/utf16's BenchmarkDecodeRune: the indexes 2*j and 2*j+1 of a
+// slice of 10, for j counting to 5, are in range, and the compiler drops
+// their checks: what is left is the inner loop counting to 5.
+func decodeRune(r1, r2 rune) rune {
+	if 0xd800 <= r1 && r1 < 0xdc00 && 0xdc00 <= r2 && r2 < 0xe000 {
+		return (r1-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
+	}
+	return 0xfffd
+}
+
+func BenchmarkDecodeRune(b *testing.B) {
+	rs := make([]rune, 10)
+	for i := 0; i < b.N; i++ {
+		rs[i%10] = rune(i)
+		for j := 0; j < 5; j++ {
+			decodeRune(rs[2*j], rs[2*j+1]) // want `result of decodeRune discarded: the compiler deletes this pure call, so ns/op does not time its work, only what is left of the loop`
+		}
+	}
+}

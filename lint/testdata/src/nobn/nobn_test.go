@@ -89,6 +89,26 @@ func BenchmarkWalk(b *testing.B) {
 	})
 }
 
+// RoaringBitmap/roaring's BenchmarkMemoryUsage: a metric of its own, the
+// time not measured.
+func BenchmarkMemoryUsage(b *testing.B) {
+	b.StopTimer()
+	data := make([][]int, 10)
+	for i := range data {
+		data[i] = make([]int, 1<<16)
+	}
+	b.ReportMetric(float64(len(data)), "slices")
+	b.StartTimer()
+}
+
+func BenchmarkSize(b *testing.B) {
+	n := 0
+	for i := 0; i < 1000; i++ {
+		n += i
+	}
+	b.ReportMetric(float64(n), "bytes")
+}
+
 func BenchmarkSkipped(b *testing.B) {
 	b.Skip("not on this platform")
 	work(1)

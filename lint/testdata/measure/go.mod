@@ -1,0 +1,3 @@
+module measure
+
+go 1.26
