@@ -132,7 +132,14 @@ func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 			byKey[k] = s
 			out = append(out, s)
 		}
-		s.Points = append(s.Points, history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: p.Values})
+		samples := p.Values
+		if samples == nil && p.N > 0 {
+			// A summary (Store.Summaries, for serve's index): its median
+			// stands for its values, as the point's value (history.Point.Value)
+			// is all that reads them.
+			samples = []float64{p.Median}
+		}
+		s.Points = append(s.Points, history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: samples})
 	}
 	// Series of two projects that would show the same title (rigor
 	// exec's, named by their commands) are named with their project.

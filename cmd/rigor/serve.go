@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -8,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"math"
 	"net"
 	"net/http"
@@ -17,11 +17,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/report"
 	"github.com/rigorbench/rigor/stats"
@@ -270,14 +272,95 @@ type dashboard struct {
 	store sqlstore.Store
 	flags seriesFlags
 	opts  history.Options
+	pages pageCache
 }
 
 func (d *dashboard) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", d.index)
-	mux.HandleFunc("/series", d.seriesPage)
+	mux.HandleFunc("/", d.cached(d.index))
+	mux.HandleFunc("/series", d.cached(d.seriesPage))
 	mux.HandleFunc("/run/{id}", d.runPage)
 	return readOnly(mux)
+}
+
+// A page makes the page r asks for, or an error with its HTTP status.
+type page func(ctx context.Context, r *http.Request) ([]byte, int, error)
+
+// cached serves build's pages, each made once while the history is
+// unchanged: the index analyzes every series of its filter over the
+// whole history, and a series page every point of its series, so a page
+// is worked out once per change of the history (a run recorded), and a
+// request after that costs the query that says nothing changed. Requests
+// for a page being made wait for it.
+func (d *dashboard) cached(build page) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		n, last, err := d.store.RecordedRuns(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		body, code, err := d.pages.get(r, [2]int64{n, last}, build)
+		if err != nil {
+			http.Error(w, err.Error(), code)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(body)
+	}
+}
+
+// pageCache keeps pages by URL, for one state of the history.
+type pageCache struct {
+	mu    sync.Mutex
+	pages map[string]*cachedPage
+}
+
+// maxCachedPages bounds the pages kept (each a few hundred kB at most).
+const maxCachedPages = 64
+
+type cachedPage struct {
+	mark [2]int64      // the store's RecordedRuns when it was made
+	done chan struct{} // closed when made
+	body []byte
+	code int
+	err  error
+}
+
+// get returns the page of r for the history at mark: kept, being made
+// (then it waits), or made now. A page that failed is not kept.
+func (c *pageCache) get(r *http.Request, mark [2]int64, build page) ([]byte, int, error) {
+	key := r.URL.Path + "?" + r.URL.RawQuery
+	c.mu.Lock()
+	p := c.pages[key]
+	if p == nil || p.mark != mark {
+		if c.pages == nil {
+			c.pages = map[string]*cachedPage{}
+		}
+		if len(c.pages) >= maxCachedPages {
+			clear(c.pages)
+		}
+		p = &cachedPage{mark: mark, done: make(chan struct{})}
+		c.pages[key] = p
+		c.mu.Unlock()
+		// Made to the end for whoever waits, even if r is given up.
+		p.body, p.code, p.err = build(context.WithoutCancel(r.Context()), r)
+		close(p.done)
+		if p.err != nil {
+			c.mu.Lock()
+			if c.pages[key] == p {
+				delete(c.pages, key)
+			}
+			c.mu.Unlock()
+		}
+		return p.body, p.code, p.err
+	}
+	c.mu.Unlock()
+	select {
+	case <-p.done:
+		return p.body, p.code, p.err
+	case <-r.Context().Done():
+		return nil, http.StatusServiceUnavailable, r.Context().Err()
+	}
 }
 
 // readOnly answers every method but GET and HEAD with 405, and sets
@@ -318,9 +401,11 @@ func (f filter) query() string {
 	return v.Encode()
 }
 
-// load reads and analyzes the series f selects.
+// load reads and analyzes the series f selects, as the index shows
+// them: each point is its median (Store.Summaries: one row a point, no
+// sample read), all the analysis and the sparklines use of it.
 func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *history.Analysis, error) {
-	pts, err := d.store.Points(ctx, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	pts, err := d.store.Summaries(ctx, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -356,16 +441,14 @@ type seriesRow struct {
 	Spark                            template.HTML
 }
 
-func (d *dashboard) index(w http.ResponseWriter, r *http.Request) {
+func (d *dashboard) index(ctx context.Context, r *http.Request) ([]byte, int, error) {
 	if r.URL.Path != "/" {
-		http.NotFound(w, r)
-		return
+		return nil, http.StatusNotFound, errors.New("404 page not found")
 	}
 	f := filterOf(r, d.flags.unit)
-	series, a, err := d.load(r.Context(), f)
+	series, a, err := d.load(ctx, f)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
+		return nil, http.StatusInternalServerError, err
 	}
 	var changes []changeRow
 	count := map[*history.Series]int{}
@@ -382,40 +465,55 @@ func (d *dashboard) index(w http.ResponseWriter, r *http.Request) {
 		rows = append(rows, seriesRow{Name: s.Name, URL: "/series?" + seriesQuery(s), Machine: s.Machine, Branch: s.Branch,
 			Unit: s.Unit, Points: len(s.Points), Changes: count[s], Spark: sparkSVG(s, a)})
 	}
-	machines, _ := d.store.Machines(r.Context())
-	render(w, indexTmpl, map[string]any{"Filter": f, "Regressions": changes, "Series": rows, "Machines": machines,
+	machines, _ := d.store.Machines(ctx)
+	return render(indexTmpl, map[string]any{"Filter": f, "Regressions": changes, "Series": rows, "Machines": machines,
 		"Summary": fmt.Sprintf("%d series, %d changes, %d transients; %s",
 			len(series), len(a.Changes), len(a.Transients), methodLine(a.Options))})
 }
 
-func (d *dashboard) seriesPage(w http.ResponseWriter, r *http.Request) {
+func (d *dashboard) seriesPage(ctx context.Context, r *http.Request) ([]byte, int, error) {
 	q := r.URL.Query()
 	f := filter{Pkg: q.Get("pkg"), Branch: q.Get("branch"), Machine: q.Get("machine"), Unit: q.Get("unit")}
 	project := q.Get("project")
 	if !q.Has("project") {
 		project = d.flags.project
 	}
-	pts, err := d.store.Points(r.Context(), sqlstore.Filter{Project: project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
+	bench := q.Get("bench")
+	// Only this benchmark's points, through the benchmarks' name index:
+	// its name is bench less a GOMAXPROCS suffix, or bench itself, or,
+	// for rigor exec, exec's; else (a command of exec with a parameter)
+	// every benchmark of the unit is read.
+	var names []string
+	if i := strings.LastIndexByte(bench, '-'); i > 0 {
+		if _, err := strconv.Atoi(bench[i+1:]); err == nil {
+			names = append(names, bench[:i])
+		}
 	}
+	names = append(names, bench, execbench.DefaultName, "")
 	var s *history.Series
-	for _, x := range groupSeries(pts, nil) {
-		if x.Benchmark == q.Get("bench") && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch && (project == "" || x.Project == project) {
-			s = x
+	for _, name := range names {
+		pts, err := d.store.Points(ctx, sqlstore.Filter{Project: project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Name: name, Unit: f.Unit, Dirty: d.flags.dirty})
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		for _, x := range groupSeries(pts, nil) {
+			if x.Benchmark == bench && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch && (project == "" || x.Project == project) {
+				s = x
+			}
+		}
+		if s != nil {
+			break
 		}
 	}
 	if s == nil {
-		http.Error(w, "no such series", http.StatusNotFound)
-		return
+		return nil, http.StatusNotFound, errors.New("no such series")
 	}
 	a := history.Analyze([]*history.Series{s}, d.opts)
 	var changes []changeRow
 	for i := len(a.Changes) - 1; i >= 0; i-- {
 		changes = append(changes, changeRowOf(&a.Changes[i]))
 	}
-	render(w, seriesTmpl, map[string]any{"Name": s.Name, "Unit": s.Unit, "Machine": s.Machine, "Branch": s.Branch,
+	return render(seriesTmpl, map[string]any{"Name": s.Name, "Unit": s.Unit, "Machine": s.Machine, "Branch": s.Branch,
 		"Points": len(s.Points), "Chart": chartSVG(s, a), "Changes": changes, "Back": "/?" + f.query()})
 }
 
@@ -445,14 +543,13 @@ func (d *dashboard) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func render(w http.ResponseWriter, t *template.Template, data any) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	var b strings.Builder
+// render executes t on data: the page, or an error and its status.
+func render(t *template.Template, data any) ([]byte, int, error) {
+	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
+		return nil, http.StatusInternalServerError, err
 	}
-	io.WriteString(w, b.String())
+	return b.Bytes(), http.StatusOK, nil
 }
 
 // The charts: x is the point's position in the series, y its value.

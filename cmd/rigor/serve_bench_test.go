@@ -92,7 +92,9 @@ func TestWriteBenchStore(t *testing.T) {
 
 // BenchmarkServe times the dashboard's pages on a store of 1,000 commits
 // x 50 benchmarks x 3 units (issue 28: they took 1 s each, reading the
-// whole history to show one page).
+// whole history to show one page): cold, each request on a dashboard
+// of its own (as the first after a run is recorded), and warm, the
+// requests after it.
 func BenchmarkServe(b *testing.B) {
 	loc := bigStoreAt(b, 1000, 50)
 	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
@@ -104,21 +106,33 @@ func BenchmarkServe(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}
-	h := d.handler()
+	machine := sqlstore.MachineOf(&model.Run{Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Bench CPU"}}).Fingerprint
 	for _, page := range []struct{ name, url string }{
 		{"index", "/"},
-		{"series", "/series?bench=Bench07-2&branch=main&machine=" + sqlstore.MachineOf(&model.Run{Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Bench CPU"}}).Fingerprint + "&pkg=example.com%2Fbig&unit=sec%2Fop"},
+		{"series", "/series?bench=Bench07-2&branch=main&machine=" + machine + "&pkg=example.com%2Fbig&unit=sec%2Fop"},
 		{"run", "/run/500"},
 	} {
-		b.Run(page.name, func(b *testing.B) {
-			for b.Loop() {
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, httptest.NewRequest("GET", page.url, nil))
-				if w.Code != http.StatusOK {
-					b.Fatalf("GET %s: %d\n%.500s", page.url, w.Code, w.Body.String())
-				}
+		for _, cold := range []bool{true, false} {
+			name := page.name + "/warm"
+			if cold {
+				name = page.name + "/cold"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				h := (&dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}).handler()
+				if !cold {
+					h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", page.url, nil))
+				}
+				for b.Loop() {
+					if cold {
+						h = (&dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}).handler()
+					}
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, httptest.NewRequest("GET", page.url, nil))
+					if w.Code != http.StatusOK {
+						b.Fatalf("GET %s: %d\n%.500s", page.url, w.Code, w.Body.String())
+					}
+				}
+			})
+		}
 	}
 }

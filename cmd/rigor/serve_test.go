@@ -524,3 +524,60 @@ func TestServeFlatChartAxis(t *testing.T) {
 		t.Errorf("the flat series' axis: %q, want 1.050µs/op and 950.0ns/op", axis)
 	}
 }
+
+// TestServeCacheFollowsStore: a page kept by the dashboard is made again
+// once a run is recorded (by this process or another), and requests at
+// once for a page being made get the same page.
+func TestServeCacheFollowsStore(t *testing.T) {
+	s, loc := seedStore(t, 12)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	srv := httptest.NewServer(d.handler())
+	t.Cleanup(srv.Close)
+	link := seriesLink.FindStringSubmatch(func() string { _, b := get(t, srv.URL+"/"); return b }())
+	if link == nil {
+		t.Fatal("no link to the Work series")
+	}
+	series := srv.URL + strings.ReplaceAll(link[1], "&amp;", "&")
+	points := regexp.MustCompile(`Work</a></td><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td>(\d+)</td>`)
+	count := func(body string) string {
+		m := points.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no points count in:\n%.2000s", body)
+		}
+		return m[1]
+	}
+	bodies := make(chan string, 4)
+	for range 4 {
+		go func() { _, b := get(t, srv.URL+"/"); bodies <- b }()
+	}
+	first := <-bodies
+	for range 3 {
+		if b := <-bodies; b != first {
+			t.Error("requests at once got different pages")
+		}
+	}
+	if c := count(first); c != "12" {
+		t.Fatalf("the index shows %s points, want 12", c)
+	}
+	_, before := get(t, series)
+	// Another process records a 13th run.
+	other, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fmt.Sprintf("%040x", 13)
+	m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter, Samples: []model.Sample{{Side: "current", Iters: 1000, Value: 1.1e-6}}}
+	if _, err := other.Record(context.Background(), &model.Run{SchemaVersion: model.SchemaVersion, ID: "13", Kind: model.KindRun,
+		Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Test CPU"}, Sides: []model.Side{{Label: "current", Rev: h}},
+		Benchmarks: []model.Benchmark{{Name: "Work", Pkg: "example.com/s", Metrics: []model.Metric{m}}}},
+		sqlstore.Recording{Project: "example.com/s", Branch: "main", Commits: map[string]sqlstore.Commit{h: {Hash: h, Time: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}}}); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if _, after := get(t, srv.URL+"/"); count(after) != "13" {
+		t.Errorf("after a run was recorded the index shows %s points, want 13", count(after))
+	}
+	if _, after := get(t, series); strings.Count(after, `class="point"`) != strings.Count(before, `class="point"`)+1 {
+		t.Errorf("after a run was recorded the series page has %d points, want %d", strings.Count(after, `class="point"`), strings.Count(before, `class="point"`)+1)
+	}
+}

@@ -3,12 +3,17 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // recordRuns records n runs of testRun (10 benchmarks x 20 rounds) at
@@ -131,4 +136,58 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestSummariesArePoints: Summaries gives the points Points gives, in
+// the same order, with the median of their values to the last bit
+// (stats.Median's, not SQL's) and their number, on both engines; a
+// store recorded before the medians table (version 3) gets them when
+// opened.
+func TestSummariesArePoints(t *testing.T) {
+	ctx := context.Background()
+	for engine, loc := range engines(t) {
+		t.Run(engine, func(t *testing.T) {
+			s := open(t, loc)
+			for i := range 6 {
+				run := testRun(uint64(i+1), fmt.Sprintf("%040x", i+1), 3, 4+i)
+				// A second side with an odd number of samples of one metric.
+				run.Sides = append(run.Sides, model.Side{Label: "other", Rev: fmt.Sprintf("%040x", 100+i)})
+				for r := range 3 {
+					run.Benchmarks[0].Metrics[0].Samples = append(run.Benchmarks[0].Metrics[0].Samples,
+						model.Sample{Side: "other", Round: r, Iters: 10, Value: 0.1 + 0.2*float64(r)})
+				}
+				if _, err := s.Record(ctx, run, Recording{Project: "p", Branch: "main"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkSummaries(t, s, Filter{})
+			checkSummaries(t, s, Filter{Unit: "sec/op", Name: "Bench1/size=2"})
+		})
+	}
+}
+
+func checkSummaries(t *testing.T, s Store, f Filter) {
+	t.Helper()
+	pts, err := s.Points(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := s.Summaries(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) == 0 || len(sums) != len(pts) {
+		t.Fatalf("Summaries(%+v): %d points, Points %d", f, len(sums), len(pts))
+	}
+	for i, p := range pts {
+		q := sums[i]
+		m := stats.Median(p.Values)
+		if q.Median != m || q.N != len(p.Values) || q.Values != nil {
+			t.Errorf("point %d: median %v (%x), n %d; want %v (%x), %d", i, q.Median, math.Float64bits(q.Median), q.N, m, math.Float64bits(m), len(p.Values))
+		}
+		q.Median, q.N, q.Values = 0, 0, p.Values
+		if !reflect.DeepEqual(p, q) {
+			t.Errorf("point %d: %+v, Points has %+v", i, q, p)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +52,11 @@ type Point struct {
 	Dirty      bool
 
 	Values []float64
+	// Median is the median of the values (NaN when one is NaN), N their
+	// number: Summaries sets them and leaves Values nil; Points sets
+	// Values only.
+	Median float64
+	N      int
 }
 
 // Time is when the point was measured, as far as is known: its commit's
@@ -95,7 +101,7 @@ func (f Filter) where() (string, []any) {
 		add("br.name = $%d", f.Branch)
 	}
 	if f.Machine != "" {
-		add("ma.fingerprint LIKE $%d", strings.NewReplacer("%", "", "_", "").Replace(f.Machine)+"%")
+		add("ma.fingerprint LIKE $%d", machineLike(f.Machine))
 	}
 	if f.Pkg != "" {
 		add("b.pkg = $%d", f.Pkg)
@@ -115,11 +121,217 @@ func (f Filter) where() (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// pointColumns are the columns of a Point that the metrics, runs,
+// sides and what they refer to hold (fromWhere), read by scanPoint.
+const pointColumns = `m.id, sd.id, p.name, COALESCE(br.name, ''), ma.fingerprint,
+		b.pkg, b.name, b.procs, m.unit, m.better, r.id, r.uid, r.kind, r.start_ns, r.recorded_ns, r.source,
+		sd.label, sd.dirty, COALESCE(c.hash, ''), c.time_ns, COALESCE(c.subject, '')`
+
+// scanPoint reads pointColumns.
+func scanPoint(rows *sql.Rows, k *key, p *Point) error {
+	var start, commitTime sql.NullInt64
+	var recorded int64
+	if err := rows.Scan(&k.metric, &k.side, &p.Project, &p.Branch, &p.Machine, &p.Pkg, &p.Name, &p.Procs,
+		&p.Unit, &p.Better, &p.RunID, &p.RunUID, &p.Kind, &start, &recorded, &p.Source,
+		&p.Side, &p.Dirty, &p.Commit, &commitTime, &p.Subject); err != nil {
+		return err
+	}
+	p.RunStart, p.CommitTime, p.Recorded = fromNanos(start), fromNanos(commitTime), time.Unix(0, recorded)
+	return nil
+}
+
+// sortPoints puts points in history's order: by Point.Time, then when
+// they were recorded, then by run.
+func sortPoints(points []Point) {
+	slices.SortStableFunc(points, func(a, b Point) int {
+		return cmp.Or(a.Time().Compare(b.Time()), a.Recorded.Compare(b.Recorded), cmp.Compare(a.RunID, b.RunID))
+	})
+}
+
+// conds are the conditions of one query, with their arguments.
+type conds struct {
+	list []string
+	args []any
+}
+
+func (c *conds) add(cond string, v any) {
+	c.args = append(c.args, v)
+	c.list = append(c.list, fmt.Sprintf(cond, len(c.args)))
+}
+
+func (c *conds) where() string {
+	if len(c.list) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(c.list, " AND ")
+}
+
+// machineLike is the LIKE pattern of a machine fingerprint's prefix.
+func machineLike(prefix string) string {
+	return strings.NewReplacer("%", "", "_", "").Replace(prefix) + "%"
+}
+
+// Summaries returns the points that Points returns, in the same order,
+// with their values' median and number (Point.Median, Point.N) in place
+// of the values, and no sample read. Rather than one join of eight
+// tables per point, it reads the runs, sides and benchmarks that f
+// selects (a few rows per run), then the medians of f's unit, one range
+// of the medians table, and puts the points together.
+func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
+	type runRow struct {
+		project, branch, machine, uid, kind, source string
+		start                                       sql.NullInt64
+		recorded                                    int64
+	}
+	runs := map[int64]runRow{}
+	var rc conds
+	if f.Project != "" {
+		rc.add("p.name = $%d", f.Project)
+	}
+	if f.Branch != "" {
+		rc.add("br.name = $%d", f.Branch)
+	}
+	if f.Machine != "" {
+		rc.add("ma.fingerprint LIKE $%d", machineLike(f.Machine))
+	}
+	if err := s.each(ctx, `SELECT r.id, p.name, COALESCE(br.name, ''), ma.fingerprint, r.uid, r.kind, r.source, r.start_ns, r.recorded_ns
+		FROM runs r JOIN projects p ON p.id = r.project_id JOIN machines ma ON ma.id = r.machine_id
+		LEFT JOIN branches br ON br.id = r.branch_id`+rc.where(), rc.args, func(rows *sql.Rows) error {
+		var id int64
+		var r runRow
+		if err := rows.Scan(&id, &r.project, &r.branch, &r.machine, &r.uid, &r.kind, &r.source, &r.start, &r.recorded); err != nil {
+			return err
+		}
+		runs[id] = r
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	type sideRow struct {
+		label, commit, subject string
+		dirty                  bool
+		commitTime             sql.NullInt64
+	}
+	sides := map[int64]sideRow{}
+	var sc conds
+	if !f.Dirty {
+		sc.list = append(sc.list, "NOT sd.dirty", "sd.commit_id IS NOT NULL")
+	}
+	if err := s.each(ctx, `SELECT sd.id, sd.label, sd.dirty, COALESCE(c.hash, ''), c.time_ns, COALESCE(c.subject, '')
+		FROM sides sd LEFT JOIN commits c ON c.id = sd.commit_id`+sc.where(), sc.args, func(rows *sql.Rows) error {
+		var id int64
+		var sd sideRow
+		if err := rows.Scan(&id, &sd.label, &sd.dirty, &sd.commit, &sd.commitTime, &sd.subject); err != nil {
+			return err
+		}
+		sides[id] = sd
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	type benchRow struct {
+		pkg, name string
+		procs     int
+	}
+	benches := map[int64]benchRow{}
+	var bc conds
+	if f.Pkg != "" {
+		bc.add("pkg = $%d", f.Pkg)
+	}
+	if f.Name != "" {
+		bc.add("name = $%d", f.Name)
+	}
+	if err := s.each(ctx, `SELECT id, pkg, name, procs FROM benchmarks`+bc.where(), bc.args, func(rows *sql.Rows) error {
+		var id int64
+		var b benchRow
+		if err := rows.Scan(&id, &b.pkg, &b.name, &b.procs); err != nil {
+			return err
+		}
+		benches[id] = b
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var mc conds
+	if f.Unit != "" {
+		mc.add("unit = $%d", f.Unit)
+	}
+	units := map[string]string{} // one copy of each unit's name
+	// In chunks, then one slice: appending to one slice of a history's
+	// points (a few hundred bytes each) allocated five times its size.
+	var chunks [][]Point
+	var chunk []Point
+	if err := s.each(ctx, `SELECT metric_id, side_id, run_id, benchmark_id, unit, better, n, median FROM medians`+mc.where()+
+		` ORDER BY metric_id, side_id`, mc.args, func(rows *sql.Rows) error {
+		var k key
+		var run, bench int64
+		var unit sql.RawBytes
+		var better, n int
+		var median sql.NullFloat64
+		if err := rows.Scan(&k.metric, &k.side, &run, &bench, &unit, &better, &n, &median); err != nil {
+			return err
+		}
+		r, ok := runs[run]
+		sd, ok2 := sides[k.side]
+		b, ok3 := benches[bench]
+		if !ok || !ok2 || !ok3 {
+			return nil
+		}
+		u, ok := units[string(unit)]
+		if !ok {
+			u = string(unit)
+			units[u] = u
+		}
+		p := Point{Project: r.project, Branch: r.branch, Machine: r.machine, Pkg: b.pkg, Name: b.name, Procs: b.procs, Unit: u, Better: better,
+			RunID: run, RunUID: r.uid, Kind: r.kind, RunStart: fromNanos(r.start), Recorded: time.Unix(0, r.recorded), Source: r.source,
+			Side: sd.label, Commit: sd.commit, CommitTime: fromNanos(sd.commitTime), Subject: sd.subject, Dirty: sd.dirty,
+			Median: math.NaN(), N: n}
+		if median.Valid {
+			p.Median = median.Float64
+		}
+		if len(chunk) == cap(chunk) {
+			chunk = make([]Point, 0, 4096)
+			chunks = append(chunks, chunk)
+		}
+		chunk = append(chunk, p)
+		chunks[len(chunks)-1] = chunk
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	points := make([]Point, 0, n)
+	for _, c := range chunks {
+		points = append(points, c...)
+	}
+	sortPoints(points)
+	return points, nil
+}
+
+// each runs q and calls f on each row.
+func (s *sqlStore) each(ctx context.Context, q string, args []any, f func(*sql.Rows) error) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", s.location, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := f(rows); err != nil {
+			return fmt.Errorf("reading %s: %w", s.location, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading %s: %w", s.location, err)
+	}
+	return nil
+}
+
 func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 	where, args := f.where()
-	rows, err := s.db.QueryContext(ctx, `SELECT m.id, sd.id, p.name, COALESCE(br.name, ''), ma.fingerprint,
-		b.pkg, b.name, b.procs, m.unit, m.better, r.id, r.uid, r.kind, r.start_ns, r.recorded_ns, r.source,
-		sd.label, sd.dirty, COALESCE(c.hash, ''), c.time_ns, COALESCE(c.subject, '')`+fromWhere+where, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+pointColumns+fromWhere+where+` ORDER BY m.id, sd.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", s.location, err)
 	}
@@ -128,15 +340,10 @@ func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 	for rows.Next() {
 		var k key
 		var p Point
-		var start, commitTime sql.NullInt64
-		var recorded int64
-		if err := rows.Scan(&k.metric, &k.side, &p.Project, &p.Branch, &p.Machine, &p.Pkg, &p.Name, &p.Procs,
-			&p.Unit, &p.Better, &p.RunID, &p.RunUID, &p.Kind, &start, &recorded, &p.Source,
-			&p.Side, &p.Dirty, &p.Commit, &commitTime, &p.Subject); err != nil {
+		if err := scanPoint(rows, &k, &p); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("reading %s: %w", s.location, err)
 		}
-		p.RunStart, p.CommitTime, p.Recorded = fromNanos(start), fromNanos(commitTime), time.Unix(0, recorded)
 		index[k] = len(points)
 		points = append(points, p)
 	}
@@ -181,9 +388,7 @@ func (s *sqlStore) Points(ctx context.Context, f Filter) ([]Point, error) {
 	// A metric that a side has no samples of (the benchmark failed there)
 	// is no point.
 	points = slices.DeleteFunc(points, func(p Point) bool { return len(p.Values) == 0 })
-	slices.SortStableFunc(points, func(a, b Point) int {
-		return cmp.Or(a.Time().Compare(b.Time()), a.Recorded.Compare(b.Recorded), cmp.Compare(a.RunID, b.RunID))
-	})
+	sortPoints(points)
 	return points, nil
 }
 

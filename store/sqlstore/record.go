@@ -194,6 +194,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 	}
 
 	var rows []any
+	var medians []medianRow
 	flush := func() error {
 		if len(rows) == 0 {
 			return nil
@@ -233,9 +234,16 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 					}
 				}
 			}
+			medians = append(medians, mediansOf(mt, sides, mid, id, bid)...)
 		}
 	}
-	return flush()
+	if err := flush(); err != nil {
+		return err
+	}
+	if s.noMedians {
+		return nil
+	}
+	return insertMedians(ctx, tx, medians, s.engine == SQLite)
 }
 
 // sideSettings is what sides.settings_json holds.

@@ -13,6 +13,13 @@ import (
 // ErrNoRun is returned by Run for an id the store does not have.
 var ErrNoRun = errors.New("no such run")
 
+func (s *sqlStore) RecordedRuns(ctx context.Context) (n, last int64, err error) {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*), COALESCE(max(id), 0) FROM runs`).Scan(&n, &last); err != nil {
+		return 0, 0, fmt.Errorf("reading %s: %w", s.location, err)
+	}
+	return n, last, nil
+}
+
 // Run rebuilds the run recorded with id: its sides (with their commits),
 // benchmarks, metrics and every sample, its environment and notes. The
 // observations themselves are not kept, only their summary.

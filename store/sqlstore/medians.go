@@ -1,0 +1,155 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pressly/goose/v3"
+
+	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
+)
+
+// A point's median is computed in Go, with stats.Median, as the readers
+// of samples compute it (Point.Values, history.Point.Value), so that a
+// history read from the medians table and one read from the samples are
+// the same to the last bit; SQL's AVG of the two middle values is not
+// (stats.Median is x[i] + (x[i+1]-x[i])/2).
+
+// mediansVersion is the schema version of the Go migration that fills
+// the medians table (made by version 4) for runs recorded before it.
+const mediansVersion = 5
+
+// goMigrations are the migrations written in Go, for both engines.
+func goMigrations() []*goose.Migration {
+	return []*goose.Migration{goose.NewGoMigration(mediansVersion, &goose.GoFunc{RunTx: fillMedians}, nil)}
+}
+
+// fillMedians computes the median of every metric's samples of each
+// side: the runs recorded before version 4 (the table is empty then).
+// It reads the metrics, then the samples in their primary key's order.
+func fillMedians(ctx context.Context, tx *sql.Tx) error {
+	metrics := map[int64]metricRow{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, run_id, benchmark_id, unit, better FROM metrics`)
+	if err != nil {
+		return fmt.Errorf("medians: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var m metricRow
+		if err := rows.Scan(&id, &m.run, &m.bench, &m.unit, &m.better); err != nil {
+			rows.Close()
+			return fmt.Errorf("medians: %w", err)
+		}
+		metrics[id] = m
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("medians: %w", err)
+	}
+	if rows, err = tx.QueryContext(ctx, `SELECT metric_id, side_id, value FROM samples ORDER BY metric_id, side_id, seq`); err != nil {
+		return fmt.Errorf("medians: %w", err)
+	}
+	var out []medianRow
+	var cur key
+	var vals []float64
+	done := func() {
+		if len(vals) > 0 {
+			out = append(out, medianRow{metricRow: metrics[cur.metric], k: cur, n: len(vals), median: stats.Median(vals)})
+		}
+		vals = vals[:0]
+	}
+	for rows.Next() {
+		var k key
+		var v float64
+		if err := rows.Scan(&k.metric, &k.side, &v); err != nil {
+			rows.Close()
+			return fmt.Errorf("medians: %w", err)
+		}
+		if k != cur {
+			done()
+			cur = k
+		}
+		vals = append(vals, v)
+	}
+	done()
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("medians: %w", err)
+	}
+	// $N placeholders: the migration does not know the engine, and both
+	// take them.
+	return insertMedians(ctx, tx, out, false)
+}
+
+// A metricRow is what the medians table keeps of a metric.
+type metricRow struct {
+	run, bench int64
+	unit       string
+	better     int
+}
+
+// A medianRow is one point's median: a metric of a run, one side.
+type medianRow struct {
+	metricRow
+	k      key
+	n      int
+	median float64
+}
+
+// mediansOf returns the median of each side's samples of mt, metric mid
+// of run and bench, by side id.
+func mediansOf(mt model.Metric, sides map[string]int64, mid, run, bench int64) []medianRow {
+	bySide := map[string][]float64{}
+	var order []string
+	for _, smp := range mt.Samples {
+		if _, ok := bySide[smp.Side]; !ok {
+			order = append(order, smp.Side)
+		}
+		bySide[smp.Side] = append(bySide[smp.Side], smp.Value)
+	}
+	m := metricRow{run: run, bench: bench, unit: mt.Unit, better: mt.Better}
+	out := make([]medianRow, 0, len(order))
+	for _, side := range order {
+		v := bySide[side]
+		out = append(out, medianRow{metricRow: m, k: key{mid, sides[side]}, n: len(v), median: stats.Median(v)})
+	}
+	return out
+}
+
+// insertMedians inserts rows, 100 a statement; anonymous is SQLite's
+// "?" placeholders (bound in linear time by modernc.org/sqlite).
+func insertMedians(ctx context.Context, tx *sql.Tx, rows []medianRow, anonymous bool) error {
+	const per, cols = 100, 8
+	for len(rows) > 0 {
+		batch := rows[:min(len(rows), per)]
+		rows = rows[len(batch):]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO medians (unit, metric_id, side_id, run_id, benchmark_id, better, n, median) VALUES `)
+		args := make([]any, 0, cols*len(batch))
+		for i, r := range batch {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for c := range cols {
+				if c > 0 {
+					b.WriteString(", ")
+				}
+				if anonymous {
+					b.WriteByte('?')
+				} else {
+					fmt.Fprintf(&b, "$%d", cols*i+c+1)
+				}
+			}
+			b.WriteByte(')')
+			med := sql.NullFloat64{Float64: r.median, Valid: !math.IsNaN(r.median)}
+			args = append(args, r.unit, r.k.metric, r.k.side, r.run, r.bench, r.better, r.n, med)
+		}
+		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("medians: %w", err)
+		}
+	}
+	return nil
+}
