@@ -20,9 +20,9 @@ import (
 // ns/op is then the call's time divided by b.N, which is constant only for
 // work exactly linear in its size: a sort's ns/op grows with log b.N, and
 // every b.N (1, 100, 10,000, ...) puts the data in a different cache
-// level. Measured on Go 1.26.8 linux/amd64 (lint/testdata/measure):
-// sorting makeData(b.N) reported 360-450 ns/op at b.N = 1,000,000, where
-// one sort of 1000 ints takes 37-42 µs (37-42 ns per element). Measure a
+// level. Measured on Go 1.26.8 linux/amd64 (lint/testdata/measure,
+// medians of 5): sorting makeData(b.N) reported 392 ns/op at b.N =
+// 1,000,000, where one sort of 1000 ints took 50 µs (50 ns per element). Measure a
 // fixed size per iteration instead (sub-benchmarks for sizes, b.SetBytes
 // for throughput).
 var NSize = &analysis.Analyzer{

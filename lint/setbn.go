@@ -13,10 +13,10 @@ import (
 // b.N as the benchmark left it, and picks the next b.N from it. Written
 // after or inside the timed loop, b.N then divides the loop's time by
 // another count than the iterations run: measured on Go 1.26.8
-// linux/amd64 (lint/testdata/measure), `b.N = 1` after 20000 iterations
-// of a 155 ns operation reported 3.1 ms/op, and with go test's default
-// -benchtime the run does not end (b.N grows by one per round). Written
-// before the loop, the benchmark runs the count it sets whatever
+// linux/amd64 (lint/testdata/measure, medians of 5), `b.N = 1` after
+// 20000 iterations of a 500 ns operation reported 13 ms/op, and under go
+// test's default -benchtime the run had not ended after a minute (the
+// next b.N is one more than the last). Written before the loop, the benchmark runs the count it sets whatever
 // -benchtime asks (1000 iterations for -benchtime 20000x), and rigor's
 // samples are not the length it planned. Package testing, which sets b.N,
 // is not checked.
