@@ -90,22 +90,29 @@ func TestWriteBenchStore(t *testing.T) {
 	bigStoreAt(t, 1000, 50)
 }
 
+// openForPages opens the store at loc until tb ends, and returns it with
+// the detection's default options, as rigor serve shows its pages.
+func openForPages(tb testing.TB, loc string) (sqlstore.Store, history.Options) {
+	tb.Helper()
+	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	opts, err := (&seriesFlags{window: history.DefaultWindowLen, maxP: history.DefaultMaxPValue, transient: history.DefaultTransient}).options()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s, opts
+}
+
 // BenchmarkServe times the dashboard's pages on a store of 1,000 commits
 // x 50 benchmarks x 3 units (issue 28: they took 1 s each, reading the
 // whole history to show one page): cold, each request on a dashboard
 // of its own (as the first after a run is recorded), and warm, the
 // requests after it.
 func BenchmarkServe(b *testing.B) {
-	loc := bigStoreAt(b, 1000, 50)
-	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	opts, err := (&seriesFlags{window: history.DefaultWindowLen, maxP: history.DefaultMaxPValue, transient: history.DefaultTransient}).options()
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, opts := openForPages(b, bigStoreAt(b, 1000, 50))
 	machine := sqlstore.MachineOf(&model.Run{Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Bench CPU"}}).Fingerprint
 	for _, page := range []struct{ name, url string }{
 		{"index", "/"},

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
@@ -104,15 +103,7 @@ func TestServeGolden(t *testing.T) {
 }
 
 func testGolden(t *testing.T, loc string, update bool) {
-	s, err := sqlstore.Open(context.Background(), loc, sqlstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	opts, err := (&seriesFlags{window: history.DefaultWindowLen, maxP: history.DefaultMaxPValue, transient: history.DefaultTransient}).options()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, opts := openForPages(t, loc)
 	h := (&dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}).handler()
 	page := func(url string) string {
 		w := httptest.NewRecorder()

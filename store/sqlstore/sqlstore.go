@@ -273,7 +273,7 @@ func openSQLiteReader(ctx context.Context, path string, opts Options) (Store, er
 	switch {
 	case v > latest:
 		db.Close()
-		return nil, fmt.Errorf("store %s is at schema version %d, this rigor knows up to %d: %w (upgrade rigor)", path, v, latest, ErrNewerSchema)
+		return nil, newerSchema(path, v, latest)
 	case v < latest:
 		db.Close()
 		return nil, nil
@@ -358,7 +358,7 @@ func (s *sqlStore) migrate(ctx context.Context, dialect goose.Dialect, dir strin
 			return false, fmt.Errorf("store %s: %w", s.location, err)
 		}
 		if v > latest {
-			return false, fmt.Errorf("store %s is at schema version %d, this rigor knows up to %d: %w (upgrade rigor)", s.location, v, latest, ErrNewerSchema)
+			return false, newerSchema(s.location, v, latest)
 		}
 		return v == latest, nil
 	}
@@ -391,6 +391,11 @@ func (s *sqlStore) migrate(ctx context.Context, dialect goose.Dialect, dir strin
 		return fmt.Errorf("store %s: migrating the schema: %w", s.location, err)
 	}
 	return nil
+}
+
+// newerSchema is the error of a store at schema version v, above latest.
+func newerSchema(location string, v, latest int64) error {
+	return fmt.Errorf("store %s is at schema version %d, this rigor knows up to %d: %w (upgrade rigor)", location, v, latest, ErrNewerSchema)
 }
 
 // migrationLockID is the PostgreSQL advisory lock that serializes
