@@ -496,7 +496,8 @@ func TestServeBidi(t *testing.T) {
 		t.Fatalf("no series link:\n%s", index)
 	}
 	_, page := get(t, srv.URL+strings.ReplaceAll(link[1], "&amp;", "&"))
-	for name, body := range map[string]string{"index": index, "series page": page} {
+	_, run := get(t, srv.URL+"/run/1")
+	for name, body := range map[string]string{"index": index, "series page": page, "run page": run} {
 		if strings.ContainsAny(body, "\u202e\u2066") {
 			t.Errorf("the %s has a raw bidirectional control", name)
 		}
