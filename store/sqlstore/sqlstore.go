@@ -211,6 +211,9 @@ func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 	unlock, err := lockFile(path + ".migrate-lock")
 	if err != nil {
 		db.Close()
+		if opts.ReadOnly {
+			return nil, fmt.Errorf("opening %s: its schema is older than this rigor's, and bringing it up to date needs write access: %w", path, err)
+		}
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	err = s.migrate(ctx, goose.DialectSQLite3, "migrations/sqlite")
