@@ -97,6 +97,12 @@ type Report struct {
 	Missing []Missing
 	// Notes are run-level notes: the run's own and the analysis's.
 	Notes []model.Note
+	// Tallies count the benchmarks by their verdict, one per side after
+	// the baseline: what a headline says.
+	Tallies []SideTally
+	// Gated is the gate's outcome when a command applied one
+	// (ApplyGate); nil otherwise.
+	Gated *GateResult
 	// Run is the analysed run, for views that show raw samples.
 	Run *model.Run `json:"-"`
 }
@@ -114,6 +120,10 @@ type Benchmark struct {
 	// Clock says which time metric the verdict is taken from, when both
 	// wall and CPU time were measured; nil otherwise.
 	Clock *Clock
+	// Decisions are the benchmark's verdicts, one per side after the
+	// baseline, each from the one metric that decides it.
+	Decisions []Decision
+	main      int // index of the metric that decides by default (see Decider)
 	// Missing says, by side label, why a side lacks the benchmark's
 	// results or stopped having them: the source's record
 	// (model.Benchmark.Missing), or model.MissingAbsent for a side with
@@ -324,8 +334,10 @@ func (s Summary) Spread() float64 {
 	return stats.Interval{Estimate: s.Center, Lo: s.Lo, Hi: s.Hi}.RelativeRange()
 }
 
-// key is the benchmark's full name, with the package when there is one,
+// Key is the benchmark's full name, with the package when there is one,
 // as model.Benchmark.Key.
+func (b *Benchmark) Key() string { return b.key() }
+
 func (b *Benchmark) key() string {
 	if b.Pkg == "" {
 		return b.FullName

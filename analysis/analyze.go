@@ -92,6 +92,12 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 		}
 	}
 	rep.distrust()
+	for i := range rep.Benchmarks {
+		rep.Benchmarks[i].decide(rep.Sides, rep.Missing)
+	}
+	for k := range rep.Sides[1:] {
+		rep.Tallies = append(rep.Tallies, rep.tally(k))
+	}
 	rep.Geomeans = geomeans(rep)
 	if len(lost) > 0 {
 		rep.Notes = append(rep.Notes, runNote(model.NoteOneSide, fmt.Sprintf("%d %s where the baseline %s %s: %s.",

@@ -168,7 +168,7 @@ const (
 
 // execKind is the model.Run kind of rigor exec's runs (package execbench),
 // whose commands have no GOMAXPROCS.
-const execKind = "exec"
+const execKind = model.KindExec
 
 // chooseClock decides which clock b's verdict is taken from. Wall time
 // unless the run is paired, both clocks were measured, other processes

@@ -50,11 +50,14 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	// holds those notes by unit, in order of appearance.
 	variation := map[string][]model.Note{}
 	var varUnits []string
+	// On a machine the run's own note calls busy, high variation is what
+	// that note already says: the lines are for -v.
+	busy := slices.ContainsFunc(r.Notes, func(n model.Note) bool { return n.Kind == model.NoteMachine && n.Topic == topicBusy })
 	if !verbose {
 		for _, b := range r.Benchmarks {
-			for _, m := range b.Metrics {
+			for j, m := range b.Metrics {
 				for _, n := range m.Notes {
-					if m.DerivedFrom == "" && isVariation(n) {
+					if m.DerivedFrom == "" && b.Decider(j) && isVariation(n) {
 						if variation[m.Unit] == nil {
 							varUnits = append(varUnits, m.Unit)
 						}
@@ -65,8 +68,8 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			}
 		}
 		for _, u := range varUnits {
-			if len(benchmarksOf(variation[u])) < 2 {
-				delete(variation, u) // one benchmark's own: said with it
+			if len(variation[u]) < 2 {
+				delete(variation, u) // one note: said as it is
 			}
 		}
 	}
@@ -111,14 +114,18 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			}
 			add(n.Kind, b.FullName, "", n.Text)
 		}
-		for _, m := range b.Metrics {
+		for j, m := range b.Metrics {
 			if !verbose && m.DerivedFrom != "" {
 				// A derived unit repeats its source's notes and verdict.
 				hidden += len(m.Notes)
 				continue
 			}
+			decider := b.Decider(j)
 			for _, n := range m.Notes {
-				if !verbose && Routine(n, true) {
+				if !verbose && (Routine(n, true) || !decider && !aboutElision(n) || busy && isVariation(n) || tooFewSaid(n, m.Changes)) {
+					// A metric that does not decide the verdict is
+					// context: its notes are for -v, but a loop the
+					// compiler removed.
 					hidden++
 					continue
 				}
@@ -127,8 +134,14 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 				}
 				add(n.Kind, b.FullName, m.Unit, n.Text)
 			}
-			for _, c := range m.Changes {
+			for k, c := range m.Changes {
 				if c == nil || c.Verdict != Inconclusive {
+					continue
+				}
+				if !verbose && (k >= len(b.Decisions) || b.Decisions[k].Metric != j) {
+					// Only the verdict's own metric says why it is
+					// inconclusive; -v says it of every metric.
+					hidden++
 					continue
 				}
 				text := "inconclusive: " + c.Reason
@@ -207,6 +220,17 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	return lines, hidden
 }
 
+// topicBusy is the Topic of package observe's note on a busy machine
+// (observe.TopicBusy).
+const topicBusy = "busy"
+
+// tooFewSaid reports whether n, a side's too-few-samples note, is said by
+// the verdict of its metric's change: inconclusive for too few samples.
+func tooFewSaid(n model.Note, changes []*Change) bool {
+	return n.Kind == model.NoteStatistics && n.Topic == "too-few" &&
+		slices.ContainsFunc(changes, func(c *Change) bool { return c != nil && c.ReasonKind == ReasonTooFew })
+}
+
 // isVariation reports whether n is a high-variation note with its CV.
 func isVariation(n model.Note) bool {
 	return n.Kind == model.NoteStatistics && n.Topic == "variation" && n.Evidence["cv"] > 0
@@ -230,7 +254,10 @@ func benchmarksOf(notes []model.Note) []string {
 func variationLine(unit string, notes []model.Note, all int) NoteLine {
 	benches := benchmarksOf(notes)
 	subject := "every benchmark"
-	if len(benches) < all {
+	switch {
+	case len(benches) == 1:
+		subject = benches[0]
+	case len(benches) < all:
 		subject = fmt.Sprintf("%d benchmarks (%s)", len(benches), words.JoinList(benches, 4))
 	}
 	lo, hi := notes[0].Evidence["cv"], notes[0].Evidence["cv"]
@@ -271,20 +298,49 @@ func variationLine(unit string, notes []model.Note, all int) NoteLine {
 		Text: "high variation (" + cv + "): the machine or the benchmark is noisy"}
 }
 
-// Routine reports whether n is a note a reader rarely needs, shown with
-// -v only: values compared exactly, outliers kept in the analysis, and,
-// for a benchmark's own notes (perBenchmark), where its profiles are.
-// Nothing that bears on a verdict is routine.
+// Routine reports whether n is a note that does not change how a result
+// reads, shown with -v only: values compared exactly, outliers kept in
+// the analysis, where the profiles are, how the budget
+// was spent and why the rounds stopped, the multiple-comparison
+// correction, the A/A finding (the header says it), how a process was
+// measured, packages skipped for having no benchmark, a bottleneck that is
+// the benchmark's own CPU work (or other processes', which the busy
+// machine's note says), a disassembly that
+// found work in the loop, and the clock when the verdict stays on wall
+// time (the results table names the clock otherwise). What a reader acts
+// on is never routine: an inconclusive verdict, a failure, a busy
+// machine, elision, a sanity finding, skipped input, a baseline from
+// another session, a command's leftover processes. perBenchmark is kept
+// for callers; both levels follow the same rule.
 func Routine(n model.Note, perBenchmark bool) bool {
-	switch {
-	case n.Kind == model.NoteExact:
+	_ = perBenchmark
+	switch n.Kind {
+	case model.NoteExact, model.NoteAA, model.NoteRounds, model.NoteBudget, model.NoteProfile,
+		model.NoteCorrection, model.NoteOutput:
 		return true
-	case n.Kind == model.NoteStatistics && n.Topic == "outliers":
-		return true // kept in the analysis, which resists them
-	case n.Kind == model.NoteProfile && perBenchmark:
-		return true // the run's note says where the profiles are
+	case model.NoteBottleneck:
+		// A benchmark busy with its own code is what a benchmark is;
+		// other processes taking the CPU is the busy machine's note. A
+		// lock, the collector, I/O or the kernel is a finding.
+		return n.Topic == "cpu-user" || n.Topic == "cpu-starved" || n.Topic == bottleneckInconclusive
+	case model.NoteStatistics:
+		return n.Topic == "outliers"
+	case model.NoteClock:
+		return n.Unit != CPUUnit
+	case model.NoteBuild:
+		return n.Topic == model.TopicSkipped
+	case model.NoteDisassembly:
+		return n.Topic == model.TopicNotElided
+	case model.NoteProcess:
+		return n.Topic != "leftover"
 	}
 	return false
+}
+
+// aboutElision reports whether n says the benchmark's loop may have been
+// optimized away: shown whichever metric it is on.
+func aboutElision(n model.Note) bool {
+	return n.Kind == model.NoteElision || n.Kind == model.NoteDisassembly && n.Topic == model.TopicEmptyLoop
 }
 
 // String is the line as text reports print it.
@@ -293,6 +349,28 @@ func (l NoteLine) String() string {
 		return l.Text
 	}
 	return l.Subject + ": " + l.Text
+}
+
+// Settled reports whether m's row tells nothing a reader needs beyond
+// its metric's name: it is 0 on every side (AllZero), or every change is
+// unchanged because the exact values are identical or both medians are 0
+// with confidence (B/op of a benchmark that allocated in 1 sample of 60).
+// Text reports leave such rows out unless verbose; JSON keeps them.
+func (m *Metric) Settled() bool {
+	if m.AllZero() {
+		return true
+	}
+	seen := false
+	for _, c := range m.Changes {
+		if c == nil {
+			continue
+		}
+		if c.Verdict != Unchanged || c.ReasonKind != ReasonExactIdentical && c.ReasonKind != ReasonZeroMedians {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // AllZero reports whether m is compared exactly and is 0 on every side

@@ -23,21 +23,22 @@ func TestDigest(t *testing.T) {
 		},
 		Notes: []model.Note{{Kind: model.NoteRounds, Text: "Stopped after 12 rounds."}},
 	}
+	decided(rep)
 	lines, hidden := rep.Digest(false)
 	var got []string
 	for _, l := range lines {
 		got = append(got, l.String())
 	}
 	// Particular notes first, by benchmark; shared ones once; the run's
-	// last. Three profile notes and three exact notes are routine.
+	// last. Three profile notes, three exact notes and the rounds' are
+	// routine.
 	want := []string{
 		"B sec/op: inconclusive: too few samples",
 		"C: bottleneck: lock contention",
 		"2 benchmarks (A and B): bottleneck: garbage collection",
-		"Stopped after 12 rounds.",
 	}
-	if !slices.Equal(got, want) || hidden != 6 {
-		t.Errorf("Digest(false) = %q, hidden %d; want %q, hidden 6", got, hidden, want)
+	if !slices.Equal(got, want) || hidden != 7 {
+		t.Errorf("Digest(false) = %q, hidden %d; want %q, hidden 7", got, hidden, want)
 	}
 	lines, hidden = rep.Digest(true)
 	got = got[:0]
@@ -82,7 +83,7 @@ func TestDigestVariation(t *testing.T) {
 		}}, []string{"2 benchmarks (A and B) sec/op: high variation (CV 10% to 20%): the machine or the benchmark is noisy"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lines, _ := tc.rep.Digest(false)
+			lines, _ := decided(tc.rep).Digest(false)
 			var got []string
 			for _, l := range lines {
 				got = append(got, l.String())
@@ -95,6 +96,18 @@ func TestDigestVariation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decided gives the benchmarks of a report built by hand their decisions,
+// as Analyze does, against a second side "new".
+func decided(r *Report) *Report {
+	if len(r.Sides) == 0 {
+		r.Sides = []string{"old", "new"}
+	}
+	for i := range r.Benchmarks {
+		r.Benchmarks[i].decide(r.Sides, r.Missing)
+	}
+	return r
 }
 
 // digestLines returns r.Digest(verbose) as the lines text reports print.
@@ -129,6 +142,7 @@ func TestDigestVerdicts(t *testing.T) {
 	sec := func(cs ...*Change) Metric { return Metric{Unit: "sec/op", Changes: cs} }
 	cpu := func(cs ...*Change) Metric { return Metric{Unit: "cpu-sec/op", Changes: cs} }
 	bench := func(name string, ms ...Metric) Benchmark { return Benchmark{FullName: name, Metrics: ms} }
+	onCPU := func(b Benchmark) Benchmark { b.Clock = &Clock{Unit: CPUUnit}; return b }
 	for _, tc := range []struct {
 		name    string
 		benches []Benchmark
@@ -143,19 +157,20 @@ func TestDigestVerdicts(t *testing.T) {
 			"D sec/op: inconclusive: the 95% CI [-38.41%, -21.75%] clears the ±1% noise band, but p=0.344 after Holm is not below 0.05",
 			"3 benchmarks (A, B and C) sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; at this run's variation about 29 (A) to 594 (B) rounds would likely settle them (they had 6)",
 		}},
-		{"beyond reach, across units, every benchmark; a derived unit's left to -v", []Benchmark{
+		// Only the metric that decides a benchmark says why it is
+		// inconclusive; the other clock and a derived unit are left to -v.
+		{"beyond reach, every benchmark; the other clock and a derived unit left to -v", []Benchmark{
 			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "b"))),
 			bench("B", cpu(notSig(0.01, 0.062, "d")), sec(open(5, 0, 500, "c")), Metric{Unit: "B/s", DerivedFrom: "sec/op", Changes: []*Change{open(5, 0, 500, "e")}}),
 		}, []string{
-			"B cpu-sec/op: inconclusive: d",
-			"every benchmark sec/op and A cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 5 to 6 rounds would likely not settle them",
+			"every benchmark sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 5 to 6 rounds would likely not settle them",
 		}},
 		{"the same rounds; units named at the ends", []Benchmark{
 			bench("A", sec(open(6, 40, 0, "a"))),
 			bench("B", sec(open(6, 40, 0, "b"))),
-			bench("C", cpu(open(6, 52, 0, "c")), sec(open(6, 40, 0, "d"))),
+			onCPU(bench("C", cpu(open(6, 52, 0, "c")), sec(open(6, 40, 0, "d")))),
 		}, []string{
-			"every benchmark sec/op and C cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; at this run's variation about 40 (A sec/op) to 52 (C cpu-sec/op) rounds would likely settle them (they had 6)",
+			"2 benchmarks (A and B) sec/op and C cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; at this run's variation about 40 (A sec/op) to 52 (C cpu-sec/op) rounds would likely settle them (they had 6)",
 		}},
 		{"unpaired: samples per side", []Benchmark{
 			bench("A", sec(samples(12, "a"))), bench("B", sec(samples(80, "b"))), bench("C"),
@@ -167,34 +182,34 @@ func TestDigestVerdicts(t *testing.T) {
 			bench("B", sec(notSig(0.3, 0.3, "c")), cpu(paired(ReasonSmall, 12, 115, 0, "d"))),
 		}, []string{
 			"every benchmark sec/op: inconclusive: each 95% CI clears the ±1% noise band, but p after Holm is not below 0.05",
+		}},
+		{"real but small, on CPU time", []Benchmark{
+			onCPU(bench("A", sec(notSig(0.01, 0.2, "a")), cpu(paired(ReasonSmall, 12, 51, 0, "b")))),
+			onCPU(bench("B", sec(notSig(0.3, 0.3, "c")), cpu(paired(ReasonSmall, 12, 115, 0, "d")))),
+		}, []string{
 			"every benchmark cpu-sec/op: inconclusive: real changes, but each 95% CI overlaps the ±1% noise band: they may be too small to matter; at this run's variation about 51 (A) to 115 (B) rounds would likely settle them (they had 12)",
 		}},
-		// The same benchmarks in two units are named once, with both
-		// units; lists that differ only past the fourth name are not.
-		{"units of the same benchmarks named together", []Benchmark{
-			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "b"))),
-			bench("B", sec(open(6, 0, 600, "c")), cpu(open(6, 0, 600, "d"))),
-			bench("C"),
-		}, []string{
-			"2 benchmarks (A and B) sec/op and cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
-		}},
 		{"lists alike in their first four names only", []Benchmark{
-			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "a"))),
-			bench("B", sec(open(6, 0, 600, "b")), cpu(open(6, 0, 600, "b"))),
-			bench("C", sec(open(6, 0, 600, "c")), cpu(open(6, 0, 600, "c"))),
-			bench("D", sec(open(6, 0, 600, "d")), cpu(open(6, 0, 600, "d"))),
+			bench("A", sec(open(6, 0, 600, "a"))),
+			bench("B", sec(open(6, 0, 600, "b"))),
+			bench("C", sec(open(6, 0, 600, "c"))),
+			bench("D", sec(open(6, 0, 600, "d"))),
 			bench("E", sec(open(6, 0, 600, "e"))),
-			bench("F", cpu(open(6, 0, 600, "f"))),
+			onCPU(bench("A2", cpu(open(6, 0, 600, "a")))),
+			onCPU(bench("B2", cpu(open(6, 0, 600, "b")))),
+			onCPU(bench("C2", cpu(open(6, 0, 600, "c")))),
+			onCPU(bench("D2", cpu(open(6, 0, 600, "d")))),
+			bench("F", cpu(open(6, 0, 600, "f"))), // no sec/op: its one metric decides
 			bench("G"),
 		}, []string{
-			"5 benchmarks (A, B, C, D and 1 more) sec/op and 5 benchmarks (A, B, C, D and 1 more) cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
+			"5 benchmarks (A, B, C, D and 1 more) sec/op and 5 benchmarks (A2, B2, C2, D2 and 1 more) cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
 		}},
 		{"settled by rounds or beyond reach: two findings", []Benchmark{
 			bench("A", sec(open(6, 29, 0, "a"))), bench("B", sec(open(6, 0, 600, "b"))),
 		}, []string{"A sec/op: inconclusive: a", "B sec/op: inconclusive: b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := &Report{Options: DefaultOptions(), Benchmarks: tc.benches}
+			rep := decided(&Report{Options: DefaultOptions(), Benchmarks: tc.benches})
 			if got := digestLines(rep, false); !slices.Equal(got, tc.want) {
 				t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
@@ -220,7 +235,7 @@ func TestDigestVerdicts(t *testing.T) {
 // apart.
 func TestDigestClocks(t *testing.T) {
 	clock := func(name string, c Clock) Benchmark {
-		return Benchmark{FullName: name, Clock: &c, Notes: []model.Note{{Kind: model.NoteClock, Topic: c.Why, Text: name + "'s reason"}}}
+		return Benchmark{FullName: name, Clock: &c, Notes: []model.Note{{Kind: model.NoteClock, Topic: c.Why, Unit: c.Unit, Text: name + "'s reason"}}}
 	}
 	nan := math.NaN()
 	rep := &Report{Options: DefaultOptions(), Benchmarks: []Benchmark{
@@ -233,12 +248,11 @@ func TestDigestClocks(t *testing.T) {
 		clock("G", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 1, CPUPerWall: 1.9, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
 		clock("H", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 0.25, CPUPerWall: 1.5, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
 	}}
+	// Where the verdict stays on wall time, the clock note is for -v: the
+	// table names the clock when it is CPU time, and the reason is said
+	// once for the benchmarks that share it.
 	want := []string{
-		"E: E's reason",
-		"F: F's reason",
 		"2 benchmarks (A and B): the machine was busy (other processes competed for the CPU in 100% of their samples): wall time measured the machine; they are CPU-bound (CPU time 179% to 222% of the share of a CPU a fair scheduler could give one thread, every round being contended, 0% to 2% of their CPU profiles on locks or file I/O), so CPU time is used for their verdicts",
-		"2 benchmarks (C and D): the machine was busy (other processes competed for the CPU in 50% to 100% of their samples), but CPU time varied as much as wall time from round to round (6.6% to 26.6% against 4.0% to 24.8%), so the verdict stays on wall time",
-		"2 benchmarks (G and H): the machine was busy (other processes competed for the CPU in 25% to 100% of their samples), but without a CPU profile nothing shows that they never wait: on 4 threads their goroutines may spin or sleep on a lock, which CPU time would hide (they kept 1.5 to 1.9 busy), so the verdict stays on wall time",
 	}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -254,43 +268,46 @@ func TestDigestClocks(t *testing.T) {
 
 // The same bottleneck is said once, in the words of its finding, with the
 // range of each figure every member's note has as Evidence. Two findings
-// of one topic ("CPU in user code", "CPU in Go code") stay apart; a note
-// with no finding (a file written before notes carried one) and an
-// inconclusive diagnosis stay benchmark by benchmark.
+// of one topic stay apart; a note with no finding (a file written before
+// notes carried one) stays benchmark by benchmark. A benchmark busy with
+// its own code, one starved by other processes (the busy machine's note
+// says it) and an inconclusive diagnosis are for -v.
 func TestDigestBottlenecks(t *testing.T) {
 	note := func(topic, finding string, ev map[string]float64, text string) []model.Note {
 		return []model.Note{{Kind: model.NoteBottleneck, Topic: topic, Finding: finding, Evidence: ev, Text: text}}
 	}
-	const user, starved = "CPU in user code", "not enough CPU: other processes took it"
+	const gcHeavy, io = "the garbage collector", "waiting on I/O"
 	rep := &Report{Options: DefaultOptions(), Benchmarks: []Benchmark{
-		{FullName: "A", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.919, "cpus_busy": 0.85}, "bottleneck: CPU in user code (a)")},
-		{FullName: "B", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.932, "cpus_busy": 0.66}, "bottleneck: CPU in user code (b)")},
-		{FullName: "C", Notes: note("cpu-starved", starved, nil, "bottleneck: not enough CPU: other processes took it (c)")},
-		{FullName: "D", Notes: note("cpu-starved", starved, nil, "bottleneck: not enough CPU: other processes took it (d)")},
-		{FullName: "E", Notes: note("cpu-user", user, map[string]float64{"user_share": 0.92}, "bottleneck: CPU in user code (e)")},
+		{FullName: "A", Notes: note("gc", gcHeavy, map[string]float64{"gc_share": 0.319}, "bottleneck: the garbage collector (a)")},
+		{FullName: "B", Notes: note("gc", gcHeavy, map[string]float64{"gc_share": 0.432}, "bottleneck: the garbage collector (b)")},
+		{FullName: "C", Notes: note("io", io, nil, "bottleneck: waiting on I/O (c)")},
+		{FullName: "D", Notes: note("io", io, nil, "bottleneck: waiting on I/O (d)")},
+		{FullName: "E", Notes: note("gc", gcHeavy, map[string]float64{"gc_share": 0.36}, "bottleneck: the garbage collector (e)")},
 		{FullName: "F", Notes: note("inconclusive", "inconclusive", nil, "bottleneck: inconclusive (f)")},
-		{FullName: "G", Notes: note("inconclusive", "inconclusive", nil, "bottleneck: inconclusive (g)")},
-		{FullName: "H", Notes: note("cpu-starved", starved, map[string]float64{"cpus_busy": 0.69, "other_cpu": 0.648, "idle": 0.00236}, "bottleneck: not enough CPU: other processes took it (h)")},
-		{FullName: "I", Notes: note("cpu-starved", starved, map[string]float64{"cpus_busy": 0.57, "other_cpu": 0.707, "idle": 0.0274}, "bottleneck: not enough CPU: other processes took it (i)")},
-		{FullName: "J", Notes: note("cpu-user", "CPU in Go code", map[string]float64{"gc_share": 0.01}, "bottleneck: CPU in Go code (j)")},
-		{FullName: "K", Notes: note("cpu-user", "", nil, "bottleneck: CPU in user code (k)")},
-		{FullName: "L", Notes: note("cpu-user", "", nil, "bottleneck: CPU in user code (l)")},
+		{FullName: "G", Notes: note("cpu-user", "CPU in user code", map[string]float64{"user_share": 0.9}, "bottleneck: CPU in user code (g)")},
+		{FullName: "H", Notes: note("io", io, map[string]float64{"iowait": 0.2}, "bottleneck: waiting on I/O (h)")},
+		{FullName: "I", Notes: note("io", io, map[string]float64{"iowait": 0.31}, "bottleneck: waiting on I/O (i)")},
+		{FullName: "J", Notes: note("gc", "the garbage collector, assists included", map[string]float64{"gc_share": 0.01}, "bottleneck: the garbage collector, assists included (j)")},
+		{FullName: "K", Notes: note("gc", "", nil, "bottleneck: the garbage collector (k)")},
+		{FullName: "L", Notes: note("gc", "", nil, "bottleneck: the garbage collector (l)")},
+		{FullName: "M", Notes: note("cpu-starved", "not enough CPU: other processes took it", nil, "bottleneck: not enough CPU (m)")},
 	}}
 	want := []string{
-		"F: bottleneck: inconclusive (f)",
-		"G: bottleneck: inconclusive (g)",
-		"J: bottleneck: CPU in Go code (j)",
-		"K: bottleneck: CPU in user code (k)",
-		"L: bottleneck: CPU in user code (l)",
-		"3 benchmarks (A, B and E): bottleneck: CPU in user code (91.9% to 93.2% of the processes' CPU time was user time)",
-		"4 benchmarks (C, D, H and I): bottleneck: not enough CPU: other processes took it",
+		"J: bottleneck: the garbage collector, assists included (j)",
+		"K: bottleneck: the garbage collector (k)",
+		"L: bottleneck: the garbage collector (l)",
+		"3 benchmarks (A, B and E): bottleneck: the garbage collector (the garbage collector used 31.9% to 43.2% of the CPU)",
+		"4 benchmarks (C, D, H and I): bottleneck: waiting on I/O",
 	}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if got := digestLines(rep, true); len(got) != len(rep.Benchmarks) {
+		t.Errorf("Digest(true) has %d lines, want %d (each note)", len(got), len(rep.Benchmarks))
+	}
 	// Figures every member has: H and I alone.
 	rep.Benchmarks = rep.Benchmarks[7:9]
-	want = []string{"every benchmark: bottleneck: not enough CPU: other processes took it (the processes kept only 0.57 to 0.69 CPUs busy, other processes used 64.8% to 70.7% of the CPU, the CPUs were idle 0.236% to 2.74% of the time)"}
+	want = []string{"every benchmark: bottleneck: waiting on I/O (CPUs waited on I/O 20% to 31% of the time)"}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) = %q\nwant %q", got, want)
 	}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,6 +127,44 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 	return fails
 }
 
+// A GateResult is the outcome of the gate a command applied to a report,
+// for the report's views to say.
+type GateResult struct {
+	// Limit is the largest regression allowed, a fraction (0.05 for 5%).
+	Limit float64
+	// AllowMissing is set when lost benchmarks were accepted.
+	AllowMissing bool
+	// Failures are what failed it; none when it passed.
+	Failures []GateFailure
+}
+
+// Passed reports whether nothing failed the gate.
+func (g *GateResult) Passed() bool { return len(g.Failures) == 0 }
+
+// ApplyGate applies the gate at maxRegression (see Gate), without the
+// lost benchmarks when allowMissing accepts them, records the outcome in
+// r.Gated so that every view says it, and returns the failures. A
+// negative maxRegression applies no gate and records nothing.
+func (r *Report) ApplyGate(maxRegression float64, allowMissing bool) []GateFailure {
+	if maxRegression < 0 {
+		r.Gated = nil
+		return nil
+	}
+	fails := r.GateFailures(maxRegression, allowMissing)
+	r.Gated = &GateResult{Limit: maxRegression, AllowMissing: allowMissing, Failures: fails}
+	return fails
+}
+
+// GateFailures is Gate without the lost benchmarks when allowMissing
+// accepts them.
+func (r *Report) GateFailures(maxRegression float64, allowMissing bool) []GateFailure {
+	fails := r.Gate(maxRegression)
+	if allowMissing {
+		fails = slices.DeleteFunc(fails, func(g GateFailure) bool { return g.Missing != nil })
+	}
+	return fails
+}
+
 // Comparable reports whether at least one benchmark was compared across
 // sides.
 func (r *Report) Comparable() bool {
@@ -142,42 +181,28 @@ func (r *Report) Comparable() bool {
 }
 
 // A Tally counts a report's comparisons by verdict: one per benchmark and
-// side against the baseline, the verdict of the benchmark's deciding
-// time metric (sec/op, or cpu-sec/op when the clock chose it), else of
-// its first deciding metric, as zenbench's summary line counts them.
+// side against the baseline, the benchmark's verdict (Decision: its
+// deciding time metric, sec/op or cpu-sec/op when the clock chose it; an
+// exact metric when it is the only change; without a time its first
+// deciding metric), as zenbench's summary line counts them.
 type Tally struct {
 	Regressed, Improved, Unchanged, Inconclusive int
 }
 
-// Tally counts r's comparisons by verdict.
+// Tally counts r's comparisons by verdict, over every side (SideTally
+// counts them side by side, with the benchmarks' names).
 func (r *Report) Tally() Tally {
 	var t Tally
 	for _, b := range r.Benchmarks {
-		var pick *Metric
-		for i := range b.Metrics {
-			m := &b.Metrics[i]
-			if !m.Decides() || m.DerivedFrom != "" {
-				continue
-			}
-			if pick == nil || isTime(m.Unit) && !isTime(pick.Unit) {
-				pick = m
-			}
-		}
-		if pick == nil {
-			continue
-		}
-		for _, c := range pick.Changes {
-			if c == nil {
-				continue
-			}
-			switch c.Verdict {
+		for _, d := range b.Decisions {
+			switch d.Verdict {
 			case Regressed:
 				t.Regressed++
 			case Improved:
 				t.Improved++
 			case Unchanged:
 				t.Unchanged++
-			default:
+			case Inconclusive:
 				t.Inconclusive++
 			}
 		}

@@ -56,7 +56,7 @@ func TestTally(t *testing.T) {
 		{Metrics: []Metric{{Unit: "allocs/op", Changes: ch(Regressed)}}},
 		{Metrics: []Metric{{Unit: "sec/op"}}},
 	}}
-	if got, want := rep.Tally(), (Tally{Regressed: 1, Improved: 1, Unchanged: 1, Inconclusive: 1}); got != want {
+	if got, want := decided(rep).Tally(), (Tally{Regressed: 1, Improved: 1, Unchanged: 1, Inconclusive: 1}); got != want {
 		t.Errorf("Tally = %+v, want %+v", got, want)
 	}
 }

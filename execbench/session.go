@@ -19,7 +19,7 @@ import (
 )
 
 // Kind is the model.Run kind of a run of commands.
-const Kind = "exec"
+const Kind = model.KindExec
 
 // source is the Source of this package's notes.
 const source = "execbench"

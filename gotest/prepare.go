@@ -188,6 +188,9 @@ func (s *session) build(ctx context.Context) error {
 		if len(skipped) > 0 {
 			s.note(model.NoteBuild, "%d %s no benchmark matching %q, so %s not built or run: %s.",
 				len(skipped), words.Plural(len(skipped), "package declares", "packages declare"), s.cfg.Bench, words.Plural(len(skipped), "it was", "they were"), words.JoinList(skipped, 5))
+			// A package with nothing to run is said as it happens; a
+			// report keeps it for -v (not a build that failed).
+			s.run.Notes[len(s.run.Notes)-1].Topic = model.TopicSkipped
 		}
 	}()
 	binDir, err := makeTempDir(binPrefix, "")

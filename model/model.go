@@ -19,6 +19,7 @@ const (
 	KindRun     = "run"     // one side's go test binaries, rounds interleaved
 	KindHarness = "harness" // the in-process harness (package rigor)
 	KindRamp    = "ramp"    // ramped load
+	KindExec    = "exec"    // whole commands (rigor exec)
 )
 
 // A Run is one measurement session, or a set of files read together.

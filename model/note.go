@@ -70,6 +70,17 @@ const (
 	NoteVerdict     NoteKind = "verdict"     // why a comparison's verdict is what it is
 )
 
+// Topics that reports read.
+const (
+	// TopicSkipped: a NoteBuild note about packages skipped before
+	// building (no benchmark to run), not a build that failed.
+	TopicSkipped = "skipped"
+	// TopicEmptyLoop and TopicNotElided: a NoteDisassembly note that
+	// confirmed the benchmark measures an empty loop, or refuted it.
+	TopicEmptyLoop = "empty-loop"
+	TopicNotElided = "not-elided"
+)
+
 // NoteKinds lists every kind, in the order reports group them.
 var NoteKinds = []NoteKind{
 	NoteInterrupted, NoteAA, NoteBuild, NoteFailure, NoteOneSide, NoteVerdict, NoteClock, NoteBottleneck,

@@ -295,8 +295,14 @@ func JudgeElision(b *model.Benchmark, funcs []Func) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The topic says which way the disassembly decided, as data: reports
+	// show a confirmed empty loop, and the refutation only on request.
+	topic := model.TopicNotElided
+	if slices.ContainsFunc(funcs, func(f Func) bool { return f.EmptyLoop() != nil }) {
+		topic = model.TopicEmptyLoop
+	}
 	b.Notes = slices.DeleteFunc(b.Notes, func(n model.Note) bool { return n.Kind == model.NoteElision })
-	addNote(&b.Notes, model.Note{Kind: model.NoteDisassembly, Source: source, Benchmark: b.Key(), Text: note})
+	addNote(&b.Notes, model.Note{Kind: model.NoteDisassembly, Topic: topic, Source: source, Benchmark: b.Key(), Text: note})
 	return note, nil
 }
 

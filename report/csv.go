@@ -16,7 +16,7 @@ var csvHeader = []string{
 	"base_center", "base_lo", "base_hi", "base_n",
 	"center", "lo", "hi", "n", "mean", "stddev", "mad", "cv", "min", "max",
 	"change", "change_lo", "change_hi", "p", "p_adjusted", "test", "effect_size", "verdict", "reason",
-	"change_of",
+	"change_of", "decides", "benchmark_verdict", "context",
 }
 
 // changeOf says what a change was computed from, for the change_of
@@ -42,7 +42,7 @@ func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
 		return err
 	}
 	for _, b := range rep.Benchmarks {
-		for _, m := range b.Metrics {
+		for j, m := range b.Metrics {
 			base := m.Sides[0]
 			for i, s := range m.Sides {
 				row := []string{csvSafe(b.Pkg), csvSafe(b.FullName), csvSafe(m.Unit), better(m.Better), csvSafe(base.Side), csvSafe(s.Side),
@@ -59,6 +59,15 @@ func renderCSV(w io.Writer, rep *analysis.Report, _ Options) error {
 					row = append(row, csvNum(c.Estimate), csvNum(c.Lo), csvNum(c.Hi), csvNum(c.P), csvNum(c.PAdjusted),
 						c.Test, csvNum(c.Effect), string(c.Verdict), csvSafe(c.Reason), changeOf(c))
 				}
+				// Whether this row's metric decides the benchmark's verdict
+				// against its side, and that verdict; on the baseline's rows,
+				// whether it decides by default.
+				decides, verdict := b.Decider(j), ""
+				if i > 0 && i-1 < len(b.Decisions) {
+					d := b.Decisions[i-1]
+					decides, verdict = d.Metric == j, string(d.Verdict)
+				}
+				row = append(row, strconv.FormatBool(decides), verdict, csvSafe(m.Context))
 				if err := cw.Write(row); err != nil {
 					return err
 				}

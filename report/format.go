@@ -56,6 +56,23 @@ func slopeHeadline(s analysis.Summary) (analysis.Summary, bool) {
 	return s, true
 }
 
+// metricCenter is center for a row of m's table: an exact metric's
+// value alone, without the "± 0%" of a spread it cannot have: scaled as
+// the row is ("42.195Ki" and "1.867Ki"), a whole count of a row without
+// a prefix as it is ("127", not "127.000"), and 0 as "0".
+func metricCenter(m analysis.Metric, s analysis.Summary, sc benchunit.Scaler) string {
+	if !m.Exact || s.N == 0 {
+		return center(s, sc)
+	}
+	switch {
+	case s.Center == 0:
+		return "0"
+	case sc.Prefix == "" && s.Center == math.Trunc(s.Center) && math.Abs(s.Center) < 1e15:
+		return strconv.FormatFloat(s.Center, 'f', 0, 64)
+	}
+	return scaled(s.Center, sc)
+}
+
 func scaled(v float64, sc benchunit.Scaler) string {
 	if math.IsNaN(v) {
 		return "?"

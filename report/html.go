@@ -30,18 +30,28 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFi
 type htmlPage struct {
 	Title, Subtitle string
 	CSS             template.CSS
-	Counts          []htmlCount
-	Sides           []htmlSide
-	Env             []htmlKV
-	Obs             []htmlKV
-	ObsChart        template.HTML
-	RunNotes        []string
-	Groups          []htmlGroup
-	// All lists every benchmark in one table when there are too many to
-	// draw each (see htmlFullLimit); nil otherwise.
-	All     *htmlAll
-	Ramp    *htmlRamp
-	Options string
+	// Head is the report's head (A/A, the verdicts counted by benchmark,
+	// the gate); Method how the sides were compared.
+	Head   []htmlHead
+	Method string
+	Counts []htmlCount
+	// Results are the results tables, one per package; Chart the change
+	// of every benchmark (of the most notable, in a large report) against
+	// the noise band; Notes what the reader acts on, Hidden how many more
+	// the text's -v shows.
+	Results      []htmlResults
+	Chart        template.HTML
+	ChartCaption string
+	Notes        []string
+	Hidden       int
+	Sides        []htmlSide
+	Env          []htmlKV
+	Obs          []htmlKV
+	ObsChart     template.HTML
+	RunNotes     []string
+	Groups       []htmlGroup
+	Ramp         *htmlRamp
+	Options      string
 	// Change heads the change column; Legend says what it holds and
 	// why a change is marked.
 	Change string
@@ -50,27 +60,29 @@ type htmlPage struct {
 	Confidence string
 }
 
-// htmlAll is the table of every benchmark of a large report.
-type htmlAll struct {
-	Intro string
-	Head  []string
-	Rows  []htmlRow
-}
-
-type htmlRow struct {
-	Name  string
-	Shown bool // drawn in full above
-	Unit  string
-	Cells []htmlCell
-	Other string
-}
-
 // htmlCell is a table cell: text, or a verdict badge.
 type htmlCell struct{ Text, Verdict string }
 
 type htmlCount struct {
 	Verdict string
 	N       int
+}
+
+// htmlHead is a line of the head: Lead in bold, then Rest; Verdict
+// colours it when it is a gate's outcome or a count's.
+type htmlHead struct{ Lead, Rest, Class string }
+
+// htmlResults is one package's results table: a row per benchmark with
+// the metric that decided its verdict.
+type htmlResults struct {
+	Title string
+	Head  []string
+	Rows  []htmlResultRow
+}
+
+type htmlResultRow struct {
+	Name  string
+	Cells []htmlCell
 }
 
 type htmlSide struct {
@@ -116,8 +128,11 @@ func estimateCell(unit string, e *stats.Estimate) string {
 type htmlMetric struct {
 	Unit, Side, Color, Median, CI, N, CV, Min, Max, Slope string
 	Change, P, Test, Verdict                              string
-	First                                                 bool
-	Rows                                                  int
+	// Context says why the metric does not decide the verdict; its row
+	// says "context" instead of a verdict of its own.
+	Context string
+	First   bool
+	Rows    int
 }
 
 // htmlEstimates is one side's estimates of one metric: mean, median,
@@ -161,6 +176,23 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 		p.Title += ": " + rep.Sides[0]
 	}
 	p.Subtitle = subtitle(rep)
+	for _, h := range headLines(rep) {
+		class := ""
+		switch {
+		case strings.HasPrefix(h.lead, "gate") && strings.HasSuffix(h.lead, "failed"):
+			class = "verdict-regressed"
+		case strings.HasPrefix(h.lead, "gate"):
+			class = "verdict-improved"
+		}
+		p.Head = append(p.Head, htmlHead{Lead: h.lead, Rest: h.rest, Class: class})
+	}
+	p.Method = methodLine(rep)
+	if len(rep.Sides) > 1 {
+		p.Results = htmlResultTables(rep)
+	}
+	var lines []string
+	lines, p.Hidden = footnotes(rep, false)
+	p.Notes = lines
 	p.Options = fmt.Sprintf("%s confidence intervals; noise band ±%s; α = %g; %s correction over %d comparisons; %d bootstrap resamples (seed %d).",
 		words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise), rep.Options.Alpha, rep.Options.Correction, rep.Comparisons, rep.Options.Resamples, rep.Options.Seed)
 	p.Counts = counts(rep)
@@ -209,10 +241,23 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 		}
 	}
 	p.RunNotes = model.Texts(rep.Notes)
+	var drawn []int
 	if len(rep.Benchmarks) > htmlFullLimit {
-		p.Groups, p.All = htmlLarge(rep)
+		p.Groups, drawn = htmlLarge(rep)
 	} else {
 		p.Groups = htmlGroups(rep)
+		for i := range rep.Benchmarks {
+			drawn = append(drawn, i)
+		}
+	}
+	if len(rep.Sides) > 1 {
+		p.Chart = changeChart(rep, drawn)
+		what := "every benchmark's"
+		if len(drawn) < len(rep.Benchmarks) {
+			what = fmt.Sprintf("the %d most notable benchmarks' (regressed first, then improved, then inconclusive; the largest changes first)", len(drawn))
+		}
+		p.ChartCaption = "The change of " + what + " verdict against " + rep.Sides[0] + ", with its " + words.PctSetting(rep.Options.Confidence) +
+			" CI, coloured by the verdict; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
 	}
 	return htmlTemplate.Execute(w, p)
 }
@@ -256,22 +301,54 @@ func subtitle(rep *analysis.Report) string {
 	return strings.Join(parts, " · ")
 }
 
+// counts counts the benchmarks by their verdict against the first side
+// after the baseline (analysis.SideTally).
 func counts(rep *analysis.Report) []htmlCount {
-	n := map[analysis.Verdict]int{}
-	for _, b := range rep.Benchmarks {
-		for _, m := range b.Metrics {
-			for _, c := range m.Changes {
-				if c != nil {
-					n[c.Verdict]++
-				}
-			}
+	if len(rep.Tallies) == 0 {
+		return nil
+	}
+	t := rep.Tallies[0]
+	var out []htmlCount
+	for _, c := range []htmlCount{
+		{string(analysis.Regressed), len(t.Regressed)}, {string(analysis.Improved), len(t.Improved)},
+		{string(analysis.Unchanged), len(t.Unchanged)}, {string(analysis.Inconclusive), len(t.Inconclusive)},
+		{"failed", len(t.Lost)},
+	} {
+		if c.N > 0 {
+			out = append(out, c)
 		}
 	}
-	var out []htmlCount
-	for _, v := range []analysis.Verdict{analysis.Regressed, analysis.Improved, analysis.Unchanged, analysis.Inconclusive} {
-		if n[v] > 0 {
-			out = append(out, htmlCount{string(v), n[v]})
+	return out
+}
+
+// htmlResultTables lays out the results tables (see results).
+func htmlResultTables(rep *analysis.Report) []htmlResults {
+	var out []htmlResults
+	views := map[string]resultsView{}
+	var order []string
+	if rep.Kind == model.KindExec {
+		views[""], order = execView(rep), []string{""}
+	} else {
+		for _, pkg := range packages(rep) {
+			views[pkg] = results(rep, pkg)
+			order = append(order, pkg)
 		}
+	}
+	for _, pkg := range order {
+		rv := views[pkg]
+		t := htmlResults{Title: pkg, Head: rv.header}
+		for _, r := range rv.rows {
+			hr := htmlResultRow{Name: r.cells[0]}
+			for i, c := range r.cells[1:] {
+				cell := htmlCell{Text: c}
+				if rv.header[i+1] == "verdict" && c != "" && analysis.Verdict(c) != "" && slices.Contains([]analysis.Verdict{analysis.Regressed, analysis.Improved, analysis.Unchanged, analysis.Inconclusive}, analysis.Verdict(c)) {
+					cell = htmlCell{Verdict: c}
+				}
+				hr.Cells = append(hr.Cells, cell)
+			}
+			t.Rows = append(t.Rows, hr)
+		}
+		out = append(out, t)
 	}
 	return out
 }
@@ -297,7 +374,11 @@ func envRows(run *model.Run) []htmlKV {
 	}
 	add("cores", cores)
 	add("GOMAXPROCS", strconv.Itoa(e.GOMAXPROCS))
-	add("Go", strings.TrimSpace(e.GoVersion+" "+e.GoToolchain))
+	goLine := e.GoVersion
+	if e.GoToolchain != "" && e.GoToolchain != e.GoVersion {
+		goLine = strings.TrimSpace(goLine + " (rigor); " + e.GoToolchain + " (go on PATH)")
+	}
+	add("Go", goLine)
 	for _, k := range slices.Sorted(maps.Keys(e.GoEnv)) {
 		v := e.GoEnv[k]
 		if v == "" {
@@ -455,11 +536,9 @@ func htmlGroups(rep *analysis.Report) []htmlGroup {
 				}
 			}
 		}
-		if len(rep.Sides) > 1 {
-			groups[gi].Chart = changeChart(rep, idx)
-			groups[gi].Caption = "Change of each benchmark's primary metric against " + rep.Sides[0] + " with its " + words.PctSetting(rep.Options.Confidence) +
-				" CI; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
-		} else {
+		// With sides to compare, the chart at the top has every
+		// benchmark's change; a group's own would repeat it.
+		if len(rep.Sides) == 1 {
 			groups[gi].Chart = medianChart(rep, idx)
 			groups[gi].Caption = "Each benchmark's median with its " + words.PctSetting(rep.Options.Confidence) + " CI."
 		}
@@ -479,33 +558,32 @@ const (
 
 // notability ranks a benchmark for htmlLarge: its most notable verdict
 // (0 regressed, 1 improved, 2 inconclusive, 3 none of these) and the
-// largest relative change with that verdict.
+// largest relative change with that verdict, over its decisions.
 func notability(b *analysis.Benchmark) (class int, size float64) {
 	class = 3
-	for _, m := range b.Metrics {
-		for _, c := range m.Changes {
-			if c == nil {
-				continue
-			}
-			k := 3
-			switch c.Verdict {
-			case analysis.Regressed:
-				k = 0
-			case analysis.Improved:
-				k = 1
-			case analysis.Inconclusive:
-				k = 2
-			}
-			e := math.Abs(c.Estimate)
-			if math.IsNaN(e) || math.IsInf(e, 0) {
-				e = 0
-			}
-			switch {
-			case k < class:
-				class, size = k, e
-			case k == class:
-				size = math.Max(size, e)
-			}
+	for _, d := range b.Decisions {
+		c := d.Change
+		if c == nil {
+			continue
+		}
+		k := 3
+		switch c.Verdict {
+		case analysis.Regressed:
+			k = 0
+		case analysis.Improved:
+			k = 1
+		case analysis.Inconclusive:
+			k = 2
+		}
+		e := math.Abs(c.Estimate)
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			e = 0
+		}
+		switch {
+		case k < class:
+			class, size = k, e
+		case k == class:
+			size = math.Max(size, e)
 		}
 	}
 	return class, size
@@ -513,9 +591,9 @@ func notability(b *analysis.Benchmark) (class int, size float64) {
 
 // htmlLarge lays out a report of many benchmarks: one group of the
 // htmlNotable most notable (regressed, then improved, then inconclusive;
-// the largest changes first), drawn in full with a chart of their
-// changes, and a table of every benchmark.
-func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
+// the largest changes first), drawn in full, and returns their indexes;
+// the results table at the top lists every benchmark.
+func htmlLarge(rep *analysis.Report) ([]htmlGroup, []int) {
 	type ranked struct {
 		i     int
 		class int
@@ -534,83 +612,19 @@ func htmlLarge(rep *analysis.Report) ([]htmlGroup, *htmlAll) {
 		return -cmpFloat(a.size, b.size)
 	})
 	rs = rs[:min(len(rs), htmlNotable)]
-	shown := make(map[int]bool, len(rs))
 	var groups []htmlGroup
+	var idx []int
 	if len(rs) > 0 {
-		g := htmlGroup{ID: "notable", Title: fmt.Sprintf("The %d most notable of %d benchmarks", len(rs), len(rep.Benchmarks))}
-		var idx []int
-		for k, r := range rs {
+		g := htmlGroup{ID: "notable", Title: fmt.Sprintf("The %d most notable of %d benchmarks", len(rs), len(rep.Benchmarks)),
+			Caption: fmt.Sprintf("This report has %d benchmarks, more than the %d drawn in full: the %d most notable are drawn here (regressed first, then improved, then inconclusive; the largest changes first), and every benchmark is in the results table above. To see others in full, report on fewer benchmarks.",
+				len(rep.Benchmarks), htmlFullLimit, len(rs))}
+		for _, r := range rs {
 			idx = append(idx, r.i)
-			shown[r.i] = true
-			g.Benchmarks = append(g.Benchmarks, benchView(rep, r.i, fmt.Sprintf("b%d", k+1)))
-		}
-		if len(rep.Sides) > 1 {
-			g.Chart = changeChart(rep, idx)
-			g.Caption = "Change of each one's primary metric against " + rep.Sides[0] + " with its " + words.PctSetting(rep.Options.Confidence) +
-				" CI; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
+			g.Benchmarks = append(g.Benchmarks, benchView(rep, r.i, ""))
 		}
 		groups = append(groups, g)
 	}
-
-	all := &htmlAll{Head: []string{"benchmark", "unit"}}
-	all.Intro = fmt.Sprintf("This report has %d benchmarks, more than the %d drawn in full: ", len(rep.Benchmarks), htmlFullLimit)
-	if len(rs) > 0 {
-		all.Intro += fmt.Sprintf("the %d most notable are drawn above (regressed first, then improved, then inconclusive; the largest changes first), and ", len(rs))
-	}
-	all.Intro += "every benchmark is in this table, with its primary metric; its other metrics are named when their verdict is not unchanged. " +
-		"To see others in full, report on fewer benchmarks."
-	all.Head = append(all.Head, rep.Sides...)
-	change := "change"
-	if rep.Paired {
-		change = "paired Δ"
-	}
-	for _, s := range rep.Sides[min(1, len(rep.Sides)):] {
-		all.Head = append(all.Head, change+" ("+s+")", "verdict")
-	}
-	all.Head = append(all.Head, "other metrics")
-	for i := range rep.Benchmarks {
-		b := &rep.Benchmarks[i]
-		row := htmlRow{Name: b.FullName, Shown: shown[i]}
-		if len(b.Metrics) > 0 {
-			pi := primary(b)
-			pm := b.Metrics[pi]
-			row.Unit = pm.Unit
-			for _, s := range pm.Sides {
-				row.Cells = append(row.Cells, htmlCell{Text: centerCell(pm.Unit, s)})
-			}
-			for k, c := range pm.Changes {
-				est, ci := changeCells(c, pm.Unit)
-				if pm.DisagreesWithMedians(k) {
-					est += disagreeMark
-				}
-				cell := htmlCell{Text: strings.TrimSpace(est + " " + ci)}
-				v := htmlCell{}
-				if c != nil {
-					v.Verdict = string(c.Verdict)
-				}
-				row.Cells = append(row.Cells, cell, v)
-			}
-			var other []string
-			for j, m := range b.Metrics {
-				if j == pi {
-					continue
-				}
-				for k, c := range m.Changes {
-					if c == nil || c.Verdict == analysis.Unchanged {
-						continue
-					}
-					o := m.Unit + " " + estimate(c, m.Unit, shortPct) + " " + string(c.Verdict)
-					if len(m.Changes) > 1 {
-						o += " (" + rep.Sides[k+1] + ")"
-					}
-					other = append(other, o)
-				}
-			}
-			row.Other = strings.Join(other, "; ")
-		}
-		all.Rows = append(all.Rows, row)
-	}
-	return groups, all
+	return groups, idx
 }
 
 // cmpFloat orders a and b, NaN first.
@@ -625,9 +639,9 @@ func cmpFloat(a, b float64) int {
 }
 
 // benchView is one benchmark's metrics table, charts and notes.
-func benchView(rep *analysis.Report, i int, id string) htmlBench {
+func benchView(rep *analysis.Report, i int, _ string) htmlBench {
 	b := &rep.Benchmarks[i]
-	hb := htmlBench{ID: id, Name: b.FullName, Notes: benchNotes(b, true)}
+	hb := htmlBench{ID: fmt.Sprintf("bench-%d", i+1), Name: b.FullName, Notes: benchNotes(b, false)}
 	var cfg []string
 	for k, v := range b.Config {
 		if k == "goos" || k == "goarch" || k == "cpu" || strings.Contains(k, ":") {
@@ -641,19 +655,24 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 		return hb
 	}
 	pm := b.Metrics[primary(b)]
-	if len(pm.Changes) > 0 && pm.Changes[0] != nil {
-		hb.Verdict = string(pm.Changes[0].Verdict)
-		hb.Change, _ = changeCells(pm.Changes[0], pm.Unit)
-		if pm.DisagreesWithMedians(0) {
+	if len(b.Decisions) == 1 && b.Decisions[0].Change != nil {
+		d := &b.Decisions[0]
+		hb.Verdict = string(d.Verdict)
+		hb.Change, _ = changeCells(d.Change, d.Unit)
+		if b.Metrics[d.Metric].DisagreesWithMedians(0) {
 			hb.Change += disagreeMark
 		}
-		if len(pm.Changes) > 1 {
-			hb.Verdict, hb.Change = "", ""
+		if c := clockWords(d); c != "" {
+			hb.Change = c + " " + hb.Change
 		}
 	}
 	for _, m := range b.Metrics {
+		context := m.Context
+		if m.DerivedFrom != "" {
+			context = "derived from " + m.DerivedFrom + ": its verdict is " + m.DerivedFrom + "'s"
+		}
 		for si, s := range m.Sides {
-			hm := htmlMetric{Unit: m.Unit, Side: s.Side, Color: sideColor(si), N: strconv.Itoa(s.N), First: si == 0, Rows: len(m.Sides)}
+			hm := htmlMetric{Unit: m.Unit, Side: s.Side, Color: sideColor(si), N: strconv.Itoa(s.N), First: si == 0, Rows: len(m.Sides), Context: context}
 			if s.N > 0 {
 				hm.Median = value(m.Unit, s.Center)
 				hm.CI = interval(m.Unit, s)
@@ -684,7 +703,9 @@ func benchView(rep *analysis.Report, i int, id string) htmlBench {
 						est += disagreeMark
 					}
 					hm.Change = est + " " + ci
-					hm.P = pValue(c)
+					if c.Test != "exact" && !math.IsNaN(c.PAdjusted) {
+						hm.P = pValue(c) // an exact comparison has no p
+					}
 					hm.Test = c.Test
 					hm.Verdict = string(c.Verdict)
 				}
@@ -984,8 +1005,9 @@ func regressionChart(rep *analysis.Report, m analysis.Metric, raw *model.Metric)
 	return c.svg()
 }
 
-// changeChart is a group's forest plot: each benchmark's change against
-// the baseline with its CI, coloured by verdict, over the noise band.
+// changeChart is the forest plot of the benchmarks idx: each one's
+// verdict's change against the baseline with its CI, coloured by the
+// verdict, over the noise band.
 func changeChart(rep *analysis.Report, idx []int) template.HTML {
 	type rowT struct {
 		label string
@@ -997,16 +1019,17 @@ func changeChart(rep *analysis.Report, idx []int) template.HTML {
 	lo, hi := -noise, noise
 	for _, i := range idx {
 		b := &rep.Benchmarks[i]
-		if len(b.Metrics) == 0 {
-			continue
-		}
-		m := b.Metrics[primary(b)]
-		for k, c := range m.Changes {
+		for k := range b.Decisions {
+			d := &b.Decisions[k]
+			c := d.Change
 			if c == nil || math.IsNaN(c.Estimate) {
 				continue
 			}
-			label := b.FullName + " · " + m.Unit
-			if len(m.Changes) > 1 {
+			label := b.FullName
+			if w := clockWords(d); w != "" {
+				label += " · " + w
+			}
+			if len(b.Decisions) > 1 {
 				label += " · " + rep.Sides[k+1]
 			}
 			rows = append(rows, rowT{label, c, k + 1})

@@ -89,7 +89,9 @@ func TestHTMLSections(t *testing.T) {
 			"<h3>What the system was doing</h3>", "CPU over the run", "other processes&#39; CPU", "13.5% mean, 25.0% max",
 			"<h2>example.com/strs · Join</h2>", "Change against old", "Distribution of sec/op", "Per round: sec/op",
 			"Paired differences per round: sec/op vs old", "Footnotes", "values drift across rounds", "日本語テキスト", "🚀🔥",
-			"3 regressed", "5 improved",
+			// Benchmarks counted, not metric rows (2 of them regressed
+			// on sec/op and B/s; issue 24).
+			"2 regressed", "2 improved", "2 of 7 benchmarks regressed",
 		}},
 		{"group", fxGroup(t), []string{
 			"Variants: median and 95% CI of sec/op", "Linear sampling: total sec against iterations, with the slope",

@@ -19,15 +19,21 @@ func init() { register("json", renderJSON) }
 // docs/schema.md). Numbers that do not exist (no interval with too few
 // samples) are null, never NaN.
 type jsonReport struct {
-	SchemaVersion int             `json:"schema_version"`
-	Kind          string          `json:"kind"`
-	Paired        bool            `json:"paired"`
-	Sides         []string        `json:"sides"`
-	Options       jsonOptions     `json:"options"`
-	Benchmarks    []jsonBenchmark `json:"benchmarks"`
-	Geomeans      []jsonGeomean   `json:"geomeans,omitempty"`
-	Comparisons   int             `json:"comparisons"`
-	Notes         []model.Note    `json:"notes,omitempty"`
+	SchemaVersion int         `json:"schema_version"`
+	Kind          string      `json:"kind"`
+	Paired        bool        `json:"paired"`
+	Sides         []string    `json:"sides"`
+	Options       jsonOptions `json:"options"`
+	// AA, Tallies and Gate are the head every view opens with: an A/A
+	// run, the benchmarks counted by verdict (one per side after the
+	// baseline), the gate's outcome when one was applied.
+	AA          bool            `json:"aa,omitempty"`
+	Tallies     []jsonTally     `json:"tallies,omitempty"`
+	Gate        *jsonGate       `json:"gate,omitempty"`
+	Benchmarks  []jsonBenchmark `json:"benchmarks"`
+	Geomeans    []jsonGeomean   `json:"geomeans,omitempty"`
+	Comparisons int             `json:"comparisons"`
+	Notes       []model.Note    `json:"notes,omitempty"`
 }
 
 type jsonOptions struct {
@@ -41,14 +47,19 @@ type jsonOptions struct {
 }
 
 type jsonBenchmark struct {
-	Name     string            `json:"name"`
-	FullName string            `json:"full_name"`
-	Pkg      string            `json:"pkg,omitempty"`
-	Group    string            `json:"group,omitempty"`
-	Variant  string            `json:"variant,omitempty"`
-	Config   map[string]string `json:"config,omitempty"`
-	Metrics  []jsonMetric      `json:"metrics"`
-	Notes    []model.Note      `json:"notes,omitempty"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name"`
+	Pkg      string `json:"pkg,omitempty"`
+	// Verdict is the benchmark's one verdict against the first side
+	// after the baseline (analysis.Decision), first so that a script
+	// finds it; Decisions has one per side after the baseline.
+	Verdict   string            `json:"verdict,omitempty"`
+	Decisions []jsonDecision    `json:"decisions,omitempty"`
+	Group     string            `json:"group,omitempty"`
+	Variant   string            `json:"variant,omitempty"`
+	Config    map[string]string `json:"config,omitempty"`
+	Metrics   []jsonMetric      `json:"metrics"`
+	Notes     []model.Note      `json:"notes,omitempty"`
 	// VerdictMetric is the unit the benchmark's verdict is taken from
 	// when it measured both clocks; Clock says why.
 	VerdictMetric string     `json:"verdict_metric,omitempty"`
@@ -56,6 +67,52 @@ type jsonBenchmark struct {
 	// Missing is analysis.Benchmark.Missing: by side, why it lacks
 	// results.
 	Missing map[string]model.Missing `json:"missing,omitempty"`
+}
+
+type jsonDecision struct {
+	Side    string `json:"side"`
+	Verdict string `json:"verdict,omitempty"`
+	// Unit is the metric the verdict is taken from and By why: "time"
+	// (the clock, verdict_metric), "exact" (an exact metric that changed
+	// while the time did not), "metric" (no time: the first independent
+	// metric).
+	Unit     string   `json:"unit,omitempty"`
+	By       string   `json:"by,omitempty"`
+	Estimate *float64 `json:"estimate,omitempty"`
+	Lo       *float64 `json:"lo,omitempty"`
+	Hi       *float64 `json:"hi,omitempty"`
+	Delta    *float64 `json:"delta,omitempty"`
+	// Missing is the side's (or the baseline's) missing kind when there
+	// is no verdict for it; Lost when it fails the gate.
+	Missing string `json:"missing,omitempty"`
+	Lost    bool   `json:"lost,omitempty"`
+}
+
+type jsonTally struct {
+	Side         string   `json:"side"`
+	Benchmarks   int      `json:"benchmarks"`
+	Regressed    []string `json:"regressed"`
+	Improved     []string `json:"improved"`
+	Unchanged    int      `json:"unchanged"`
+	Inconclusive int      `json:"inconclusive"`
+	Lost         []string `json:"lost,omitempty"`
+	Other        int      `json:"other,omitempty"`
+}
+
+type jsonGate struct {
+	MaxRegression float64           `json:"max_regression"`
+	AllowMissing  bool              `json:"allow_missing,omitempty"`
+	Passed        bool              `json:"passed"`
+	Failures      []jsonGateFailure `json:"failures,omitempty"`
+}
+
+type jsonGateFailure struct {
+	Benchmark string   `json:"benchmark"`
+	Unit      string   `json:"unit,omitempty"`
+	Side      string   `json:"side"`
+	Change    *float64 `json:"change,omitempty"`
+	Missing   string   `json:"missing,omitempty"`
+	Text      string   `json:"text"`
 }
 
 type jsonClock struct {
@@ -252,6 +309,21 @@ func renderJSON(w io.Writer, rep *analysis.Report, _ Options) error {
 			return err
 		}
 	}
+	if head.AA {
+		if err := field("aa", true, false); err != nil {
+			return err
+		}
+	}
+	if len(head.Tallies) > 0 {
+		if err := field("tallies", head.Tallies, false); err != nil {
+			return err
+		}
+	}
+	if head.Gate != nil {
+		if err := field("gate", head.Gate, false); err != nil {
+			return err
+		}
+	}
 	if len(rep.Benchmarks) == 0 {
 		bw.WriteString("  \"benchmarks\": [],\n")
 	} else {
@@ -303,6 +375,33 @@ func jsonHead(rep *analysis.Report) jsonReport {
 		Benchmarks:  []jsonBenchmark{},
 		Comparisons: rep.Comparisons,
 		Notes:       rep.Notes,
+		AA:          rep.AA(),
+	}
+	names := func(idx []int) []string {
+		out := make([]string, 0, len(idx))
+		for _, i := range idx {
+			out = append(out, rep.Benchmarks[i].Key())
+		}
+		return out
+	}
+	for _, t := range rep.Tallies {
+		jt := jsonTally{Side: t.Side, Benchmarks: t.Benchmarks, Regressed: names(t.Regressed), Improved: names(t.Improved),
+			Unchanged: len(t.Unchanged), Inconclusive: len(t.Inconclusive), Other: len(t.Other)}
+		if len(t.Lost) > 0 {
+			jt.Lost = names(t.Lost)
+		}
+		out.Tallies = append(out.Tallies, jt)
+	}
+	if g := rep.Gated; g != nil {
+		jg := &jsonGate{MaxRegression: g.Limit, AllowMissing: g.AllowMissing, Passed: g.Passed()}
+		for _, f := range g.Failures {
+			jf := jsonGateFailure{Benchmark: f.Benchmark, Unit: f.Unit, Side: f.Side, Change: num(f.Estimate), Text: f.String()}
+			if f.Missing != nil {
+				jf.Missing = f.Missing.Kind
+			}
+			jg.Failures = append(jg.Failures, jf)
+		}
+		out.Gate = jg
 	}
 	for _, g := range rep.Geomeans {
 		jg := jsonGeomean{Unit: g.Unit, Better: better(g.Better), N: g.N}
@@ -321,6 +420,19 @@ func jsonHead(rep *analysis.Report) jsonReport {
 func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 	jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
 		Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
+	for k, d := range b.Decisions {
+		jd := jsonDecision{Side: d.Side, Verdict: string(d.Verdict), Unit: d.Unit, By: d.By}
+		if c := d.Change; c != nil {
+			jd.Estimate, jd.Lo, jd.Hi, jd.Delta = num(c.Estimate), num(c.Lo), num(c.Hi), num(c.Delta)
+		}
+		if m := d.Missing; m != nil && d.Change == nil {
+			jd.Missing, jd.Lost = m.Kind, m.Lost
+		}
+		if k == 0 {
+			jb.Verdict = jd.Verdict
+		}
+		jb.Decisions = append(jb.Decisions, jd)
+	}
 	if c := b.Clock; c != nil {
 		jb.VerdictMetric = c.Unit
 		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Why: c.Why, Contended: c.Contended, Intervals: c.Intervals,

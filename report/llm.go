@@ -13,8 +13,9 @@ import (
 func init() { register("llm", renderLLM) }
 
 // renderLLM writes key=value lines for tools that read text: one "run"
-// line, then one line per benchmark and metric with every side's summary
-// and every comparison, then one line per note. Keys of a side are
+// line, then per benchmark a "benchmark" line with its one verdict per
+// side (and the metric it is taken from) and one line per metric with
+// every side's summary and every comparison, then one line per note. Keys of a side are
 // prefixed with its label ("new.median"); values holding spaces, quotes
 // or '=' are Go-quoted. Missing numbers are "nan".
 func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
@@ -30,6 +31,25 @@ func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
 		"confidence", llmNum(o.Confidence), "alpha", llmNum(o.Alpha), "noise", llmNum(o.Noise),
 		"correction", o.Correction, "comparisons", strconv.Itoa(rep.Comparisons))
 	for _, b := range rep.Benchmarks {
+		if len(b.Decisions) > 0 {
+			// The benchmark's one verdict per side, and the metric it is
+			// taken from.
+			f := []string{"record", "benchmark", "benchmark", b.FullName}
+			if b.Pkg != "" {
+				f = append(f, "pkg", b.Pkg)
+			}
+			for k, d := range b.Decisions {
+				key := keys[k+1] + "."
+				f = append(f, key+"verdict", string(d.Verdict), key+"decided_by", d.Unit)
+				if d.Change != nil {
+					f = append(f, key+"change", llmNum(d.Change.Estimate), key+"change_lo", llmNum(d.Change.Lo), key+"change_hi", llmNum(d.Change.Hi))
+				}
+				if d.Missing != nil && d.Change == nil {
+					f = append(f, key+"missing", d.Missing.Kind)
+				}
+			}
+			kv(ew, f...)
+		}
 		for _, m := range b.Metrics {
 			f := []string{"record", "metric", "benchmark", b.FullName}
 			if b.Pkg != "" {

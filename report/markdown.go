@@ -7,30 +7,26 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/internal/words"
+	"github.com/rigorbench/rigor/model"
 )
 
 func init() { register("md", renderMarkdown) }
 
 // renderMarkdown writes GitHub-flavoured Markdown, fit for a pull-request
-// comment or $GITHUB_STEP_SUMMARY: a headline of verdict counts, a table
-// per unit, then the notes.
+// comment or $GITHUB_STEP_SUMMARY: the head (A/A, the verdicts counted by
+// benchmark, the gate), the sides, one results table per package (as
+// text's), the tables of the other metrics that are measurements of
+// their own (every metric's with -v), then the notes, folded.
 func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 	ew := &errWriter{w: w}
-	counts := map[analysis.Verdict]int{}
-	for _, b := range rep.Benchmarks {
-		for _, m := range b.Metrics {
-			for _, c := range m.Changes {
-				if c != nil {
-					counts[c.Verdict]++
-				}
-			}
-		}
-	}
 	sides := make([]string, len(rep.Sides))
 	for i, s := range rep.Sides {
 		sides[i] = mdEscape(s)
 	}
 	fmt.Fprintf(ew, "### rigor: %s\n\n", strings.Join(sides, " vs "))
+	for _, h := range headLines(rep) {
+		fmt.Fprintf(ew, "**%s**%s\n\n", mdEscape(h.lead), mdEscape(h.rest))
+	}
 	if run := rep.Run; run != nil && len(run.Command) > 0 {
 		// Quoted as a shell reads it, so that it can be pasted back.
 		fmt.Fprintf(ew, "%s\n\n", mdCode(TerminalSafe(shellQuote(run.Command))))
@@ -47,21 +43,33 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 		}
 		fmt.Fprintln(ew)
 	}
-	if len(rep.Sides) > 1 {
-		fmt.Fprintf(ew, "**%d regressed**, %d improved, %d unchanged, %d inconclusive", counts[analysis.Regressed],
-			counts[analysis.Improved], counts[analysis.Unchanged], counts[analysis.Inconclusive])
-		if rep.Paired {
-			fmt.Fprint(ew, " (paired, interleaved rounds)")
-		}
-		fmt.Fprint(ew, "\n\n")
+	if m := methodLine(rep); m != "" {
+		fmt.Fprintf(ew, "%s\n\n", mdEscape(m))
 	}
 	legend := true
+	if rep.Kind == model.KindExec && len(rep.Sides) > 1 {
+		mdTable(ew, execView(rep))
+		fmt.Fprintln(ew)
+		legend = false
+	}
 	for _, pkg := range packages(rep) {
 		if pkg != "" {
 			fmt.Fprintf(ew, "%s\n\n", mdCode(pkg))
 		}
+		if len(rep.Sides) > 1 && rep.Kind != model.KindExec {
+			rv := results(rep, pkg)
+			mdTable(ew, rv)
+			fmt.Fprintln(ew)
+			if rep.Paired && legend {
+				legend = false
+				fmt.Fprintf(ew, "%s\n\n", mdEscape(pairedLegend(rep)))
+			}
+			if rv.marked {
+				fmt.Fprintf(ew, "%s\n\n", mdEscape(disagreeLegend))
+			}
+		}
 		for _, unit := range units(rep, pkg) {
-			if !opts.Verbose && allZero(rep, pkg, unit) {
+			if !shownTable(rep, pkg, unit, opts.Verbose) {
 				continue
 			}
 			head := []string{mdEscape(unit)}
@@ -76,19 +84,29 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 				head = append(head, change+" ("+mdEscape(s)+")", words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
 			}
 			marked := false
-			fmt.Fprintf(ew, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
-			for _, b := range rep.Benchmarks {
+			align := []string{":---"}
+			for _, h := range head[1:] {
+				if h == "verdict" {
+					align = append(align, ":---")
+				} else {
+					align = append(align, "---:")
+				}
+			}
+			fmt.Fprintf(ew, "| %s |\n| %s |\n", strings.Join(head, " | "), strings.Join(align, " | "))
+			for bi := range rep.Benchmarks {
+				b := &rep.Benchmarks[bi]
 				if b.Pkg != pkg {
 					continue
 				}
-				for _, m := range b.Metrics {
-					if m.Unit != unit || !opts.Verbose && m.AllZero() {
+				for j, m := range b.Metrics {
+					if m.Unit != unit || !shownRow(rep, b, j, opts.Verbose) {
 						continue
 					}
+					context := !m.Decides() || m.DerivedFrom != ""
 					sc := rowScaler(m)
 					row := []string{mdEscape(b.FullName)}
 					for _, s := range m.Sides {
-						row = append(row, center(s, sc))
+						row = append(row, metricCenter(m, s, sc))
 					}
 					for i, c := range m.Changes {
 						if c == nil {
@@ -96,7 +114,10 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 							continue
 						}
 						v := string(c.Verdict)
-						if c.Verdict.Significant() {
+						switch {
+						case context:
+							v = "context"
+						case c.Verdict.Significant():
 							v = "**" + v + "**"
 						}
 						est := estimate(c, m.Unit, percent)
@@ -104,7 +125,11 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 							est += disagreeMark
 							marked = true
 						}
-						row = append(row, est, changeCI(c), pValue(c), v)
+						p := pValue(c)
+						if c.Test == "exact" {
+							p = ""
+						}
+						row = append(row, est, changeCI(c), p, v)
 					}
 					fmt.Fprintf(ew, "| %s |\n", strings.Join(row, " | "))
 				}
@@ -119,15 +144,44 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 			}
 		}
 	}
-	if notes := footnotes(rep, opts.Verbose); len(notes) > 0 {
-		fmt.Fprintln(ew, "<details><summary>Notes</summary>")
-		fmt.Fprintln(ew)
+	if notes, hidden := footnotes(rep, opts.Verbose); len(notes) > 0 || hidden > 0 {
+		fmt.Fprintf(ew, "<details><summary>%s</summary>\n\n", notesHeader(hidden))
 		for _, n := range notes {
 			fmt.Fprintf(ew, "- %s\n", mdEscape(n))
 		}
 		fmt.Fprintln(ew, "\n</details>")
 	}
 	return ew.err
+}
+
+// mdTable writes a results table: names left-aligned, numbers right,
+// words (the verdict, what decided it) left; a significant verdict in
+// bold.
+func mdTable(w io.Writer, rv resultsView) {
+	align := []string{":---"}
+	for _, h := range rv.header[1:] {
+		switch h {
+		case "verdict", "decided by", "parameters":
+			align = append(align, ":---")
+		default:
+			align = append(align, "---:")
+		}
+	}
+	head := make([]string, len(rv.header))
+	for i, h := range rv.header {
+		head[i] = mdEscape(h)
+	}
+	fmt.Fprintf(w, "| %s |\n| %s |\n", strings.Join(head, " | "), strings.Join(align, " | "))
+	for _, r := range rv.rows {
+		cells := make([]string, len(r.cells))
+		for i, c := range r.cells {
+			cells[i] = mdEscape(c)
+			if i > 0 && rv.header[i] == "verdict" && analysis.Verdict(c).Significant() {
+				cells[i] = "**" + cells[i] + "**"
+			}
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
 }
 
 // mdEscaper backslash-escapes every ASCII punctuation character that

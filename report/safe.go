@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -79,7 +80,38 @@ func terminalSafeReport(rep *analysis.Report) *analysis.Report {
 			}
 			nb.Metrics[j] = nm
 		}
+		nb.Decisions = make([]analysis.Decision, len(b.Decisions))
+		for k, d := range b.Decisions {
+			d.Side, d.Unit = f(d.Side), f(d.Unit)
+			if d.Metric >= 0 && k < len(nb.Metrics[d.Metric].Changes) {
+				d.Change = nb.Metrics[d.Metric].Changes[k]
+			}
+			if d.Missing != nil {
+				d.Missing = safeMissing(*d.Missing, f)
+			}
+			nb.Decisions[k] = d
+		}
 		out.Benchmarks[i] = nb
+	}
+	out.Missing = make([]analysis.Missing, len(rep.Missing))
+	for i, m := range rep.Missing {
+		out.Missing[i] = *safeMissing(m, f)
+	}
+	out.Tallies = slices.Clone(rep.Tallies)
+	for i := range out.Tallies {
+		out.Tallies[i].Side = f(out.Tallies[i].Side)
+	}
+	if g := rep.Gated; g != nil {
+		ng := *g
+		ng.Failures = slices.Clone(g.Failures)
+		for i, gf := range ng.Failures {
+			gf.Benchmark, gf.Unit, gf.Side, gf.Base = f(gf.Benchmark), f(gf.Unit), f(gf.Side), f(gf.Base)
+			if gf.Missing != nil {
+				gf.Missing = safeMissing(*gf.Missing, f)
+			}
+			ng.Failures[i] = gf
+		}
+		out.Gated = &ng
 	}
 	out.Geomeans = make([]analysis.Geomean, len(rep.Geomeans))
 	for i, g := range rep.Geomeans {
@@ -87,6 +119,12 @@ func terminalSafeReport(rep *analysis.Report) *analysis.Report {
 		out.Geomeans[i] = g
 	}
 	return &out
+}
+
+// safeMissing returns a copy of m with f applied to its strings.
+func safeMissing(m analysis.Missing, f func(string) string) *analysis.Missing {
+	m.Benchmark, m.Side, m.Reason = f(m.Benchmark), f(m.Side), f(m.Reason)
+	return &m
 }
 
 // reportStrings reports whether pred holds for some string of rep that
@@ -102,6 +140,11 @@ func reportStrings(rep *analysis.Report, pred func(string) bool) bool {
 	}
 	if anyOf(rep.Sides...) || anyOf(model.Texts(rep.Notes)...) {
 		return true
+	}
+	for _, m := range rep.Missing {
+		if anyOf(m.Benchmark, m.Side, m.Reason) {
+			return true
+		}
 	}
 	for _, b := range rep.Benchmarks {
 		if anyOf(b.Name, b.FullName, b.Pkg, b.Group, b.Variant) || anyOf(model.Texts(b.Notes)...) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rigorbench/rigor/analysis"
 	"github.com/rigorbench/rigor/internal/words"
+	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -30,8 +31,15 @@ var styles = []string{"benchstat", "tree", "table"}
 // "table" (bordered tables).
 func Styles() []string { return append([]string(nil), styles...) }
 
-// renderText writes a benchstat-like table per package and unit, with the
-// change's confidence interval and a verdict column, then the footnotes.
+// renderText writes, after the head (A/A, the verdicts counted by
+// benchmark, the gate, the sides), one results table per package: a row
+// per benchmark with the metric that decided its verdict (benchstat's
+// columns: each side's median ± CI, the change with its interval, the
+// verdict, and the clock when it is not wall time); then the tables of
+// the other metrics that are measurements of their own, as benchstat
+// prints them; then the notes. With Verbose, every metric's table
+// follows, the context ones (the other clock, the CPU waits, derived
+// units) marked as such instead of a verdict.
 func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 	switch opts.Style {
 	case "tree":
@@ -44,48 +52,136 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 	}
 	ew := &errWriter{w: w}
 	opts.Width = lineWidth(opts)
-	if rep.Paired {
-		fmt.Fprintf(ew, "paired: %d sides measured in interleaved rounds\n", len(rep.Sides))
+	if rep.Kind == model.KindExec && len(rep.Sides) > 1 {
+		renderExecText(ew, rep, opts)
+		return ew.err
+	}
+	for _, h := range headLines(rep) {
+		for _, l := range wrap(h.String(), opts.Width, "  ") {
+			fmt.Fprintln(ew, l)
+		}
 	}
 	for _, l := range sideLines(rep) {
 		fmt.Fprintln(ew, l)
 	}
+	if m := methodLine(rep); m != "" {
+		fmt.Fprintln(ew, m)
+	}
 	legend := rep.Paired && len(rep.Sides) > 1
-	for _, pkg := range packages(rep) {
+	for i, pkg := range packages(rep) {
+		if i > 0 || len(rep.Sides) > 1 || len(sideLines(rep)) > 0 {
+			fmt.Fprintln(ew)
+		}
 		printConfig(ew, rep, pkg)
+		if len(rep.Sides) > 1 {
+			resultsTable(ew, rep, pkg, opts, &legend)
+			fmt.Fprintln(ew)
+		}
 		for _, unit := range units(rep, pkg) {
-			if !opts.Verbose && allZero(rep, pkg, unit) {
+			if !shownTable(rep, pkg, unit, opts.Verbose) {
 				continue
 			}
 			textTable(ew, rep, pkg, unit, opts, &legend)
 			fmt.Fprintln(ew)
 		}
 	}
-	notes := footnotes(rep, opts.Verbose)
-	if len(notes) > 0 {
-		fmt.Fprintln(ew, "Notes:")
-		for _, n := range notes {
-			fmt.Fprintf(ew, "  - %s\n", n)
-		}
-	}
+	writeTextNotes(ew, rep, opts)
 	return ew.err
 }
 
-// allZero reports whether every row of unit in pkg is an exact 0 on
-// every side (allocs/op of benchmarks that never allocate): text and md
-// leave such a table out unless verbose.
-func allZero(rep *analysis.Report, pkg, unit string) bool {
+// methodLine says how the sides were compared: "paired: 56 rounds,
+// interleaved; 95% CIs; noise band ±1%". Empty for one side.
+func methodLine(rep *analysis.Report) string {
+	if len(rep.Sides) < 2 {
+		return ""
+	}
+	how := "ratio of medians"
+	if rep.Paired {
+		how = "paired"
+		if n := roundsCompared(rep); n > 0 {
+			how += fmt.Sprintf(": %d interleaved %s", n, words.Plural(n, "round", "rounds"))
+		} else {
+			how += ": interleaved rounds"
+		}
+	}
+	return fmt.Sprintf("%s; %s CIs; noise band ±%s", how, words.PctSetting(rep.Options.Confidence), words.PctSetting(rep.Options.Noise))
+}
+
+// roundsCompared is the most pairs any benchmark's verdict rests on.
+func roundsCompared(rep *analysis.Report) int {
+	n := 0
+	for _, b := range rep.Benchmarks {
+		for _, d := range b.Decisions {
+			if d.Change != nil && d.Change.Paired {
+				n = max(n, d.Change.N)
+			}
+		}
+	}
+	return n
+}
+
+// shownTable reports whether the table of unit in pkg has a row to show
+// after the results table (see shownRow).
+func shownTable(rep *analysis.Report, pkg, unit string, verbose bool) bool {
 	for _, b := range rep.Benchmarks {
 		if b.Pkg != pkg {
 			continue
 		}
-		for _, m := range b.Metrics {
-			if m.Unit == unit && !m.AllZero() {
-				return false
+		for j, m := range b.Metrics {
+			if m.Unit == unit && shownRow(rep, &b, j, verbose) {
+				return true
 			}
 		}
 	}
-	return true
+	return false
+}
+
+// shownRow reports whether metric j of b has a row in its unit's table
+// after the results table. With verbose, every metric has. Otherwise a
+// metric that is a measurement of its own and did not decide the
+// verdict: not the row's metric of the results table, not context (the
+// other clock, the CPU waits), not derived from another (B/s), and not
+// routine (an exact metric the same on every side, medians of 0 that did
+// not change).
+func shownRow(rep *analysis.Report, b *analysis.Benchmark, j int, verbose bool) bool {
+	if verbose {
+		return true
+	}
+	m := &b.Metrics[j]
+	if len(rep.Sides) < 2 {
+		return m.DerivedFrom == "" && m.Decides() && !m.AllZero()
+	}
+	return !b.Decider(j) && m.Decides() && m.DerivedFrom == "" && !m.Settled()
+}
+
+// resultsTable writes pkg's results table (see results), aligned.
+func resultsTable(w io.Writer, rep *analysis.Report, pkg string, opts Options, legend *bool) {
+	rv := results(rep, pkg)
+	nsides := len(rep.Sides)
+	g := grid{rows: [][]string{rv.header}, words: map[int]bool{}, verdictOf: map[int]int{}, verdicts: [][]analysis.Verdict{nil}}
+	for k := range rep.Sides[1:] {
+		g.words[nsides+3*k+3] = true
+		g.verdictOf[nsides+3*k+3] = k
+	}
+	if rv.by {
+		g.words[len(rv.header)-1] = true
+	}
+	for _, r := range rv.rows {
+		g.rows = append(g.rows, r.cells)
+		g.verdicts = append(g.verdicts, r.verdicts)
+	}
+	g.write(w, opts)
+	if rep.Paired && nsides > 1 && *legend {
+		*legend = false
+		for _, l := range wrap(pairedLegend(rep), opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+	if rv.marked {
+		for _, l := range wrap(disagreeLegend, opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
 }
 
 // packages returns the packages of rep's benchmarks in order of first
@@ -144,32 +240,39 @@ func printConfig(w io.Writer, rep *analysis.Report, pkg string) {
 
 // textTable writes one package's table of unit, as benchstat does: a
 // row per benchmark with each side's median ± CI (scaled per row) and
-// the change against the baseline. Under the first paired table (while
-// *legend is true) a line says what the change column holds; under any
-// table with a change marked disagreeMark, why.
+// the change against the baseline, its interval, p and verdict; a
+// context row (the other clock, the CPU waits, a derived unit) says
+// "context" instead of a verdict of its own. Under the first paired
+// table (while *legend is true) a line says what the change column
+// holds; under any table with a change marked disagreeMark, why.
 func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options, legend *bool) {
 	header := append([]string{unit}, rep.Sides...)
 	for _, s := range rep.Sides[1:] {
 		header = append(header, changeHeader(rep, s), words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
 	}
-	rows := [][]string{header}
-	var verdicts [][]analysis.Verdict
-	verdicts = append(verdicts, nil)
 	nsides := len(rep.Sides)
+	g := grid{rows: [][]string{header}, words: map[int]bool{}, verdictOf: map[int]int{}}
+	for k := range rep.Sides[1:] {
+		g.words[nsides+4*k+4] = true
+		g.verdictOf[nsides+4*k+4] = k
+	}
+	g.verdicts = append(g.verdicts, nil)
 	marked := make([]bool, nsides-1) // by change column: some row disagrees
 	var marks [][]bool
-	for _, b := range rep.Benchmarks {
+	for bi := range rep.Benchmarks {
+		b := &rep.Benchmarks[bi]
 		if b.Pkg != pkg {
 			continue
 		}
-		for _, m := range b.Metrics {
-			if m.Unit != unit || !opts.Verbose && m.AllZero() {
+		for j, m := range b.Metrics {
+			if m.Unit != unit || !shownRow(rep, b, j, opts.Verbose) {
 				continue
 			}
+			context := !m.Decides() || m.DerivedFrom != ""
 			sc := rowScaler(m)
 			row := []string{b.FullName}
 			for _, s := range m.Sides {
-				row = append(row, center(s, sc))
+				row = append(row, metricCenter(m, s, sc))
 			}
 			var vs []analysis.Verdict
 			mk := make([]bool, nsides-1)
@@ -181,46 +284,50 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 				}
 				mk[i] = m.DisagreesWithMedians(i)
 				marked[i] = marked[i] || mk[i]
-				row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c)+" n="+fmt.Sprint(c.N), string(c.Verdict))
-				vs = append(vs, c.Verdict)
+				v := c.Verdict
+				if context {
+					v = "context" // not a verdict: shown, uncoloured
+				}
+				row = append(row, estimate(c, m.Unit, percent), changeCI(c), pValue(c)+" n="+fmt.Sprint(c.N), string(v))
+				vs = append(vs, v)
 			}
-			rows = append(rows, row)
-			verdicts = append(verdicts, vs)
+			g.rows = append(g.rows, row)
+			g.verdicts = append(g.verdicts, vs)
 			marks = append(marks, mk)
 		}
 	}
 	// A marked change keeps its digits aligned with the others.
 	for ri, mk := range marks {
 		for i, on := range mk {
-			if col := 1 + nsides + 4*i; marked[i] && col < len(rows[ri+1]) && rows[ri+1][col] != "-" {
+			if col := 1 + nsides + 4*i; marked[i] && col < len(g.rows[ri+1]) && g.rows[ri+1][col] != "-" {
 				if on {
-					rows[ri+1][col] += disagreeMark
+					g.rows[ri+1][col] += disagreeMark
 				} else {
-					rows[ri+1][col] += " "
+					g.rows[ri+1][col] += " "
 				}
 			}
 		}
 	}
-	for _, g := range rep.Geomeans {
-		if g.Unit != unit || len(packages(rep)) > 1 {
-			continue
+	for _, gm := range rep.Geomeans {
+		if gm.Unit != unit || len(packages(rep)) > 1 || !opts.Verbose && len(rep.Sides) > 1 {
+			continue // the results table has the geomean of the verdicts' metric
 		}
-		sc := geomeanScaler(g)
+		sc := geomeanScaler(gm)
 		row := []string{"geomean"}
-		for _, c := range g.Centers {
+		for _, c := range gm.Centers {
 			row = append(row, scaled(c, sc))
 		}
-		for i, c := range g.Changes {
+		for i, c := range gm.Changes {
 			cell := percent(c)
 			if i < len(marked) && marked[i] {
 				cell += " "
 			}
 			row = append(row, cell, "", "", "")
 		}
-		rows = append(rows, row)
-		verdicts = append(verdicts, nil)
+		g.rows = append(g.rows, row)
+		g.verdicts = append(g.verdicts, nil)
 	}
-	writeGrid(w, rows, verdicts, opts, nsides)
+	g.write(w, opts)
 	if opts.Verbose {
 		for _, l := range estimateLines(rep, pkg, unit) {
 			for _, wl := range wrap(l, opts.Width, "    ") {
@@ -280,12 +387,23 @@ func estimateLines(rep *analysis.Report, pkg, unit string) []string {
 	return lines
 }
 
-// writeGrid aligns rows into columns: the name column left-aligned,
-// numbers right-aligned, verdicts coloured. Names that do not fit the
-// width are grouped under their shared prefix and shortened, never so
-// far that two read the same (see groupNames); the geomean row stays
-// as it is.
-func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts Options, nsides int) {
+// A grid is rows of cells to align in columns: names left-aligned,
+// numbers right-aligned, the columns of words (and the header)
+// left-aligned, verdicts coloured.
+type grid struct {
+	rows [][]string
+	// words are the columns of words; verdictOf maps a verdict column to
+	// its index in verdicts[row].
+	words     map[int]bool
+	verdictOf map[int]int
+	verdicts  [][]analysis.Verdict
+}
+
+// write aligns the grid. Names that do not fit the width are grouped
+// under their shared prefix and shortened, never so far that two read
+// the same (see groupNames); the geomean row stays as it is.
+func (g *grid) write(w io.Writer, opts Options) {
+	rows := g.rows
 	ncol := 0
 	for _, r := range rows {
 		ncol = max(ncol, len(r))
@@ -304,7 +422,7 @@ func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts
 	}
 	var names []string
 	for ri, r := range rows {
-		if ri > 0 && !(ri == len(rows)-1 && r[0] == "geomean" && verdicts[ri] == nil) {
+		if ri > 0 && !(ri == len(rows)-1 && r[0] == "geomean" && g.verdicts[ri] == nil) {
 			names = append(names, r[0])
 		}
 	}
@@ -328,12 +446,11 @@ func writeGrid(w io.Writer, rows [][]string, verdicts [][]analysis.Verdict, opts
 			switch {
 			case i == 0:
 				line.WriteString(pad(c, widths[0], false))
-			case ri == 0 || (i > nsides && (i-nsides)%4 == 0):
-				// Headers and verdicts are words: left-aligned.
+			case ri == 0 || g.words[i]:
 				cell := pad(c, widths[i], false)
 				// The geomean row has no verdicts.
-				if k := (i-nsides)/4 - 1; ri > 0 && opts.Color && k < len(verdicts[ri]) {
-					cell = colorize(cell, verdicts[ri][k])
+				if k, ok := g.verdictOf[i]; ok && ri > 0 && opts.Color && k < len(g.verdicts[ri]) {
+					cell = colorize(cell, g.verdicts[ri][k])
 				}
 				line.WriteString(cell)
 			default:
@@ -354,19 +471,29 @@ func colorize(s string, v analysis.Verdict) string {
 	return s
 }
 
+// writeTextNotes writes the notes as a list, under a title that says how
+// many more -v shows.
+func writeTextNotes(w io.Writer, rep *analysis.Report, opts Options) {
+	notes, hidden := footnotes(rep, opts.Verbose)
+	if len(notes) > 0 {
+		fmt.Fprintln(w, notesHeader(hidden)+":")
+		for _, n := range notes {
+			fmt.Fprintf(w, "  - %s\n", n)
+		}
+	} else if hidden > 0 {
+		fmt.Fprintln(w, "("+notesHeader(hidden)+")")
+	}
+}
+
 // footnotes lists the notes as the analysis digests them (see
-// analysis.Report.Digest), with a last line counting what verbose would
-// add.
-func footnotes(rep *analysis.Report, verbose bool) []string {
+// analysis.Report.Digest), and how many more verbose would show.
+func footnotes(rep *analysis.Report, verbose bool) ([]string, int) {
 	lines, hidden := rep.Digest(verbose)
-	out := make([]string, 0, len(lines)+1)
+	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		out = append(out, l.String())
 	}
-	if hidden > 0 {
-		out = append(out, fmt.Sprintf("(%d routine %s not shown: exact comparisons, outliers kept, profile files, derived units; -v shows them)", hidden, words.Plural(hidden, "note", "notes")))
-	}
-	return out
+	return out, hidden
 }
 
 // errWriter remembers the first write error so renderers can write freely

@@ -43,8 +43,15 @@ func renderSections(w io.Writer, rep *analysis.Report, opts Options, write func(
 	opts.Width = lineWidth(opts)
 	ew := &errWriter{w: w}
 	secs, notes := sections(rep, opts.Verbose)
+	for _, h := range headLines(rep) {
+		for _, l := range wrap(h.String(), opts.Width, "  ") {
+			fmt.Fprintln(ew, l)
+		}
+	}
 	if h := headline(rep); h != "" {
-		fmt.Fprintln(ew, h)
+		for _, l := range wrap(h, opts.Width, "  ") {
+			fmt.Fprintln(ew, l)
+		}
 	}
 	for _, l := range sideLines(rep) {
 		fmt.Fprintln(ew, l)
@@ -168,12 +175,12 @@ func sections(rep *analysis.Report, verbose bool) ([]section, []footnote) {
 	var secs []section
 	if variantsAsRows(rep) {
 		for i := range rep.Benchmarks {
-			secs = append(secs, variantSection(rep, &rep.Benchmarks[i], mark))
+			secs = append(secs, variantSection(rep, &rep.Benchmarks[i], mark, verbose))
 		}
 		return secs, notes
 	}
 	for _, pkg := range packages(rep) {
-		secs = append(secs, packageSection(rep, pkg, mark))
+		secs = append(secs, packageSection(rep, pkg, mark, verbose))
 	}
 	return secs, notes
 }
@@ -203,9 +210,19 @@ func benchNotes(b *analysis.Benchmark, verbose bool) []string {
 	return out
 }
 
-// primary returns the index of the metric a row shows: sec/op when
-// present, else the first that is not a throughput.
+// primary returns the index of the metric a row shows: the one that
+// decided the benchmark's verdict against the first other side (see
+// analysis.Decision), or the one that decides by default; without
+// either, sec/op when present, else the first that is not a throughput.
 func primary(b *analysis.Benchmark) int {
+	if len(b.Decisions) > 0 && b.Decisions[0].Metric >= 0 {
+		return b.Decisions[0].Metric
+	}
+	for i := range b.Metrics {
+		if b.Decider(i) {
+			return i
+		}
+	}
 	for i, m := range b.Metrics {
 		if m.Unit == "sec/op" {
 			return i
@@ -236,11 +253,13 @@ func isThroughput(m analysis.Metric) bool {
 
 // extras returns the indexes of the metrics shown as sub-rows: every
 // metric but the primary and the throughput, except exact metrics that
-// are identical on every side (they are listed once in a footer).
-func extras(b *analysis.Benchmark) (show []int, identical []string) {
+// are identical on every side (they are listed once in a footer) and,
+// unless verbose, context (the other clock, the CPU waits) and units
+// derived from another.
+func extras(b *analysis.Benchmark, verbose bool) (show []int, identical []string) {
 	p, t := primary(b), throughput(b)
 	for i, m := range b.Metrics {
-		if i == p || i == t {
+		if i == p || i == t || !verbose && (!m.Decides() || m.DerivedFrom != "") {
 			continue
 		}
 		if m.Exact && len(m.Changes) > 0 && !slices.ContainsFunc(m.Changes, func(c *analysis.Change) bool {
@@ -259,7 +278,7 @@ func extras(b *analysis.Benchmark) (show []int, identical []string) {
 // the column header or the row.
 func unitSuffix(unit string) string {
 	switch unit {
-	case "sec/op", "sec":
+	case "sec/op", "sec", "cpu-sec/op", "wait-sec/op":
 		return "s"
 	case "B/op", "B":
 		return "B"
@@ -378,7 +397,7 @@ func roundsTitle(rep *analysis.Report, s analysis.Summary) string {
 
 // variantSection lays out one benchmark whose sides are variants: a row
 // per variant, under its subgroup when it has one.
-func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*analysis.Benchmark, string) string) section {
+func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*analysis.Benchmark, string) string, verbose bool) section {
 	p, t := primary(b), throughput(b)
 	pm := b.Metrics[p]
 	title := b.FullName
@@ -399,7 +418,7 @@ func variantSection(rep *analysis.Report, b *analysis.Benchmark, mark func(*anal
 		s.cols = append(s.cols, b.Metrics[t].Unit)
 		s.drop = []int{4, 2}
 	}
-	show, identical := extras(b)
+	show, identical := extras(b, verbose)
 
 	// Variants grouped by subgroup, in the order of their first variant.
 	type node struct {
@@ -565,7 +584,7 @@ func (n *tnode) leaves(path string, out *[]leaf) {
 
 // packageSection lays out one package's benchmarks as a tree of their
 // names' slash-separated parts, comparing at most two sides.
-func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchmark, string) string) section {
+func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchmark, string) string, verbose bool) section {
 	two := len(rep.Sides) == 2
 	last := len(rep.Sides) - 1
 	s := section{title: "pkg: " + pkg, verdictCol: -1}
@@ -678,12 +697,17 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 				continue
 			}
 			r = metricRow(b.Metrics[primary(b)], r)
+			if two && len(b.Decisions) > 0 {
+				if c := clockWords(&b.Decisions[0]); c != "" && r.cells[4] != "" {
+					r.cells[4] += " (" + c + ")" // the verdict's metric, when not wall time
+				}
+			}
 			if tm := tp(b); tm != nil {
 				r.cells[ncols-1] = centerOnly(tm.Unit, tm.Sides[last])
 			}
 			r.note = mark(b, b.FullName)
 			s.rows = append(s.rows, r)
-			show, same := extras(b)
+			show, same := extras(b, verbose)
 			for _, u := range same {
 				if identical[u] == 0 {
 					identicalOrder = append(identicalOrder, u)

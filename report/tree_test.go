@@ -18,6 +18,14 @@ func TestTreeFitsWidthAndAligns(t *testing.T) {
 				t.Fatal(err)
 			}
 			body, _, _ := strings.Cut(b.String(), "\nNotes:")
+			// The head, up to the first blank line, is prose (wrapped to
+			// the width, checked below), not columns.
+			head, body, _ := strings.Cut(body, "\n\n")
+			for _, line := range strings.Split(head, "\n") {
+				if got := width(line); got > w {
+					t.Errorf("width %d, style %q: head line is %d columns wide:\n%s", w, style, got, line)
+				}
+			}
 			ciEnd := -1
 			for _, line := range strings.Split(body, "\n") {
 				if strings.HasPrefix(line, "old vs new") || strings.HasPrefix(line, "identical on every side") {

@@ -23,16 +23,25 @@ var (
 
 // TestCompareSeed003 checks the text table against benchstat's numbers on
 // the same files (8107.5n -> 800.4n, -90.13%; 42.195Ki -> 1.867Ki,
-// -95.57%; 127 -> 8, -93.70%).
+// -95.57%; 127 -> 8, -93.70%; B/s +913.05%). Exact values are shown
+// without benchstat's "± 0%", and B/s, derived from sec/op, is context
+// shown with -v (issue 24).
 func TestCompareSeed003(t *testing.T) {
 	out, errOut, code := rigor(t, "compare", seedBase, seedOpt)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	for _, want := range []string{"8107.5n ± 7%", "800.4n ± 13%", "-90.13%", "42.195Ki ± 0%", "1.867Ki ± 0%", "-95.57%", "-93.70%", "+913.05%", "improved"} {
+	for _, want := range []string{"8107.5n ± 7%", "800.4n ± 13%", "-90.13%", "42.195Ki ", "1.867Ki ", "-95.57%", " 127 ", " 8 ", "-93.70%", "improved"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "B/s") {
+		t.Errorf("B/s, derived from sec/op, shown without -v:\n%s", out)
+	}
+	verbose, _, _ := rigor(t, "compare", "-v", seedBase, seedOpt)
+	if !strings.Contains(verbose, "+913.05%") {
+		t.Errorf("-v lacks B/s's +913.05%%:\n%s", verbose)
 	}
 	for _, bad := range []string{"regressed", "inconclusive"} {
 		if strings.Contains(out, bad) {
@@ -209,11 +218,11 @@ func TestCompareNeutralisesEscapes(t *testing.T) {
 func TestCompareVerbose(t *testing.T) {
 	const exact = "values never vary within a side: compared exactly"
 	stdout, _, code := rigorIn(t, "", "compare", seedBase, seedOpt)
-	if code != exitOK || strings.Contains(stdout, exact) || !strings.Contains(stdout, "routine note") {
+	if code != exitOK || strings.Contains(stdout, exact) || !strings.Contains(stdout, "-v shows") {
 		t.Errorf("default: exit %d, want the exact note counted, not shown:\n%s", code, stdout)
 	}
 	stdout, _, code = rigorIn(t, "", "compare", "-v", seedBase, seedOpt)
-	if code != exitOK || !strings.Contains(stdout, exact) || strings.Contains(stdout, "routine note") {
+	if code != exitOK || !strings.Contains(stdout, exact) || strings.Contains(stdout, "-v shows") {
 		t.Errorf("-v: exit %d, want the exact note shown:\n%s", code, stdout)
 	}
 }

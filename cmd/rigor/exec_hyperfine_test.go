@@ -133,7 +133,8 @@ func TestExecHyperfineFlagsTable(t *testing.T) {
 		args  []string
 		check func(t *testing.T, dir, stdout, stderr string)
 	}{
-		{"runs fixed, rule off", []string{"-r", "3", "true", "true x"}, func(t *testing.T, dir, stdout, stderr string) {
+		// The stop reason is a note for -v (issue 24).
+		{"runs fixed, rule off", []string{"-r", "3", "-v", "true", "true x"}, func(t *testing.T, dir, stdout, stderr string) {
 			run := readRunJSON(t, dir)
 			if n := len(run.Benchmarks[0].Metric("sec/op").BySide("true")); n != 3 {
 				t.Errorf("%d rounds, want 3", n)

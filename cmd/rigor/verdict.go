@@ -98,6 +98,8 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 // --max-regression, or, unless --allow-missing, failed or is missing
 // where the baseline has it. Each failure is one line on s.err.
 func (f *verdictFlags) emit(s stdio, rep *analysis.Report) error {
+	// The gate is applied first, so that the report says its outcome.
+	fails := rep.ApplyGate(f.maxRegression/100, f.allowMissing)
 	err := f.write(s.out, func(w io.Writer) error {
 		color := false
 		if file, ok := w.(*os.File); ok {
@@ -111,10 +113,6 @@ func (f *verdictFlags) emit(s stdio, rep *analysis.Report) error {
 	if err != nil {
 		return err
 	}
-	if f.maxRegression < 0 {
-		return nil
-	}
-	fails := f.gate(rep, f.maxRegression)
 	if len(fails) == 0 {
 		return nil
 	}
@@ -128,11 +126,7 @@ func (f *verdictFlags) emit(s stdio, rep *analysis.Report) error {
 // gate returns rep's gate failures at limit percent, without the lost
 // benchmarks when --allow-missing says they are accepted.
 func (f *verdictFlags) gate(rep *analysis.Report, limit float64) []analysis.GateFailure {
-	fails := rep.Gate(limit / 100)
-	if f.allowMissing {
-		fails = slices.DeleteFunc(fails, func(g analysis.GateFailure) bool { return g.Missing != nil })
-	}
-	return fails
+	return rep.GateFailures(limit/100, f.allowMissing)
 }
 
 // write calls render with out, or with the file -o names.
