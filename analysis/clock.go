@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -327,7 +326,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	switch {
 	case math.IsNaN(c.CPUPerWall) || c.CPUPerWall < cpuBoundShare:
 		c.Why = ClockNotCPUBound
-		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (CPU time %s): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, cpuShareWords(c))
+		c.Reason = fmt.Sprintf("%s, but the benchmark is not CPU-bound (%s): it waits, and CPU time would hide the waiting, so the verdict stays on wall time", busy, cpuShareWords(c))
 	case command && (c.Basis != BasisQuiet || c.CPUPerWall > oneThread):
 		c.Why = ClockThreads
 		if c.Basis != BasisQuiet {
@@ -337,7 +336,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		}
 	case !command && c.Procs == 1 && c.CPUPerWall > oneThread && (c.Basis == BasisQuiet || c.Basis == BasisNotWaiting):
 		c.Why = ClockThreads
-		c.Reason = fmt.Sprintf("%s, but at GOMAXPROCS 1 the benchmark kept %s busy (CPU time %s): threads outside Go's scheduler (cgo, system calls) that the rule cannot see, so the verdict stays on wall time", busy, cpusWords(c.CPUPerWall), cpuShareWords(c))
+		c.Reason = fmt.Sprintf("%s, but at GOMAXPROCS 1 the benchmark kept %s busy (%s): threads outside Go's scheduler (cgo, system calls) that the rule cannot see, so the verdict stays on wall time", busy, cpusWords(c.CPUPerWall), cpuShareWords(c))
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
 		c.Why = ClockWaits
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
@@ -351,7 +350,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("%s, but CPU time varied as much as wall time from round to round (%.1f%% against %.1f%%), so the verdict stays on wall time", busy, 100*cpuSpread, 100*wallSpread)
 	default:
 		c.Unit, c.Why = CPUUnit, ClockCPUBound
-		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (CPU time %s, %s), so CPU time is used for the verdict", busy, cpuShareWords(c), evidenceWords(c))
+		c.Reason = fmt.Sprintf("%s: wall time measured the machine; the benchmark is CPU-bound (%s, %s), so CPU time is used for the verdict", busy, cpuShareWords(c), evidenceWords(c))
 	}
 	return c
 }
@@ -381,29 +380,69 @@ func quietCPU(run *model.Run, b *model.Benchmark, c *Clock, wall, cpu *model.Met
 	c.WallSpread, c.CPUSpread = wallSpread, cpuSpread
 	c.CPUSamples, c.WallSamples = len(cpu.Samples), len(wall.Samples)
 	c.Unit, c.Why = CPUUnit, ClockSteadier
-	c.Reason = fmt.Sprintf("CPU time decides: the benchmark is CPU-bound (CPU time %s, %s), so its CPU time is its wall time less the moments it waited for a CPU, and it varied less from round to round (%.1f%% against %.1f%%)",
+	c.Reason = fmt.Sprintf("CPU time decides: the benchmark is CPU-bound (%s, %s), so its CPU time is its wall time less the moments it waited for a CPU, and it varied less from round to round (%.1f%% against %.1f%%)",
 		cpuShareWords(c), evidenceWords(c), 100*cpuSpread, 100*wallSpread)
 }
 
-// cpuShareWords says what c.CPUPerWall measured, against what.
+// cpuShareWords says what c.CPUPerWall measured, against what, as
+// shareWords does.
 func cpuShareWords(c *Clock) string {
-	return shareWords(fmt.Sprintf("%.0f%%", 100*c.CPUPerWall), c.Basis)
+	return shareWords(c.CPUPerWall, c.CPUPerWall, c.Basis)
 }
 
-// shareWords says what a CPU share (pct, in words: "93%", "90% to 95%")
-// measured against basis was.
-func shareWords(pct, basis string) string {
+// shareWords says what a CPU share from lo to hi measured against basis
+// was, in words a person knows: "CPU time 93% of wall time on the quiet
+// rounds", "it kept about 2 CPUs busy on the quiet rounds", "about twice
+// the CPU a fair scheduler could give one thread" (not "202% of the
+// share of a CPU a fair scheduler could give one thread").
+func shareWords(lo, hi float64, basis string) string {
+	pct := fmt.Sprintf("%.0f%%", 100*lo)
+	if p := fmt.Sprintf("%.0f%%", 100*hi); p != pct {
+		pct += " to " + p
+	}
+	times := timesWords(lo, hi)
 	switch basis {
 	case BasisFairShare:
-		return pct + " of the share of a CPU a fair scheduler could give one thread, every round being contended"
+		if lo >= 1.5 {
+			return "it got " + times + " the CPU a fair scheduler could give one thread, every round being contended: more than one thread's work"
+		}
+		return "CPU time " + pct + " of the share of a CPU a fair scheduler could give one thread, every round being contended"
 	case BasisLeastDisturbed:
-		return pct + " of wall time on the least disturbed quarter of the samples, every round being contended"
+		return "CPU time " + pct + " of wall time on the least disturbed quarter of the samples, every round being contended"
 	case BasisQuiet:
-		return pct + " of wall time on the quiet rounds"
+		if lo >= 1.5 {
+			return "it kept " + cpusRange(lo, hi) + " busy on the quiet rounds"
+		}
+		return "CPU time " + pct + " of wall time on the quiet rounds"
 	case BasisNotWaiting:
-		return pct + " of the time it was not waiting for a CPU"
+		if lo >= 1.5 {
+			return "it kept " + cpusRange(lo, hi) + " busy while it was not waiting for a CPU"
+		}
+		return "CPU time " + pct + " of the time it was not waiting for a CPU"
 	}
-	return "not measured"
+	return "CPU time not measured"
+}
+
+// timesWords says a ratio from lo to hi as a multiple: "about twice",
+// "about 3 times", "about 2 to 3 times".
+func timesWords(lo, hi float64) string {
+	a, b := math.Round(lo), math.Round(hi)
+	switch {
+	case a == b && a == 2:
+		return "about twice"
+	case a == b:
+		return fmt.Sprintf("about %.0f times", a)
+	}
+	return fmt.Sprintf("about %.0f to %.0f times", a, b)
+}
+
+// cpusRange says how many CPUs a CPU-per-wall ratio from lo to hi kept
+// busy: "about 2 CPUs", "about 2 to 3 CPUs".
+func cpusRange(lo, hi float64) string {
+	if a, b := math.Round(lo), math.Round(hi); a != b {
+		return fmt.Sprintf("about %.0f to %.0f CPUs", a, b)
+	}
+	return cpusWords(lo)
 }
 
 // cpusWords says how many CPUs a CPU-per-wall ratio kept busy, in words.
@@ -455,8 +494,9 @@ func evidenceWords(c *Clock) string {
 	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
 }
 
-// roundsWords names the rounds in which some sample was contended, as
-// ranges (": rounds 3-7, 12"), or "" when every round was.
+// roundsWords says in how many rounds some sample was contended, and
+// between which: ": 7 of 20 rounds, between rounds 0 and 18" (a list of
+// ranges ran to 40 of them), or "" when every round was.
 func roundsWords(contended map[[2]any]bool) string {
 	busy, all := map[int]bool{}, map[int]bool{}
 	for k, v := range contended {
@@ -470,20 +510,10 @@ func roundsWords(contended map[[2]any]bool) string {
 		return ""
 	}
 	rounds := slices.Sorted(maps.Keys(busy))
-	var parts []string
-	for i := 0; i < len(rounds); {
-		j := i
-		for j+1 < len(rounds) && rounds[j+1] == rounds[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", rounds[i], rounds[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(rounds[i]))
-		}
-		i = j + 1
+	if len(rounds) == 1 {
+		return fmt.Sprintf(": 1 of %d rounds, round %d", len(all), rounds[0])
 	}
-	return ": rounds " + strings.Join(parts, ", ")
+	return fmt.Sprintf(": %d of %d rounds, between rounds %d and %d", len(rounds), len(all), rounds[0], rounds[len(rounds)-1])
 }
 
 // pairedSpread is the robust spread (1.4826 MAD) of the per-round log

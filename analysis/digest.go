@@ -53,7 +53,7 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	// On a machine the run's own note calls busy, high variation is what
 	// that note already says: the lines are for -v.
 	busy := slices.ContainsFunc(r.Notes, func(n model.Note) bool { return n.Kind == model.NoteMachine && n.Topic == topicBusy })
-	if !verbose {
+	if !verbose && !busy {
 		for _, b := range r.Benchmarks {
 			for j, m := range b.Metrics {
 				for _, n := range m.Notes {

@@ -247,12 +247,18 @@ func TestDigestClocks(t *testing.T) {
 		clock("F", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 1, CPUPerWall: 1.2, Basis: BasisQuiet, Waiting: nan, Procs: 2}),
 		clock("G", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 1, CPUPerWall: 1.9, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
 		clock("H", Clock{Unit: WallUnit, Why: ClockNoProfile, Contended: 0.25, CPUPerWall: 1.5, Basis: BasisQuiet, Waiting: nan, Procs: 4}),
+		// On a quiet machine CPU time decides when it is the steadier
+		// clock: said once for both, and not as a busy machine (the
+		// family's words fell through to the busy machine's).
+		clock("I", Clock{Unit: CPUUnit, Why: ClockSteadier, CPUPerWall: 0.99, Basis: BasisNotWaiting, Waiting: nan, Procs: 1, CPUSpread: 0.01, WallSpread: 0.03}),
+		clock("J", Clock{Unit: CPUUnit, Why: ClockSteadier, CPUPerWall: 1.0, Basis: BasisNotWaiting, Waiting: nan, Procs: 1, CPUSpread: 0.02, WallSpread: 0.05}),
 	}}
 	// Where the verdict stays on wall time, the clock note is for -v: the
 	// table names the clock when it is CPU time, and the reason is said
 	// once for the benchmarks that share it.
 	want := []string{
-		"2 benchmarks (A and B): the machine was busy (other processes competed for the CPU in 100% of their samples): wall time measured the machine; they are CPU-bound (CPU time 179% to 222% of the share of a CPU a fair scheduler could give one thread, every round being contended, 0% to 2% of their CPU profiles on locks or file I/O), so CPU time is used for their verdicts",
+		"2 benchmarks (A and B): the machine was busy (other processes competed for the CPU in 100% of their samples): wall time measured the machine; they are CPU-bound (it got about twice the CPU a fair scheduler could give one thread, every round being contended: more than one thread's work, 0% to 2% of their CPU profiles on locks or file I/O), so CPU time is used for their verdicts",
+		"2 benchmarks (I and J): CPU time decides: they are CPU-bound (CPU time 99% to 100% of the time it was not waiting for a CPU, their one thread busy, GOMAXPROCS 1), so their CPU time is their wall time less the moments they waited for a CPU, and it varied less from round to round (1.0% to 2.0% against 3.0% to 5.0%)",
 	}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -93,11 +93,10 @@ func (f *family) subject(all int) string {
 	return strings.Join(parts, " and ")
 }
 
-// span says the range of f over members: "1.5" when every value reads
-// the same, "0.66 to 0.85" otherwise; the values that are NaN are left
-// out, and it is "?" when all of them are.
-func span(members []member, f func(member) float64, format func(float64) string) string {
-	lo, hi := math.NaN(), math.NaN()
+// rangeOf returns the smallest and largest value of f over members, NaN
+// values left out; NaN and NaN when all are.
+func rangeOf(members []member, f func(member) float64) (lo, hi float64) {
+	lo, hi = math.NaN(), math.NaN()
 	for _, m := range members {
 		v := f(m)
 		if math.IsNaN(v) {
@@ -110,6 +109,14 @@ func span(members []member, f func(member) float64, format func(float64) string)
 			hi = v
 		}
 	}
+	return lo, hi
+}
+
+// span says the range of f over members: "1.5" when every value reads
+// the same, "0.66 to 0.85" otherwise; the values that are NaN are left
+// out, and it is "?" when all of them are.
+func span(members []member, f func(member) float64, format func(float64) string) string {
+	lo, hi := rangeOf(members, f)
 	if math.IsNaN(lo) {
 		return "?"
 	}
@@ -233,18 +240,16 @@ func sayClocks(members []member) string {
 	}
 	busy := fmt.Sprintf("the machine was busy (other processes competed for the CPU in %s of their samples)",
 		span(members, clocks(func(c *Clock) float64 { return c.Contended }), pct0))
-	share := span(members, clocks(func(c *Clock) float64 { return c.CPUPerWall }), pct0)
-	if math.IsNaN(c0.CPUPerWall) {
-		share = "not measured"
-	} else {
-		share = shareWords(share, c0.Basis)
+	share := "CPU time not measured"
+	if lo, hi := rangeOf(members, clocks(func(c *Clock) float64 { return c.CPUPerWall })); !math.IsNaN(lo) {
+		share = shareWords(lo, hi, c0.Basis)
 	}
 	switch c0.Why {
 	case ClockCPUMissing:
 		return fmt.Sprintf("the machine was busy, but CPU time was measured for only %s of their samples (the others were too short to tell from the process's start-up), so the verdict stays on wall time",
 			span(members, clocks(func(c *Clock) float64 { return float64(c.CPUSamples) / float64(c.WallSamples) }), pct0))
 	case ClockNotCPUBound:
-		return fmt.Sprintf("%s, but they are not CPU-bound (CPU time %s): they wait, and CPU time would hide the waiting, so the verdict stays on wall time", busy, share)
+		return fmt.Sprintf("%s, but they are not CPU-bound (%s): they wait, and CPU time would hide the waiting, so the verdict stays on wall time", busy, share)
 	case ClockWaits:
 		return fmt.Sprintf("%s, but %s of their CPU profiles is spent on locks or file I/O, so they also wait, which CPU time would hide: the verdict stays on wall time",
 			busy, span(members, clocks(func(c *Clock) float64 { return c.Waiting }), pct0))
@@ -260,7 +265,12 @@ func sayClocks(members []member) string {
 	if !math.IsNaN(c0.Waiting) {
 		evidence = span(members, clocks(func(c *Clock) float64 { return c.Waiting }), pct0) + " of their CPU profiles on locks or file I/O"
 	}
-	return fmt.Sprintf("%s: wall time measured the machine; they are CPU-bound (CPU time %s, %s), so CPU time is used for their verdicts", busy, share, evidence)
+	if c0.Why == ClockSteadier {
+		return fmt.Sprintf("CPU time decides: they are CPU-bound (%s, %s), so their CPU time is their wall time less the moments they waited for a CPU, and it varied less from round to round (%s against %s)",
+			share, evidence, span(members, clocks(func(c *Clock) float64 { return c.CPUSpread }), pct1),
+			span(members, clocks(func(c *Clock) float64 { return c.WallSpread }), pct1))
+	}
+	return fmt.Sprintf("%s: wall time measured the machine; they are CPU-bound (%s, %s), so CPU time is used for their verdicts", busy, share, evidence)
 }
 
 // bottleneckInconclusive is the Topic of a bottleneck note that found

@@ -98,11 +98,11 @@ func execView(rep *analysis.Report) resultsView {
 				v = d.Verdict
 				r.cells = append(r.cells, ratioWords(d.Change), string(v))
 			default:
-				why := "-"
-				if si-1 < len(b.Decisions) && b.Decisions[si-1].Missing != nil {
-					why = b.Decisions[si-1].Missing.Words()
+				var m *analysis.Missing
+				if si-1 < len(b.Decisions) {
+					m = b.Decisions[si-1].Missing
 				}
-				r.cells = append(r.cells, "", why)
+				r.cells = append(r.cells, "", missingWord(m))
 			}
 			if rv.by {
 				c := ""

@@ -259,7 +259,7 @@ func TestPairedChangeLabelled(t *testing.T) {
 	if err := Render(&b, unpaired, Options{Format: "text"}); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); !strings.Contains(s, "vs base") || strings.Contains(s, "paired") || strings.Contains(s, disagreeMark) {
+	if s := b.String(); !strings.Contains(s, "vs base") || strings.Contains(s, "paired Δ") || strings.Contains(s, "per-round") || strings.Contains(s, disagreeMark) {
 		t.Errorf("unpaired text:\n%s", s)
 	}
 	b.Reset()

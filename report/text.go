@@ -89,13 +89,14 @@ func renderText(w io.Writer, rep *analysis.Report, opts Options) error {
 	return ew.err
 }
 
-// methodLine says how the sides were compared: "paired: 56 rounds,
-// interleaved; 95% CIs; noise band ±1%". Empty for one side.
+// methodLine says how the sides were compared: "paired: 56 interleaved
+// rounds; 95% CIs; noise band ±1%", "unpaired: ratio of medians; ...".
+// Empty for one side.
 func methodLine(rep *analysis.Report) string {
 	if len(rep.Sides) < 2 {
 		return ""
 	}
-	how := "ratio of medians"
+	how := "unpaired: ratio of medians"
 	if rep.Paired {
 		how = "paired"
 		if n := roundsCompared(rep); n > 0 {

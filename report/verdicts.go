@@ -127,6 +127,22 @@ func soleLine(rep *analysis.Report, k int) headLine {
 	return headLine{lead: who + ": not compared"}
 }
 
+// missingWord says in a word or two why a row has no verdict, for its
+// verdict cell: "failed", "did not build", "missing"; the head and the
+// notes say the reason.
+func missingWord(m *analysis.Missing) string {
+	if m == nil {
+		return "-"
+	}
+	switch m.Kind {
+	case model.MissingFailed:
+		return "failed"
+	case model.MissingBuild:
+		return "did not build"
+	}
+	return "missing"
+}
+
 // listWords joins the first items of a list of n with commas and "and",
 // and says how many more there are. Commas, not JoinList's semicolons
 // when an item has one (an interval always has): semicolons part a
@@ -189,7 +205,7 @@ func gateLine(rep *analysis.Report) headLine {
 	}
 	limit := "gate (--max-regression " + strconv.FormatFloat(g.Limit*100, 'g', 6, 64) + "%)"
 	if g.Passed() {
-		return headLine{lead: limit + ": passed", rest: ": no benchmark regressed beyond the limit"}
+		return headLine{lead: limit + ": passed", rest: ": no regression beyond the limit"}
 	}
 	var why []string
 	for _, f := range g.Failures[:min(len(g.Failures), headlineNames)] {
@@ -379,11 +395,7 @@ func results(rep *analysis.Report, pkg string) resultsView {
 			d := &b.Decisions[k]
 			r.verdicts = append(r.verdicts, d.Verdict)
 			if d.Change == nil {
-				why := "-"
-				if d.Missing != nil {
-					why = d.Missing.Words()
-				}
-				r.cells = append(r.cells, "", "", why)
+				r.cells = append(r.cells, "", "", missingWord(d.Missing))
 				continue
 			}
 			est := estimate(d.Change, d.Unit, percent)

@@ -218,7 +218,7 @@ func TestRunBaseline(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("run --baseline: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "paired: 2 sides measured in interleaved rounds") || !strings.Contains(stdout, "it was measured again, in interleaved rounds with the working tree") ||
+	if !strings.Contains(stdout, "paired: 12 interleaved rounds") || !strings.Contains(stdout, "it was measured again, in interleaved rounds with the working tree") ||
 		!strings.Contains(stderr, "rigor: baseline main: measuring its commit") {
 		t.Errorf("comparison with a baseline of a commit this repository has does not measure it again, paired:\n%s\n%s", stdout, stderr)
 	}

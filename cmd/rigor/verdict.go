@@ -44,7 +44,7 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&f.style, "style", cmp.Or(f.style, "benchstat"), "layout of --format text: "+strings.Join(report.Styles(), ", "))
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to this file instead of standard output")
-	fs.BoolVarP(&f.verbose, "verbose", "v", false, "text and md: every note and every row (by default a note several benchmarks share is said once, routine notes are counted, and exact rows that are 0 on every side are left out)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "text and md: every note, each as it is, and every metric's table (by default the notes are those a reader acts on, a note several benchmarks share said once, and the tables after the results are the metrics that did not decide a verdict: the other clock, the CPU waits and derived units are context, and rows the same on every side are left out)")
 	fs.Float64Var(&f.maxRegression, "max-regression", -1, "exit 1 when a benchmark regressed by more than this `percent` (e.g. 5); off when negative")
 	fs.BoolVar(&f.allowMissing, "allow-missing", false, "with --max-regression, pass a benchmark that the baseline has but that failed, did not build or is missing on another side (by default it fails the gate)")
 	fs.Float64Var(&f.noise, "noise", d.Noise*100, "noise band in `percent`: a change whose CI lies inside ±noise is unchanged")

@@ -1,0 +1,277 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/model"
+)
+
+// fxVerdictsRun is the fixture of issue 24's golden files: an A/A run
+// (its sources said so) on a busy machine, with a benchmark that
+// regressed, one unchanged, one inconclusive, one whose only change is
+// exact (fewer allocations at the same time), one that failed on new,
+// and one the clock decides on CPU time (its wall time waited for a CPU
+// in some rounds).
+func fxVerdictsRun() *model.Run {
+	t0 := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	run := &model.Run{
+		SchemaVersion: model.SchemaVersion, Kind: model.KindAB, Paired: true,
+		Start: t0, End: t0.Add(90 * time.Second),
+		Command: []string{"rigor", "ab", "--old", "HEAD~1", "--max-regression", "5", "./..."},
+		Sides: []model.Side{
+			{Label: "old", Source: "HEAD~1", Rev: "3333333333333333333333333333333333333333"},
+			{Label: "new", Source: ".", Rev: "3333333333333333333333333333333333333333"},
+		},
+		Env: &model.Env{GoVersion: "go1.26.8", GoToolchain: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2,
+			CPUModel: "AMD EPYC", PhysicalCores: 2, LogicalCores: 2, Kernel: "6.1.0", MemTotalBytes: 8 << 30},
+	}
+	const rounds = 20
+	wig := func(r, shift int) float64 { return 1 + 0.002*float64(((r+shift)*7)%5-2) }
+	add := func(b *model.Benchmark, unit string, f func(side string, r int) float64) {
+		m := model.Metric{Unit: unit}
+		for r := range rounds {
+			for _, side := range []string{"old", "new"} {
+				m.Samples = append(m.Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: f(side, r)})
+			}
+		}
+		b.Metrics = append(b.Metrics, m)
+	}
+	timed := func(name string, old, new float64, noise func(r int) float64) model.Benchmark {
+		b := model.Benchmark{Name: name, Procs: 2, Pkg: "example.com/lab", Config: map[string]string{"goos": "linux", "goarch": "amd64"}}
+		at := func(side string, r int) float64 {
+			if side == "old" {
+				return old * wig(r, 0) * noise(r)
+			}
+			return new * wig(r, 3) * noise(r+1)
+		}
+		add(&b, "sec/op", at)
+		add(&b, "cpu-sec/op", func(side string, r int) float64 { return 0.98 * at(side, r) })
+		add(&b, "wait-sec/op", func(string, int) float64 { return 0 })
+		add(&b, "B/op", func(string, int) float64 { return 0 })
+		add(&b, "allocs/op", func(string, int) float64 { return 0 })
+		return b
+	}
+	quiet := func(int) float64 { return 1 }
+	noisy := func(r int) float64 { return 1 + 0.3*float64(r%2*2-1) }
+	alloc := timed("Alloc", 500e-9, 500e-9, quiet)
+	alloc.Metrics[3] = model.Metric{Unit: "B/op"}
+	alloc.Metrics[4] = model.Metric{Unit: "allocs/op"}
+	for r := range rounds {
+		for _, side := range []string{"old", "new"} {
+			bytes, allocs := 64.0, 2.0
+			if side == "new" {
+				bytes, allocs = 32, 1
+			}
+			alloc.Metrics[3].Samples = append(alloc.Metrics[3].Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: bytes})
+			alloc.Metrics[4].Samples = append(alloc.Metrics[4].Samples, model.Sample{Side: side, Round: r, Iters: 1000, Value: allocs})
+		}
+	}
+	crash := timed("Crash", 200e-9, 200e-9, quiet)
+	for j := range crash.Metrics {
+		var kept []model.Sample
+		for _, s := range crash.Metrics[j].Samples {
+			if s.Side == "old" {
+				kept = append(kept, s)
+			}
+		}
+		crash.Metrics[j].Samples = kept
+	}
+	crash.Missing = map[string]model.Missing{"new": {Kind: model.MissingFailed, Reason: "panicked (exit status 2) in round 1"}}
+	// Busy runs at GOMAXPROCS 1 on one busy thread: its CPU time is
+	// steady, +10%; its wall time waited for a CPU in every third round.
+	busy := model.Benchmark{Name: "Busy", Pkg: "example.com/lab", Config: map[string]string{"goos": "linux", "goarch": "amd64"}}
+	cpu := func(side string, r int) float64 {
+		if side == "old" {
+			return 1e-6 * wig(r, 0)
+		}
+		return 1.1e-6 * wig(r, 3)
+	}
+	wait := func(side string, r int) float64 {
+		if (r+len(side))%3 == 0 {
+			return 0.4e-6
+		}
+		return 0
+	}
+	add(&busy, "sec/op", func(side string, r int) float64 { return cpu(side, r) + wait(side, r) })
+	add(&busy, "cpu-sec/op", cpu)
+	add(&busy, "wait-sec/op", wait)
+	run.Benchmarks = []model.Benchmark{
+		timed("Work", 1000e-9, 1150e-9, quiet),
+		timed("Sum", 300e-9, 300e-9, quiet),
+		timed("Noisy", 800e-9, 808e-9, noisy),
+		alloc, crash, busy,
+	}
+	for i := range run.Benchmarks {
+		b := &run.Benchmarks[i]
+		for r := range rounds {
+			for k, side := range []string{"old", "new"} {
+				run.Observations = append(run.Observations, model.Observation{
+					Start: t0.Add(time.Duration(r*2+k) * time.Second), Duration: time.Second, Benchmark: b.Key(), Side: side, Round: r,
+					OtherCPU: 0.6, System: &model.SystemStats{CPUs: 2, User: 0.8, System: 0.1, Idle: 0.1, Load1: 3.5, Running: 3, Samples: 4},
+					Process: &model.ProcessStats{UserSec: 0.3, SystemSec: 0.01},
+				})
+			}
+		}
+	}
+	run.Notes = []model.Note{
+		{Kind: model.NoteAA, Source: "gotest", Text: "A/A run: old and new build the same source with the same settings, so this run measures the noise floor; any verdict other than unchanged is a false alarm."},
+		{Kind: model.NoteMachine, Topic: "busy", Source: "observe", Evidence: map[string]float64{"other_cpu": 0.6},
+			Text: "the machine was busy: other processes used 60% of the CPU during the run; the load average was 3.5 on 2 logical CPUs; the numbers may reflect the machine, not the code"},
+		{Kind: model.NoteRounds, Source: "gotest", Text: "Stopped at the maximum number of rounds, after 20 rounds."},
+		{Kind: model.NoteBudget, Source: "gotest", Text: "The time budget 1m30s: calibration 2s, rounds 88s (20 rounds)."},
+		{Kind: model.NoteProfile, Source: "gotest", Text: "After the timed rounds every benchmark ran once more per side, untimed, writing CPU and mutex profiles to /tmp/run/profiles."},
+	}
+	return run
+}
+
+// fxVerdicts is fxVerdictsRun analysed, with a 5% gate applied.
+func fxVerdicts(t testing.TB) *analysis.Report {
+	t.Helper()
+	rep := fxAnalyze(t, fxVerdictsRun())
+	rep.ApplyGate(0.05, false)
+	return rep
+}
+
+// Every format on the verdicts fixture, as golden files: what issue 24
+// asks a newcomer to read in seconds.
+func TestGoldenVerdicts(t *testing.T) {
+	rep := fxVerdicts(t)
+	for _, c := range []struct {
+		suffix string
+		opts   Options
+	}{
+		{"text", Options{Format: "text"}},
+		{"text-v", Options{Format: "text", Verbose: true}},
+		{"tree", Options{Format: "tree", Width: 100}},
+		{"table", Options{Format: "text", Style: "table", Width: 120}},
+		{"md", Options{Format: "md"}},
+		{"json", Options{Format: "json"}},
+		{"csv", Options{Format: "csv"}},
+		{"llm", Options{Format: "llm"}},
+		{"html", Options{Format: "html"}},
+		{"benchfmt", Options{Format: "benchfmt"}},
+	} {
+		t.Run(c.suffix, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Render(&b, rep, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "verdicts."+c.suffix+".golden", b.Bytes())
+		})
+	}
+}
+
+// What the fixture's report must say, format by format: each benchmark
+// once with its one verdict, counted by benchmark; the A/A run and the
+// failed gate in the head; CPU time named where it decided; no p=? on an
+// exact row; the notes a reader acts on, not the budget's or the
+// profiles'.
+func TestVerdictsSaid(t *testing.T) {
+	rep := fxVerdicts(t)
+	// The fixture is what it claims: the analysis decided so.
+	want := map[string]struct {
+		verdict analysis.Verdict
+		unit    string
+	}{
+		"Work-2": {analysis.Regressed, "sec/op"}, "Sum-2": {analysis.Unchanged, "sec/op"}, "Noisy-2": {analysis.Inconclusive, "sec/op"},
+		"Alloc-2": {analysis.Improved, "B/op"}, "Crash-2": {"", ""}, "Busy": {analysis.Regressed, "cpu-sec/op"},
+	}
+	for _, b := range rep.Benchmarks {
+		d := b.Decisions[0]
+		if w := want[b.FullName]; d.Verdict != w.verdict || d.Unit != w.unit {
+			t.Errorf("%s: %s by %s, want %s by %s", b.FullName, d.Verdict, d.Unit, w.verdict, w.unit)
+		}
+	}
+	if !rep.AA() || rep.Gated == nil || rep.Gated.Passed() {
+		t.Fatalf("fixture: AA %v, gate %+v; want an A/A run and a failed gate", rep.AA(), rep.Gated)
+	}
+	head := "2 of 6 benchmarks regressed: Work-2 +15.2% [+14.7%, +15.2%] and Busy on CPU time +10.2% [+9.7%, +10.2%]; 1 improved: Alloc-2 B/op -50.0% (exact); 1 unchanged; 1 inconclusive; 1 failed or missing on new: Crash-2"
+	for _, c := range []struct {
+		format string
+		want   []string
+		not    []string
+	}{
+		{"text", []string{"A/A run: both sides build the same code", head, "gate (--max-regression 5%): failed", "decided by", "CPU time",
+			"the machine was busy", "Noisy-2 sec/op: inconclusive"},
+			[]string{"cpu-sec/op  ", "wait-sec/op", "The time budget", "profiles to /tmp", "Stopped at", "p=?"}},
+		{"md", []string{"**A/A run: both sides build the same code**", "**" + mdEscape(head[:strings.Index(head, ";")]) + "**",
+			"**gate (--max-regression 5%): failed**", "| :--- |"},
+			[]string{"wait-sec/op", "profiles to /tmp", "p=?", "| ---: | ---: |  ---: |"}},
+		{"html", []string{"A/A run: both sides build the same code", "gate (--max-regression 5%): failed", "<h2>Results</h2>",
+			"Change against old", "context"},
+			[]string{"p=?", "<th>slope</th>"}},
+	} {
+		var b bytes.Buffer
+		if err := Render(&b, rep, Options{Format: c.format}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, w := range c.want {
+			if c.format == "html" {
+				w = strings.ReplaceAll(w, "+", "&#43;")
+			}
+			if !strings.Contains(out, w) {
+				t.Errorf("%s lacks %q:\n%s", c.format, w, out)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(out, n) {
+				t.Errorf("%s has %q:\n%s", c.format, n, out)
+			}
+		}
+		if c.format == "html" {
+			// The results come before the machine.
+			if r, m := strings.Index(out, "<h2>Results</h2>"), strings.Index(out, "<h2>Run</h2>"); r < 0 || m < r {
+				t.Errorf("html: results at %d, the run at %d: the results must lead", r, m)
+			}
+		}
+	}
+	// The JSON keeps every metric and adds each benchmark's verdict, the
+	// counts and the gate.
+	var b bytes.Buffer
+	if err := Render(&b, rep, Options{Format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		AA      bool `json:"aa"`
+		Tallies []struct {
+			Regressed []string `json:"regressed"`
+			Lost      []string `json:"lost"`
+		} `json:"tallies"`
+		Gate struct {
+			Passed   bool              `json:"passed"`
+			Failures []json.RawMessage `json:"failures"`
+		} `json:"gate"`
+		Benchmarks []struct {
+			FullName      string `json:"full_name"`
+			Verdict       string `json:"verdict"`
+			VerdictMetric string `json:"verdict_metric"`
+			Decisions     []struct {
+				Unit, By string
+			} `json:"decisions"`
+			Metrics []struct {
+				Unit    string `json:"unit"`
+				Verdict string `json:"verdict"`
+			} `json:"metrics"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.AA || len(doc.Tallies) != 1 || len(doc.Tallies[0].Regressed) != 2 || len(doc.Tallies[0].Lost) != 1 || doc.Gate.Passed || len(doc.Gate.Failures) != 3 {
+		t.Errorf("json head: %+v", doc)
+	}
+	for _, jb := range doc.Benchmarks {
+		if jb.FullName == "Busy" && (jb.Verdict != "regressed" || jb.VerdictMetric != "cpu-sec/op" || jb.Decisions[0].Unit != "cpu-sec/op" || len(jb.Metrics) != 3) {
+			t.Errorf("json Busy: %+v", jb)
+		}
+		if jb.FullName == "Work-2" && (jb.Verdict != "regressed" || len(jb.Metrics) != 5 || jb.Metrics[1].Verdict == "") {
+			t.Errorf("json Work-2 lost a metric or its verdict: %+v", jb)
+		}
+	}
+}
