@@ -275,3 +275,53 @@ func TestVerdictsSaid(t *testing.T) {
 		}
 	}
 }
+
+// fxExecRun is a rigor exec run of two commands, 30 rounds: the second
+// sleeps 20% longer.
+func fxExecRun() *model.Run {
+	run := &model.Run{SchemaVersion: model.SchemaVersion, Kind: model.KindExec, Paired: true,
+		Sides: []model.Side{{Label: "sleep 0.01"}, {Label: "sleep 0.012"}}}
+	b := model.Benchmark{Name: "exec"}
+	m := model.Metric{Unit: "sec/op"}
+	for r := range 30 {
+		w := 1 + 0.004*float64((r*7)%5-2)
+		m.Samples = append(m.Samples,
+			model.Sample{Side: "sleep 0.01", Round: r, Iters: 1, Value: 10.6e-3 * w},
+			model.Sample{Side: "sleep 0.012", Round: r, Iters: 1, Value: 12.6e-3 * (2 - w)})
+	}
+	b.Metrics = []model.Metric{m}
+	run.Benchmarks = []model.Benchmark{b}
+	return run
+}
+
+// rigor exec names its rows by command and says the result as hyperfine
+// does, with rigor's interval and verdict (issue 24 item 5): before, one
+// row "exec" with the commands as columns, and "regressed" where
+// hyperfine says "ran 1.19 times as long".
+func TestGoldenExec(t *testing.T) {
+	rep := fxAnalyze(t, fxExecRun())
+	for _, format := range []string{"text", "md"} {
+		var b bytes.Buffer
+		if err := Render(&b, rep, Options{Format: format}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		golden(t, "exec."+format+".golden", b.Bytes())
+		want := "`sleep 0.012` ran 1.189x [1.184, 1.193] as long as `sleep 0.01`: regressed"
+		if format == "md" {
+			want = mdEscape(want)
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", format, want, out)
+		}
+		for _, cmd := range []string{"sleep 0.01", "sleep 0.012"} {
+			row := cmd + " "
+			if format == "md" {
+				row = "| " + cmd + " |"
+			}
+			if !strings.Contains(out, "\n"+row) {
+				t.Errorf("%s has no row named %q:\n%s", format, cmd, out)
+			}
+		}
+	}
+}
