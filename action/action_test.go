@@ -463,6 +463,39 @@ func TestActionEndToEnd(t *testing.T) {
 		t.Errorf("the history's pages were not uploaded")
 	}
 
+	// The same pushes keeping the history on a branch instead: the store
+	// and the pages are committed to rigor-history in the origin, through
+	// the checkout's own remote (whose credentials actions/checkout
+	// keeps), and the second push finds the first's run there.
+	// The origin accepts a push only with what the checkout's local
+	// config adds (here a receive-pack that passes a credential), as
+	// GitHub accepts one only with the token actions/checkout writes
+	// into the checkout's config: a push from another repository fails.
+	hook := filepath.Join(origin, "hooks", "pre-receive")
+	os.WriteFile(hook, []byte("#!/bin/sh\n[ \"$RIGOR_TEST_CREDENTIAL\" = ok ] || { echo 'no credential' >&2; exit 1; }\n"), 0o755)
+	git(t, work, "config", "remote.origin.receivepack", "env RIGOR_TEST_CREDENTIAL=ok git-receive-pack")
+	r.inputs["history"], r.inputs["history-branch"] = "branch", "rigor-history"
+	os.RemoveAll(filepath.Join(temp, "rigor", "history"))
+	for i := range 2 {
+		r.github["run_id"] = fmt.Sprint(70 + i)
+		if out, code := r.steps(a); code != 0 {
+			t.Errorf("push %d with history branch: the gate exited %d, want 0\n%s", i+1, code, out)
+		}
+	}
+	tree := git(t, origin, "ls-tree", "--name-only", "rigor-history")
+	if !strings.Contains(tree, "rigor.db") || !strings.Contains(tree, "index.html") {
+		t.Errorf("the history branch holds:\n%s", tree)
+	}
+	var runPages int
+	for _, name := range strings.Fields(tree) {
+		if strings.HasPrefix(name, "run-") {
+			runPages++
+		}
+	}
+	if runPages < 2 {
+		t.Errorf("%d run pages on the history branch after two pushes, want 2 (the branch carried the first run):\n%s", runPages, tree)
+	}
+
 	// A pull request whose head fails its tests: refused before timing,
 	// exit 2, and the summary and comment say why (rigor writes no
 	// report then).
