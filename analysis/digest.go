@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -36,6 +37,30 @@ type NoteLine struct {
 // and a derived unit's, which repeat its source's), and hidden says how
 // many lines were.
 func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
+	return r.digest(r.Benchmarks, verbose, true)
+}
+
+// BenchmarkDigest returns the lines Digest would say of the benchmark at
+// index i alone, for a report's section about it (HTML's footnotes):
+// grouped as Digest groups them, their Subject without the benchmark's
+// name (the section names it: "sec/op" or ""), none of the run's own
+// notes, and how many more verbose would show.
+func (r *Report) BenchmarkDigest(i int, verbose bool) (lines []NoteLine, hidden int) {
+	b := &r.Benchmarks[i]
+	lines, hidden = r.digest(r.Benchmarks[i:i+1], verbose, false)
+	for k := range lines {
+		l := &lines[k]
+		if l.Subject == b.FullName {
+			l.Subject = ""
+		} else if rest, ok := strings.CutPrefix(l.Subject, b.FullName+" "); ok {
+			l.Subject = rest
+		}
+	}
+	return lines, hidden
+}
+
+// digest is Digest of benches, with the run's own notes when runNotes.
+func (r *Report) digest(benches []Benchmark, verbose, runNotes bool) (lines []NoteLine, hidden int) {
 	type entry struct {
 		kind    model.NoteKind
 		unit    string
@@ -45,24 +70,26 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 	}
 	var entries []*entry
 	index := map[string]*entry{}
-	// High variation on several benchmarks is said once per unit, with
-	// its range (a busy machine makes every benchmark noisy): variation
-	// holds those notes by unit, in order of appearance.
+	// High variation, or values drifting across rounds, on several
+	// benchmarks is said once per finding and unit, with its range (a
+	// busy machine makes every benchmark noisy): variation holds those
+	// notes by variationKey, in order of appearance.
 	variation := map[string][]model.Note{}
 	var varUnits []string
-	// On a machine the run's own note calls busy, high variation is what
-	// that note already says: the lines are for -v.
+	// On a machine the run's own note calls busy, high variation and
+	// drift are what that note already says: the lines are for -v.
 	busy := slices.ContainsFunc(r.Notes, func(n model.Note) bool { return n.Kind == model.NoteMachine && n.Topic == topicBusy })
 	if !verbose && !busy {
-		for _, b := range r.Benchmarks {
+		for _, b := range benches {
 			for j, m := range b.Metrics {
 				for _, n := range m.Notes {
 					if m.DerivedFrom == "" && b.Decider(j) && isVariation(n) {
-						if variation[m.Unit] == nil {
-							varUnits = append(varUnits, m.Unit)
+						k := variationKey(n, m.Unit)
+						if variation[k] == nil {
+							varUnits = append(varUnits, k)
 						}
 						n.Benchmark = b.FullName
-						variation[m.Unit] = append(variation[m.Unit], n)
+						variation[k] = append(variation[k], n)
 					}
 				}
 			}
@@ -101,8 +128,8 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 		e.fam.members = append(e.fam.members, m)
 		return true
 	}
-	for i := range r.Benchmarks {
-		b := &r.Benchmarks[i]
+	for i := range benches {
+		b := &benches[i]
 		for _, n := range b.Notes {
 			if !verbose && Routine(n, true) {
 				hidden++
@@ -129,7 +156,7 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 					hidden++
 					continue
 				}
-				if variation[m.Unit] != nil && isVariation(n) {
+				if isVariation(n) && variation[variationKey(n, m.Unit)] != nil {
 					continue // said once below
 				}
 				add(n.Kind, b.FullName, m.Unit, n.Text)
@@ -154,12 +181,12 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			}
 		}
 	}
-	all := len(r.Benchmarks)
+	all := len(benches)
 	// A family's members are listed unit by unit, in the order the
 	// report first has each unit (sec/op before cpu-sec/op), then by
 	// benchmark.
 	unitRank := map[string]int{}
-	for _, b := range r.Benchmarks {
+	for _, b := range benches {
 		for _, m := range b.Metrics {
 			if _, ok := unitRank[m.Unit]; !ok {
 				unitRank[m.Unit] = len(unitRank)
@@ -196,9 +223,10 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 			lines = append(lines, l)
 		}
 	}
-	for _, u := range varUnits {
-		if ns := variation[u]; ns != nil {
-			shared = append(shared, variationLine(u, ns, all))
+	for _, k := range varUnits {
+		if ns := variation[k]; ns != nil {
+			_, unit, _ := strings.Cut(k, "\x00")
+			shared = append(shared, variationLine(unit, ns, all))
 		}
 	}
 	if !verbose {
@@ -210,6 +238,9 @@ func (r *Report) Digest(verbose bool) (lines []NoteLine, hidden int) {
 		})
 	}
 	lines = append(lines, shared...)
+	if !runNotes {
+		return lines, hidden
+	}
 	for _, n := range r.Notes {
 		if !verbose && Routine(n, false) {
 			hidden++
@@ -231,10 +262,20 @@ func tooFewSaid(n model.Note, changes []*Change) bool {
 		slices.ContainsFunc(changes, func(c *Change) bool { return c != nil && c.ReasonKind == ReasonTooFew })
 }
 
-// isVariation reports whether n is a high-variation note with its CV.
+// isVariation reports whether n is a note of how a side's values varied
+// that a busy machine explains: high variation with its CV, or values
+// drifting across rounds with their Spearman ρ.
 func isVariation(n model.Note) bool {
-	return n.Kind == model.NoteStatistics && n.Topic == "variation" && n.Evidence["cv"] > 0
+	if n.Kind != model.NoteStatistics {
+		return false
+	}
+	_, rho := n.Evidence["spearman_rho"]
+	return n.Topic == "variation" && n.Evidence["cv"] > 0 || n.Topic == "drift" && rho
 }
+
+// variationKey is the key of n's finding on unit: a benchmark's notes of
+// one key are said once (variationLine).
+func variationKey(n model.Note, unit string) string { return n.Topic + "\x00" + unit }
 
 // benchmarksOf returns the distinct benchmarks of notes, in order.
 func benchmarksOf(notes []model.Note) []string {
@@ -247,10 +288,13 @@ func benchmarksOf(notes []model.Note) []string {
 	return benches
 }
 
-// variationLine says once that the benchmarks of notes (high-variation
-// notes of unit, Benchmark set to each one's full name) varied, with the
-// range of their CVs and on which sides: "every benchmark sec/op: high
-// variation (CV 17.6% to 87%, on both sides): ...".
+// variationLine says once that the benchmarks of notes (notes of one
+// finding on unit, see isVariation, Benchmark set to each one's full
+// name) varied, with the range of their numbers and on which sides:
+// "every benchmark sec/op: high variation (CV 17.6% to 87%, on both
+// sides): ...", "3 benchmarks (...) sec/op: values drift across rounds
+// (Spearman |ρ| 0.64 to 0.88 between round and value; old in 3, new in
+// 1): ...".
 func variationLine(unit string, notes []model.Note, all int) NoteLine {
 	benches := benchmarksOf(notes)
 	subject := "every benchmark"
@@ -260,19 +304,35 @@ func variationLine(unit string, notes []model.Note, all int) NoteLine {
 	case len(benches) < all:
 		subject = fmt.Sprintf("%d benchmarks (%s)", len(benches), words.JoinList(benches, 4))
 	}
-	lo, hi := notes[0].Evidence["cv"], notes[0].Evidence["cv"]
+	drift := notes[0].Topic == "drift"
+	num := func(n model.Note) float64 {
+		if drift {
+			return math.Abs(n.Evidence["spearman_rho"])
+		}
+		return n.Evidence["cv"]
+	}
+	say := words.Pct
+	if drift {
+		say = func(v float64) string { return fmt.Sprintf("%.2f", v) }
+	}
+	lo, hi := num(notes[0]), num(notes[0])
 	var sides []string
 	count := map[string]int{}
 	for _, n := range notes {
-		lo, hi = min(lo, n.Evidence["cv"]), max(hi, n.Evidence["cv"])
+		lo, hi = min(lo, num(n)), max(hi, num(n))
 		if !slices.Contains(sides, n.Side) {
 			sides = append(sides, n.Side)
 		}
 		count[n.Side]++
 	}
-	cv := "CV " + words.Pct(lo)
-	if words.Pct(hi) != words.Pct(lo) {
-		cv += " to " + words.Pct(hi)
+	what := say(lo)
+	if say(hi) != say(lo) {
+		what += " to " + say(hi)
+	}
+	if drift {
+		what = "Spearman |ρ| " + what + " between round and value"
+	} else {
+		what = "CV " + what
 	}
 	switch {
 	case len(sides) == 1 && sides[0] == "":
@@ -281,21 +341,24 @@ func variationLine(unit string, notes []model.Note, all int) NoteLine {
 		// Every benchmark on every side named.
 		switch len(sides) {
 		case 1:
-			cv += ", on " + sides[0]
+			what += ", on " + sides[0]
 		case 2:
-			cv += ", on both sides"
+			what += ", on both sides"
 		default:
-			cv += ", on every side"
+			what += ", on every side"
 		}
 	default:
 		var per []string
 		for _, sd := range sides {
 			per = append(per, fmt.Sprintf("%s in %d", sd, count[sd]))
 		}
-		cv += "; " + strings.Join(per, ", ")
+		what += "; " + strings.Join(per, ", ")
 	}
-	return NoteLine{Kind: model.NoteStatistics, Subject: subject + " " + unit,
-		Text: "high variation (" + cv + "): the machine or the benchmark is noisy"}
+	text := "high variation (" + what + "): the machine or the benchmark is noisy"
+	if drift {
+		text = "values drift across rounds (" + what + "): the machine changed during the run"
+	}
+	return NoteLine{Kind: model.NoteStatistics, Subject: subject + " " + unit, Text: text}
 }
 
 // Routine reports whether n is a note that does not change how a result
@@ -303,7 +366,8 @@ func variationLine(unit string, notes []model.Note, all int) NoteLine {
 // the analysis, where the profiles are, how the budget
 // was spent and why the rounds stopped, the multiple-comparison
 // correction, the A/A finding (the header says it), how a process was
-// measured, packages skipped for having no benchmark, a bottleneck that is
+// measured, packages skipped for having no benchmark, the sides' tests
+// that passed before timing, a bottleneck that is
 // the benchmark's own CPU work (or other processes', which the busy
 // machine's note says), a disassembly that
 // found work in the loop, and the clock when the verdict stays on wall
@@ -328,7 +392,9 @@ func Routine(n model.Note, perBenchmark bool) bool {
 	case model.NoteClock:
 		return n.Unit != CPUUnit
 	case model.NoteBuild:
-		return n.Topic == model.TopicSkipped
+		// Tests that passed before timing are what a run needs; tests
+		// not run (--no-check) change how its verdicts read.
+		return n.Topic == model.TopicSkipped || n.Topic == "check" && n.Evidence["passed"] > 0
 	case model.NoteDisassembly:
 		return n.Topic == model.TopicNotElided
 	case model.NoteProcess:

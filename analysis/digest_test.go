@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -95,6 +96,49 @@ func TestDigestVariation(t *testing.T) {
 				t.Errorf("Digest(true) has %d lines, want %d (each note)", len(all), tc.lines)
 			}
 		})
+	}
+}
+
+// BenchmarkDigest says one benchmark's notes as Digest groups them, for
+// the benchmark's own section: its two sides' high variation once, not a
+// line per side; the inconclusive reason of the metric that decides, not
+// of the other clock beside it; subjects without the benchmark's name;
+// none of the run's notes nor the other benchmarks'. Before, HTML listed
+// each note as it was: 9 footnotes on one benchmark of issue 24's
+// two-benchmark run, 4 of them about metrics that decided nothing.
+func TestBenchmarkDigest(t *testing.T) {
+	cv := func(side string, v float64, text string) model.Note {
+		return model.Note{Kind: model.NoteStatistics, Topic: "variation", Side: side, Unit: "sec/op", Evidence: map[string]float64{"cv": v}, Text: side + ": high variation (CV " + text + "): the machine or the benchmark is noisy"}
+	}
+	undecided := func() []*Change { return []*Change{{Verdict: Inconclusive, Reason: "too few samples"}} }
+	prof := model.Note{Kind: model.NoteProfile, Text: "profiled in an untimed run after the rounds: files in p/"}
+	rep := decided(&Report{
+		Benchmarks: []Benchmark{
+			{FullName: "A", Metrics: []Metric{{Unit: "sec/op", Notes: []model.Note{cv("old", 0.2, "20%"), cv("new", 0.3, "30%")}, Changes: undecided()},
+				{Unit: "cpu-sec/op", Changes: undecided()}}},
+			{FullName: "B", Notes: []model.Note{prof}, Metrics: []Metric{{Unit: "sec/op", Notes: []model.Note{cv("new", 0.4, "40%")}}}},
+		},
+		Notes: []model.Note{{Kind: model.NoteMachine, Text: "the run took long"}},
+	})
+	for _, tc := range []struct {
+		i       int
+		verbose bool
+		want    []string
+		hidden  int
+	}{
+		{0, false, []string{"sec/op: inconclusive: too few samples", "sec/op: high variation (CV 20% to 30%, on both sides): the machine or the benchmark is noisy"}, 1},
+		{0, true, []string{"sec/op: old: high variation (CV 20%): the machine or the benchmark is noisy", "sec/op: new: high variation (CV 30%): the machine or the benchmark is noisy",
+			"sec/op: inconclusive: too few samples", "cpu-sec/op: inconclusive: too few samples"}, 0},
+		{1, false, []string{"sec/op: new: high variation (CV 40%): the machine or the benchmark is noisy"}, 1},
+	} {
+		lines, hidden := rep.BenchmarkDigest(tc.i, tc.verbose)
+		var got []string
+		for _, l := range lines {
+			got = append(got, l.String())
+		}
+		if !slices.Equal(got, tc.want) || hidden != tc.hidden {
+			t.Errorf("BenchmarkDigest(%d, %v) = %q, hidden %d; want %q, hidden %d", tc.i, tc.verbose, got, hidden, tc.want, tc.hidden)
+		}
 	}
 }
 
@@ -316,5 +360,63 @@ func TestDigestBottlenecks(t *testing.T) {
 	want = []string{"every benchmark: bottleneck: waiting on I/O (CPUs waited on I/O 20% to 31% of the time)"}
 	if got := digestLines(rep, false); !slices.Equal(got, want) {
 		t.Errorf("Digest(false) = %q\nwant %q", got, want)
+	}
+}
+
+// Routine leaves for -v what does not change how a result reads, and
+// keeps what a reader acts on: the sides' tests that passed before timing
+// were a default note of every rigor ab run (issue 24: one of the three
+// notes of the two-benchmark run), tests not run (--no-check) are not.
+func TestRoutine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		note model.Note
+		want bool
+	}{
+		{"tests passed", model.Note{Kind: model.NoteBuild, Topic: "check", Evidence: map[string]float64{"passed": 2}, Text: "Before timing, each side's tests passed with -test.short (2 test binaries)."}, true},
+		{"tests not run", model.Note{Kind: model.NoteBuild, Topic: "check", Text: "The sides' tests were not run before timing (--no-check): nothing says the sides compute the same, correct results."}, false},
+		{"packages skipped", model.Note{Kind: model.NoteBuild, Topic: model.TopicSkipped}, true},
+		{"budget", model.Note{Kind: model.NoteBudget}, true},
+		{"busy machine", model.Note{Kind: model.NoteMachine, Topic: topicBusy}, false},
+		{"elision", model.Note{Kind: model.NoteElision}, false},
+		{"own CPU", model.Note{Kind: model.NoteBottleneck, Topic: "cpu-user"}, true},
+		{"lock", model.Note{Kind: model.NoteBottleneck, Topic: "lock"}, false},
+	} {
+		if got := Routine(tc.note, false); got != tc.want {
+			t.Errorf("%s: Routine = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Values drifting across rounds on several benchmarks are one line with
+// the range of |ρ|, as high variation is; on a machine the run's note
+// calls busy they are for -v, the busy note says it. Before, the issue 24
+// xxhash run (10 benchmarks, busy machine) had 11 drift lines of its 15.
+func TestDigestDrift(t *testing.T) {
+	drift := func(side string, rho float64) model.Note {
+		return model.Note{Kind: model.NoteStatistics, Topic: "drift", Side: side, Unit: "sec/op", Evidence: map[string]float64{"spearman_rho": rho},
+			Text: fmt.Sprintf("%s: values drift across rounds (Spearman ρ=%.2f between round and value): the machine changed during the run", side, rho)}
+	}
+	metric := func(notes ...model.Note) []Metric { return []Metric{{Unit: "sec/op", Notes: notes}} }
+	benches := []Benchmark{
+		{FullName: "A", Metrics: metric(drift("old", 0.76), drift("new", -0.88))},
+		{FullName: "B", Metrics: metric(drift("old", 0.64))},
+		{FullName: "C"},
+	}
+	got := digestLines(&Report{Benchmarks: benches}, false)
+	want := []string{"2 benchmarks (A and B) sec/op: values drift across rounds (Spearman |ρ| 0.64 to 0.88 between round and value; old in 2, new in 1): the machine changed during the run"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Digest(false) = %q, want %q", got, want)
+	}
+	if got := digestLines(&Report{Benchmarks: benches}, true); len(got) != 3 {
+		t.Errorf("Digest(true) = %q, want each of the 3 notes", got)
+	}
+	busy := &Report{Benchmarks: benches, Notes: []model.Note{{Kind: model.NoteMachine, Topic: topicBusy, Text: "the machine was busy"}}}
+	if got := digestLines(busy, false); !slices.Equal(got, []string{"the machine was busy"}) {
+		t.Errorf("busy: Digest(false) = %q, want only the busy note", got)
+	}
+	one := digestLines(&Report{Benchmarks: benches[1:]}, false)
+	if !slices.Equal(one, []string{"B sec/op: old: values drift across rounds (Spearman ρ=0.64 between round and value): the machine changed during the run"}) {
+		t.Errorf("one benchmark: Digest(false) = %q, want its note as it is", one)
 	}
 }

@@ -160,12 +160,16 @@ func (s *session) check(ctx context.Context) error {
 	if s.cfg.Check.Race {
 		what = "tests, and under -race,"
 	}
-	s.run.Notes = append(s.run.Notes, checkNote(fmt.Sprintf(
-		"Before timing, each side's %s passed with -test.short (%d %s).", what, n, words.Plural(n, "test binary", "test binaries"))))
+	passed := checkNote(fmt.Sprintf(
+		"Before timing, each side's %s passed with -test.short (%d %s).", what, n, words.Plural(n, "test binary", "test binaries")))
+	passed.Evidence = map[string]float64{"passed": float64(n)}
+	s.run.Notes = append(s.run.Notes, passed)
 	return nil
 }
 
-// checkNote is a run note about the tests run before timing.
+// checkNote is a run note about the tests run before timing; the note
+// that they passed has Evidence "passed", the number of test binaries
+// (analysis.Routine leaves it for -v).
 func checkNote(text string) model.Note {
 	return model.Note{Kind: model.NoteBuild, Source: source, Topic: "check", Text: text}
 }

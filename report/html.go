@@ -78,6 +78,8 @@ type htmlResults struct {
 	Title string
 	Head  []string
 	Rows  []htmlResultRow
+	// Marked is true when some change has disagreeMark.
+	Marked bool
 }
 
 type htmlResultRow struct {
@@ -110,6 +112,9 @@ type htmlBench struct {
 	Estimates []htmlEstimates
 	Charts    []template.HTML
 	Notes     []string
+	// Legend explains disagreeMark when some change of the metrics
+	// table has it.
+	Legend string
 }
 
 // estimateCell formats an estimate as "value [lo–hi] se x", "-" when
@@ -201,7 +206,9 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 	if rep.Paired && len(rep.Sides) > 1 {
 		p.Change = "paired Δ [CI]"
 		p.Legend = append(p.Legend, pairedLegend(rep))
-		if anyDisagrees(rep) {
+		// disagreeMark's legend under the tables that have it: the
+		// results, and a benchmark's metrics (htmlBench.Legend).
+		if slices.ContainsFunc(p.Results, func(t htmlResults) bool { return t.Marked }) {
 			p.Legend = append(p.Legend, disagreeLegend)
 		}
 	}
@@ -260,21 +267,6 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 			" CI, coloured by the verdict; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
 	}
 	return htmlTemplate.Execute(w, p)
-}
-
-// anyDisagrees reports whether some change of rep points the other way
-// from its medians (analysis.Metric.DisagreesWithMedians).
-func anyDisagrees(rep *analysis.Report) bool {
-	for _, b := range rep.Benchmarks {
-		for _, m := range b.Metrics {
-			for i := range m.Changes {
-				if m.DisagreesWithMedians(i) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 func subtitle(rep *analysis.Report) string {
@@ -336,7 +328,7 @@ func htmlResultTables(rep *analysis.Report) []htmlResults {
 	}
 	for _, pkg := range order {
 		rv := views[pkg]
-		t := htmlResults{Title: pkg, Head: rv.header}
+		t := htmlResults{Title: pkg, Head: rv.header, Marked: rv.marked}
 		for _, r := range rv.rows {
 			hr := htmlResultRow{Name: r.cells[0]}
 			for i, c := range r.cells[1:] {
@@ -641,7 +633,7 @@ func cmpFloat(a, b float64) int {
 // benchView is one benchmark's metrics table, charts and notes.
 func benchView(rep *analysis.Report, i int, _ string) htmlBench {
 	b := &rep.Benchmarks[i]
-	hb := htmlBench{ID: fmt.Sprintf("bench-%d", i+1), Name: b.FullName, Notes: benchNotes(b, false)}
+	hb := htmlBench{ID: fmt.Sprintf("bench-%d", i+1), Name: b.FullName, Notes: benchNotes(rep, b, false)}
 	var cfg []string
 	for k, v := range b.Config {
 		if k == "goos" || k == "goarch" || k == "cpu" || strings.Contains(k, ":") {
@@ -701,6 +693,7 @@ func benchView(rep *analysis.Report, i int, _ string) htmlBench {
 					est, ci := changeCells(c, m.Unit)
 					if m.DisagreesWithMedians(si - 1) {
 						est += disagreeMark
+						hb.Legend = disagreeLegend
 					}
 					hm.Change = est + " " + ci
 					if c.Test != "exact" && !math.IsNaN(c.PAdjusted) {

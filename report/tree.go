@@ -165,7 +165,7 @@ func variantsAsRows(rep *analysis.Report) bool {
 func sections(rep *analysis.Report, verbose bool) ([]section, []footnote) {
 	var notes []footnote
 	mark := func(b *analysis.Benchmark, title string) string {
-		lines := benchNotes(b, verbose)
+		lines := benchNotes(rep, b, verbose)
 		if len(lines) == 0 {
 			return ""
 		}
@@ -185,29 +185,23 @@ func sections(rep *analysis.Report, verbose bool) ([]section, []footnote) {
 	return secs, notes
 }
 
-// benchNotes gathers a benchmark's notes in plain words: its own, each
-// metric's, and why a comparison is inconclusive; routine ones only when
-// verbose.
-func benchNotes(b *analysis.Benchmark, verbose bool) []string {
-	var out []string
-	for _, n := range b.Notes {
-		if verbose || !analysis.Routine(n, true) {
-			out = append(out, n.Text)
+// benchNotes says a benchmark's notes in plain words, for the section
+// about it: grouped as the report's notes are (analysis.Report's
+// BenchmarkDigest), the routine ones and those of metrics that decide
+// nothing only when verbose.
+func benchNotes(rep *analysis.Report, b *analysis.Benchmark, verbose bool) []string {
+	for i := range rep.Benchmarks {
+		if &rep.Benchmarks[i] != b {
+			continue
 		}
+		lines, _ := rep.BenchmarkDigest(i, verbose)
+		out := make([]string, 0, len(lines))
+		for _, l := range lines {
+			out = append(out, l.String())
+		}
+		return out
 	}
-	for _, m := range b.Metrics {
-		for _, n := range m.Notes {
-			if verbose || !analysis.Routine(n, true) {
-				out = append(out, m.Unit+": "+n.Text)
-			}
-		}
-		for _, c := range m.Changes {
-			if c != nil && c.Verdict == analysis.Inconclusive {
-				out = append(out, fmt.Sprintf("%s, %s: inconclusive: %s", m.Unit, c.Side, c.Reason))
-			}
-		}
-	}
-	return out
+	return nil
 }
 
 // primary returns the index of the metric a row shows: the one that
