@@ -37,9 +37,6 @@ func (m *setSampler) Units() []string {
 // would pair with nothing.
 func (m *setSampler) Round(ctx context.Context, k int, _ []string) error {
 	r, s, out := m.r, m.s, m.out
-	if r.obs != nil {
-		r.obs.Mark(m.key, "", k)
-	}
 	v := len(s.cells)
 	n := r.iters(&out.plan, k)
 	for _, i := range r.rng.Perm(v + len(m.used)) {
@@ -48,6 +45,11 @@ func (m *setSampler) Round(ctx context.Context, k int, _ []string) error {
 			return err
 		}
 		if i >= v {
+			// The loop-overhead measurement is no variant's: the
+			// observer's interval pauses for it.
+			if r.obs != nil {
+				r.obs.Pause()
+			}
 			l := m.used[i-v]
 			it := clampIters(math.Ceil(m.floor / math.Max(r.s.FirstLoopOverhead(l), 1e-12)))
 			for j := range s.cells {
@@ -57,6 +59,11 @@ func (m *setSampler) Round(ctx context.Context, k int, _ []string) error {
 			}
 			out.overhead[l] = append(out.overhead[l], r.s.LoopOverhead(l, it))
 			continue
+		}
+		// Each sample is an interval of its variant (the side the clock
+		// rule and the notes read the observer's figures by).
+		if r.obs != nil {
+			r.obs.Mark(m.key, s.cells[i].variant, k)
 		}
 		res, err := r.sample(s.cells[i], n*out.plan.scale[i], false)
 		if err != nil {

@@ -206,20 +206,26 @@ func TestSidePaths(t *testing.T) {
 }
 
 // TestObservations checks the wiring of package observe: every timed
-// round is an observation of its benchmark carrying this process's
-// runtime statistics (GC CPU fraction, mutex wait, scheduling latency),
-// and the notes say what limited the benchmark.
+// sample is an observation of its benchmark, variant (the side the clock
+// rule reads it by) and round, carrying this process's runtime statistics
+// (GC CPU fraction, mutex wait, scheduling latency), and the notes say
+// what limited the benchmark.
 func TestObservations(t *testing.T) {
 	g := rigor.NewGroup("obs")
 	g.Config = quick()
 	g.Config.MinRounds, g.Config.MaxRounds = 3, 3
 	g.Bench("a", func(b *rigor.B) { rigor.Iter(b, func() int { return 1 }) })
+	g.Bench("b", func(b *rigor.B) { rigor.Iter(b, func() int { return 2 }) })
 	run, err := Measure(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bm := run.Benchmarks[0]
-	rounds := map[int]bool{}
+	type sideRound struct {
+		side  string
+		round int
+	}
+	seen := map[sideRound]int{}
 	for _, o := range run.Observations {
 		if o.Benchmark != bm.Key() {
 			t.Errorf("observation of %q, want %q", o.Benchmark, bm.Key())
@@ -227,10 +233,17 @@ func TestObservations(t *testing.T) {
 		if o.Runtime == nil || o.Runtime.GOMAXPROCS < 1 {
 			t.Errorf("round %d: runtime statistics %+v", o.Round, o.Runtime)
 		}
-		rounds[o.Round] = true
+		seen[sideRound{o.Side, o.Round}]++
 	}
-	if len(rounds) != 3 {
-		t.Errorf("observations of rounds %v, want 1 to 3", rounds)
+	for _, side := range []string{"a", "b"} {
+		for round := 1; round <= 3; round++ {
+			if seen[sideRound{side, round}] != 1 {
+				t.Errorf("%d observations of %s in round %d, want 1", seen[sideRound{side, round}], side, round)
+			}
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("observations of %v, want a and b in rounds 1 to 3", seen)
 	}
 	if !slices.ContainsFunc(model.Texts(bm.Notes), func(n string) bool { return strings.HasPrefix(n, "bottleneck: ") }) {
 		t.Errorf("notes %q: observe.Annotate did not run", bm.Notes)
