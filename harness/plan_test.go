@@ -117,30 +117,43 @@ func TestPlanScalesFastVariants(t *testing.T) {
 	}
 }
 
-// TestWarmUpNegative: a negative WarmUp runs each variant once, for the
-// estimate only, and every variant gets its estimate.
+// TestWarmUpNegative: a negative WarmUp runs each variant once, one
+// iteration, for the estimate only, and every variant gets its estimate:
+// per iteration, above 0, and no longer than the warm-up itself took (the
+// samples ran one after the other inside it), rather than an absolute
+// bound a starved machine could break.
 func TestWarmUpNegative(t *testing.T) {
 	g := rigor.NewGroup("warm")
 	g.Config = quick()
-	calls := map[string]int{}
+	calls, iters := map[string]int{}, map[string]int{}
 	for _, v := range []string{"a", "b", "c"} {
-		g.Bench(v, func(b *rigor.B) { calls[v]++; rigor.Iter(b, func() int { return 1 }) })
+		g.Bench(v, func(b *rigor.B) {
+			calls[v]++
+			rigor.Iter(b, func() int { iters[v]++; return 1 })
+		})
 	}
 	s, err := rigor.NewSampler(g, g.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
 	wall, timed, loops, err := newRunner(s, 1).warmUp(context.Background(), sets(g.Name, s)[0])
+	elapsed := time.Since(start).Seconds()
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum := 0.0
 	for i, v := range []string{"a", "b", "c"} {
-		if calls[v] != 1 {
-			t.Errorf("%s: %d warm-up samples, want 1", v, calls[v])
+		if calls[v] != 1 || iters[v] != 1 {
+			t.Errorf("%s: %d warm-up samples of %d iterations in all, want 1 of 1", v, calls[v], iters[v])
 		}
-		if !(wall[i] > 0 && timed[i] >= 0 && wall[i] < 1 && loops[i] > 0) {
-			t.Errorf("%s: estimates %v s (call) and %v s (timed) per iteration, loop %d; want finite, the call's above 0", v, wall[i], timed[i], loops[i])
+		if !(wall[i] > 0 && timed[i] >= 0 && timed[i] <= wall[i] && loops[i] > 0) {
+			t.Errorf("%s: estimates %v s (call) and %v s (timed) per iteration, loop %d; want the call's above 0 and at least the timed", v, wall[i], timed[i], loops[i])
 		}
+		sum += wall[i]
+	}
+	if !(sum <= elapsed) {
+		t.Errorf("the estimates add up to %v s, more than the %v s the warm-up took", sum, elapsed)
 	}
 }
 
