@@ -96,7 +96,11 @@ func (b *B) SetThroughput(n float64, unit string) {
 // ReportMetric is for what the work itself counts or measures (bytes
 // written, cache misses read from a counter, a time a B.IterCustom
 // function measured on another clock): the harness measures time, CPU
-// time and allocations itself, and their units are refused.
+// time and allocations itself, and their units are refused, as is the
+// variant's own throughput unit (SetBytes, SetElements, SetThroughput, the
+// group's). Another variant's throughput unit is the same metric, as in go
+// test's output: each variant's samples come from its throughput or its
+// report.
 func (b *B) ReportMetric(n float64, unit string) {
 	switch {
 	case unit == "" || strings.ContainsAny(unit, " \t\n"):

@@ -168,6 +168,13 @@ func (s *setResult) timedMetrics(lo, hi int) (sec model.Metric, tps []model.Metr
 		tps = append(tps, *wait)
 	}
 	for _, u := range slices.Sorted(maps.Keys(own)) {
+		// A unit one variant reports and another's throughput is
+		// (sampleErr refuses both in one variant) is one metric, as in
+		// go test's output: each variant's samples, from either source.
+		if i := slices.IndexFunc(tps, func(m model.Metric) bool { return m.Unit == u }); i >= 0 {
+			tps[i].Samples = append(tps[i].Samples, own[u].Samples...)
+			continue
+		}
 		tps = append(tps, *own[u])
 	}
 	return sec, tps, gcs, anyGC

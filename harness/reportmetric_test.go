@@ -106,3 +106,72 @@ func TestReportedMetric(t *testing.T) {
 		}
 	}
 }
+
+// A unit reported with B.ReportMetric by one variant that is another
+// variant's throughput unit (SetThroughput's "items/s") is one metric, as
+// it is in go test's output and for benchstat: each variant's samples come
+// from its throughput or its report. (One variant cannot do both: its
+// throughput is the harness's to measure, see TestReportMetric.) Before,
+// the benchmark held two metrics of one unit, and every reader of the unit
+// saw only the first.
+func TestReportedThroughputUnit(t *testing.T) {
+	g := rigor.NewGroup("tpunit")
+	g.Config = quick()
+	g.Config.MinRounds, g.Config.MaxRounds = 10, 10
+	micro := func(n int) time.Duration { return time.Duration(n) * time.Microsecond }
+	// a: 3 items a call at 1 µs a call, 3e6 items/s from its time.
+	g.Bench("a", func(b *rigor.B) { b.SetThroughput(3, "items"); b.IterCustom(micro) })
+	// b and c report 2e6 and 1e6 items/s of their own.
+	g.Bench("b", func(b *rigor.B) { b.IterCustom(micro); b.ReportMetric(2e6, "items/s") })
+	g.Bench("c", func(b *rigor.B) { b.IterCustom(micro); b.ReportMetric(1e6, "items/s") })
+	run, err := Measure(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm := run.Benchmarks[0]
+	var ms []model.Metric
+	for _, m := range bm.Metrics {
+		if m.Unit == "items/s" {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) != 1 {
+		t.Fatalf("%d items/s metrics, want 1", len(ms))
+	}
+	m := ms[0]
+	if m.Better != model.HigherIsBetter || len(m.Samples) != 30 {
+		t.Errorf("items/s: better %d, %d samples; want higher is better, 10 rounds × 3 variants", m.Better, len(m.Samples))
+	}
+	want := map[string]float64{"a": 3e6, "b": 2e6, "c": 1e6}
+	for _, s := range m.Samples {
+		if math.Abs(s.Value/want[s.Side]-1) > 1e-9 {
+			t.Errorf("items/s %s round %d: %v, want %v", s.Side, s.Round, s.Value, want[s.Side])
+		}
+	}
+	rep, err := analyze(withDefaults(g.Config), run, 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, am := range rep.Benchmarks[0].Metrics {
+		if am.Unit != "items/s" {
+			continue
+		}
+		n++
+		// b/a = 2/3 and c/a = 1/3: fewer items a second, regressed, a
+		// comparison of its own (not derived from sec/op, which is the
+		// same for all three).
+		for i, wantChange := range []float64{-1.0 / 3, -2.0 / 3} {
+			if i >= len(am.Changes) || am.Changes[i] == nil {
+				t.Fatalf("items/s: changes %v, want b and c against a", am.Changes)
+			}
+			c := am.Changes[i]
+			if math.Abs(c.Estimate-wantChange) > 1e-6 || c.Verdict != analysis.Regressed || am.DerivedFrom != "" {
+				t.Errorf("items/s change %d: %+.4f %s (%s; derived from %q), want %+.4f regressed", i, c.Estimate, c.Verdict, c.Reason, am.DerivedFrom, wantChange)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d items/s metrics in the report, want 1", n)
+	}
+}
