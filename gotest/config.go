@@ -40,8 +40,10 @@ type Config struct {
 	Dir string
 	// Packages are go list patterns; none means ".".
 	Packages []string
-	// Sides are the sides measured: one (rigor run) or two (rigor ab,
-	// the first being the baseline).
+	// Sides are the sides measured: one (rigor run), two (rigor ab,
+	// the first being the baseline) or three (a step of rigor bisect:
+	// a midpoint and the two ends). Every round runs each side once, in
+	// the order experiment.SideOrder gives.
 	Sides []Side
 	// Bench selects benchmarks as go test's -bench does, level by level
 	// ("Build/size=1"); "" means all.
@@ -63,6 +65,11 @@ type Config struct {
 	// (a note says so).
 	MinRounds, MaxRounds int
 	Time                 time.Duration
+	// BuildCache, when set, is a directory where test binaries built at
+	// a commit (a tree without uncommitted changes) are kept, by commit,
+	// settings and package, and taken from by later runs instead of
+	// building again (rigor bisect's steps).
+	BuildCache string
 	// Timeout kills a test binary that runs longer (a hang).
 	Timeout time.Duration
 	// ProcessClock, when set, reads each sample's CPU time for the whole
@@ -112,6 +119,9 @@ type Config struct {
 	minLowered bool
 }
 
+// MaxSides is the most sides a Config may have.
+const MaxSides = 3
+
 // An Observer watches the system while a run measures (see package
 // observe).
 type Observer interface {
@@ -142,8 +152,8 @@ const (
 type Progress = experiment.Progress
 
 func (c *Config) defaults() error {
-	if len(c.Sides) == 0 || len(c.Sides) > 2 {
-		return fmt.Errorf("want one or two sides, got %d", len(c.Sides))
+	if len(c.Sides) == 0 || len(c.Sides) > MaxSides {
+		return fmt.Errorf("want one to %d sides, got %d", MaxSides, len(c.Sides))
 	}
 	seen := map[string]bool{}
 	for _, sd := range c.Sides {

@@ -216,7 +216,7 @@ func (s *session) build(ctx context.Context) error {
 		for i, sd := range s.sides {
 			step++
 			s.progress(Progress{Phase: PhaseBuild, Step: step, Steps: len(order) * len(s.sides), Current: sd.Label + " " + path})
-			bin, err := Build(ctx, sd.Settings, pkgs[i][path], filepath.Join(binDir, binaryName(sd.Label, path)))
+			bin, err := cachedBuild(ctx, s.cfg.BuildCache, sd.tree, sd.Settings, pkgs[i][path], filepath.Join(binDir, binaryName(sd.Label, path)))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

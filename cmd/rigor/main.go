@@ -161,6 +161,7 @@ interleaved and paired rounds, confidence intervals on every change, a verdict
 	for _, newCmd := range []func(stdio) *cobra.Command{
 		newABCmd,
 		newBaselineCmd,
+		newBisectCmd,
 		newChangesCmd,
 		newCompareCmd,
 		newDoctorCmd,

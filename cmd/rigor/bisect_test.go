@@ -1,0 +1,168 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bisectRepo makes a git repository of len(scales) commits, commit i
+// doing scales[i] times the work per operation of scale 1; the commit
+// broken (if not -1) does not build. It returns the directory and the
+// commits' hashes, oldest first.
+func bisectRepo(t *testing.T, scales []int, broken int) (string, []string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "-b", "main")
+	var hashes []string
+	for i, scale := range scales {
+		work := strings.Replace(workGo, "SCALE", fmt.Sprint(scale), 1)
+		if i == broken {
+			work += "\nvar _ = undefinedName\n"
+		}
+		files := map[string]string{
+			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
+			"lab/work.go":     work + fmt.Sprintf("\n// commit %d\n", i),
+			"lab/lab_test.go": workTest,
+			".gitignore":      ".rigor/\n",
+		}
+		for name, content := range files {
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", fmt.Sprintf("commit %d: scale %d", i, scale))
+		hashes = append(hashes, git("rev-parse", "HEAD"))
+	}
+	return dir, hashes
+}
+
+// bisectFlags keep the searches short: 2 ms samples, no checks, no
+// recording.
+var bisectFlags = []string{"--benchtime", "2ms", "--no-check", "--no-record", "--time", "5m"}
+
+// runBisectJSON runs rigor bisect from good to bad (commit indexes) in dir
+// and decodes its JSON result.
+func runBisectJSON(t *testing.T, dir string, hashes []string, good, bad int, extra ...string) (bisectResult, string) {
+	t.Helper()
+	args := append([]string{"bisect", "--good", hashes[good], "--bad", hashes[bad], "--format", "json", "--out", filepath.Join(t.TempDir(), "out")}, bisectFlags...)
+	args = append(append(args, extra...), "./...")
+	stdout, stderr, code := rigorIn(t, dir, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var r bisectResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	return r, stderr
+}
+
+func foundHashes(r bisectResult) []string {
+	var h []string
+	for _, f := range r.Found {
+		h = append(h, f.Commit.Hash)
+	}
+	return h
+}
+
+// A commit that does not build is skipped, its neighbour measured, and
+// the commit that made the change found.
+func TestBisectSkipsCommitThatDoesNotBuild(t *testing.T) {
+	// Commits 1-6 after good; the first midpoint, 3, does not build.
+	dir, hashes := bisectRepo(t, []int{1, 1, 1, 1, 1, 10, 10}, 3)
+	r, stderr := runBisectJSON(t, dir, hashes, 0, 6)
+	if !strings.Contains(stderr, "skipping "+hashes[3][:12]) {
+		t.Errorf("stderr does not say commit 3 was skipped:\n%s", stderr)
+	}
+	if got := foundHashes(r); len(got) != 1 || got[0] != hashes[5] || len(r.Found[0].Skipped) != 0 {
+		t.Fatalf("found %v, want commit 5 %s alone\n%s", r.Found, hashes[5], stderr)
+	}
+	f := r.Found[0]
+	if f.Change.Lo < 4 || f.Share < 0.8 || f.Share > 1.2 {
+		t.Errorf("commit 5: change %v, share %v; want about +900%% and the whole change", f.Change, f.Share)
+	}
+	if len(r.Unresolved)+len(r.Drift) > 0 {
+		t.Errorf("unresolved %v, drift %v", r.Unresolved, r.Drift)
+	}
+	for _, p := range r.Steps {
+		if p.Mid.Hash == hashes[3] {
+			t.Errorf("a step measured commit 3, which does not build: %+v", p)
+		}
+	}
+}
+
+// A change made in two commits, each about 4x, is reported as both, each
+// with about half of the change.
+func TestBisectTwoCommits(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{1, 1, 4, 4, 4, 16, 16}, -1)
+	r, stderr := runBisectJSON(t, dir, hashes, 0, 6)
+	if got := foundHashes(r); len(got) != 2 || got[0] != hashes[2] || got[1] != hashes[5] {
+		t.Fatalf("found %v, want commits 2 and 5\n%s", got, stderr)
+	}
+	for _, f := range r.Found {
+		if f.Share < 0.3 || f.Share > 0.7 {
+			t.Errorf("%s: share %v, want about a half", f.Commit.Subject, f.Share)
+		}
+	}
+}
+
+// No change between good and bad: one line, exit 0. The noise band is
+// wide (±50%) because this machine is shared: two builds of the same
+// code must land inside it at the search's interval level (99.8%) in
+// the rounds of one step.
+func TestBisectNoChange(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{1, 1, 1}, -1)
+	args := append([]string{"bisect", "--good", hashes[0], "--bad", hashes[2], "--out", filepath.Join(t.TempDir(), "out"), "--noise", "50"}, bisectFlags...)
+	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
+	if code != exitOK || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, "no change between good") {
+		t.Errorf("exit %d, stdout %q; want exit 0 and one line saying no change\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// An improvement is searched for as a regression is.
+func TestBisectImprovement(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{10, 10, 10, 1, 1}, -1)
+	r, stderr := runBisectJSON(t, dir, hashes, 0, 4)
+	if got := foundHashes(r); len(got) != 1 || got[0] != hashes[3] {
+		t.Fatalf("found %v, want commit 3\n%s", got, stderr)
+	}
+	if r.Change.Hi > -0.5 || r.Found[0].Change.Hi > -0.5 {
+		t.Errorf("change %v, commit's %v; want about -90%%", r.Change, r.Found[0].Change)
+	}
+}
+
+func TestBisectFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"bisect"},
+		{"bisect", "--good", "HEAD~1"},
+		{"bisect", "--good", "a", "--bad", "b", "--max-rounds", "5"},
+		{"bisect", "--good", "a", "--bad", "b", "--format", "csv"},
+		{"bisect", "--resume", dir},
+	} {
+		_, stderr, code := rigorIn(t, dir, args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "rigor: ") {
+			t.Errorf("rigor %s: exit %d, stderr %q; want exit 2 and one line", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
