@@ -161,6 +161,9 @@ type bisectState struct {
 	Elapsed time.Duration
 	// NoChange, when set, says why there is nothing to search for.
 	NoChange string `json:",omitempty"`
+	// TimeSpent is set when the --time budget ended the search with
+	// ranges still pending.
+	TimeSpent bool `json:",omitempty"`
 }
 
 const bisectStateFile = "bisect.json"
@@ -371,9 +374,16 @@ func (b *bisector) resultsDir() (string, error) {
 }
 
 // left is the time the search has left.
+// --time is the budget of each session: a search resumed has --time
+// again.
 func (b *bisector) left() time.Duration {
-	return b.o.measure.budget - b.prior - time.Since(b.start)
+	return b.o.measure.budget - time.Since(b.start)
 }
+
+// errTimeSpent is a step's error when the --time budget ended its rounds
+// before a look could decide: the step is not taken, its range stays
+// pending, and --resume measures it again.
+var errTimeSpent = errors.New("the --time budget was spent")
 
 // search runs (or resumes) the search.
 func (b *bisector) search(ctx context.Context) error {
@@ -395,11 +405,13 @@ func (b *bisector) search(ctx context.Context) error {
 			return nil
 		}
 		if b.left() <= 0 {
-			st.Search.Unresolved = append(st.Search.Unresolved, bisect.Unresolved{Range: r, Why: "the --time budget was spent"})
-			st.Search.Pending = st.Search.Pending[:len(st.Search.Pending)-1]
-			continue
+			st.TimeSpent = true
+			return nil
 		}
-		if err := b.step(ctx, r, mid); err != nil {
+		if err := b.step(ctx, r, mid); errors.Is(err, errTimeSpent) {
+			st.TimeSpent = true
+			return nil
+		} else if err != nil {
 			return err
 		}
 		b.saveElapsed()
@@ -424,9 +436,9 @@ func (b *bisector) sides(idx ...int) ([]gotest.Side, error) {
 
 // runLooks measures sides in interleaved rounds, looking after each round
 // of bisect.LookRounds: done says whether a look's report (at the search's
-// interval level) ends the rounds. It returns the run and the report
-// that decided (the look's, or the last rounds' when the budget ended
-// them first), or nil and no error when no benchmark was measured (a
+// interval level) ends the rounds. It returns the run and the report of
+// the look that decided (nil when the --time budget ended the rounds
+// before one did), or nil and no error when no benchmark was measured (a
 // side does not build).
 func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Side, reorder func(*model.Run) *model.Run, done func(*analysis.Report) bool) (*model.Run, *analysis.Report, error) {
 	cfg := b.cfg
@@ -493,11 +505,6 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 	// Recorded as rigor ab's runs are; a failure to record is a line on
 	// stderr.
 	b.o.record.after(ctx, b.s.err, run, nil)
-	if decision == nil {
-		if decision, err = analysis.Analyze(reorder(run), lookOpts); err != nil {
-			return nil, nil, usageErrorf("%v", err)
-		}
-	}
 	return run, decision, nil
 }
 
@@ -572,6 +579,10 @@ func (b *bisector) establish(ctx context.Context) error {
 	})
 	if err != nil {
 		return err
+	}
+	if run != nil && dec == nil {
+		st.NoChange = fmt.Sprintf("inconclusive between good %s and bad %s: the --time budget was spent before the change could be established", st.Commits[0].short(), st.Commits[n].short())
+		return nil
 	}
 	if run == nil {
 		return usageErrorf("good %s and bad %s: no benchmark matching %q was measured on both (see the notes above)", st.Commits[0].short(), st.Commits[n].short(), b.cfg.Bench)
@@ -665,6 +676,9 @@ func (b *bisector) step(ctx context.Context, r bisect.Range, mid int) error {
 		fmt.Fprintf(b.s.err, "rigor: skipping %s (%s): its benchmark did not build or run\n", st.Commits[mid].short(), st.Commits[mid].Subject)
 		st.Search.Skip(mid)
 		return nil
+	}
+	if dec == nil {
+		return errTimeSpent
 	}
 	for _, end := range []int{r.Lo, r.Hi} {
 		if !measuredOn(run, st.Commits[end].short()) {

@@ -27,10 +27,13 @@ type bisectResult struct {
 	Found      []bisectFound `json:",omitempty"`
 	Drift      []bisectSpan  `json:",omitempty"`
 	Unresolved []bisectSpan  `json:",omitempty"`
-	Steps      []bisectStep  `json:",omitempty"`
-	Rounds     int
-	Elapsed    time.Duration
-	Dir        string
+	// Pending are the ranges not searched because the --time budget
+	// was spent: --resume continues with them.
+	Pending []bisectSpan `json:",omitempty"`
+	Steps   []bisectStep `json:",omitempty"`
+	Rounds  int
+	Elapsed time.Duration
+	Dir     string
 }
 
 type bisectChange struct{ Estimate, Lo, Hi float64 }
@@ -97,6 +100,12 @@ func (b *bisector) result() bisectResult {
 	}
 	for _, u := range s.Unresolved {
 		r.Unresolved = append(r.Unresolved, bisectSpan{From: c[u.Lo], To: c[u.Hi], Commits: u.Hi - u.Lo, Change: change(u.Change), Why: u.Why})
+	}
+	if st.TimeSpent {
+		for _, p := range s.Pending {
+			r.Pending = append(r.Pending, bisectSpan{From: c[p.Lo], To: c[p.Hi], Commits: p.Hi - p.Lo, Change: change(p.Change),
+				Why: "the --time budget was spent: rigor bisect --resume " + b.dir + " continues"})
+		}
 	}
 	for _, p := range s.Steps {
 		r.Steps = append(r.Steps, bisectStep{From: c[p.Range.Lo], Mid: c[p.Mid], To: c[p.Range.Hi],
@@ -177,6 +186,9 @@ func writeBisectText(w io.Writer, r *bisectResult) {
 	}
 	for _, u := range r.Unresolved {
 		fmt.Fprintf(w, "\ninconclusive: %s over the %d commits %s..%s: %s\n", u.Change, u.Commits, u.From.short(), u.To.short(), u.Why)
+	}
+	for _, u := range r.Pending {
+		fmt.Fprintf(w, "\nnot searched yet: %s over the %d commits %s..%s: %s\n", u.Change, u.Commits, u.From.short(), u.To.short(), u.Why)
 	}
 	fmt.Fprintf(w, "\n%d steps, %d rounds, %s; each step's intervals at confidence 1-%.2g, so that the whole search errs with probability at most %g:\n",
 		len(r.Steps), r.Rounds, r.Elapsed.Round(time.Second), r.IntervalAlpha, r.Alpha)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -164,5 +167,111 @@ func TestBisectFlagErrors(t *testing.T) {
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "rigor: ") {
 			t.Errorf("rigor %s: exit %d, stderr %q; want exit 2 and one line", strings.Join(args, " "), code, stderr)
 		}
+	}
+}
+
+// importAt imports into dir's store a Go benchmark file per commit
+// index in at, BenchmarkWork taking level(i) µs/op (5 samples, 0.5%
+// noise), at the commits of hashes.
+func importAt(t *testing.T, dir string, hashes []string, at []int, level func(int) float64) {
+	t.Helper()
+	args := []string{"import"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k, i := range at {
+		var b strings.Builder
+		fmt.Fprintf(&b, "commit: %s\ncommit-time: 2026-03-01T%02d:00:00Z\nbranch: main\ngoos: linux\ngoarch: amd64\npkg: example.com/lab/lab\ncpu: Test CPU\n", hashes[i], k)
+		for range 5 {
+			fmt.Fprintf(&b, "BenchmarkWork-2 \t1000\t%.1f ns/op\n", 1000*level(i)*(1+0.005*rng.NormFloat64()))
+		}
+		f := filepath.Join(t.TempDir(), fmt.Sprintf("c%03d.txt", i))
+		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, f)
+	}
+	if _, errOut, code := rigorIn(t, dir, args...); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+}
+
+// rigor changes suggests the rigor bisect command for a change between
+// recorded commits with unrecorded ones between them, and not for one
+// between adjacent commits.
+func TestChangesSuggestsBisect(t *testing.T) {
+	scales := make([]int, 14)
+	dir, hashes := bisectRepo(t, scales, -1)
+	step := func(at int) func(int) float64 {
+		return func(i int) float64 {
+			if i >= at {
+				return 2
+			}
+			return 1
+		}
+	}
+	importAt(t, dir, hashes, []int{0, 1, 2, 3, 4, 9, 10, 11, 12, 13}, step(9))
+	out, errOut, code := rigorIn(t, dir, "changes")
+	want := fmt.Sprintf("made by one of 5 commits: rigor bisect --good %s --bad %s --bench '^BenchmarkWork$' example.com/lab/lab", hashes[4][:12], hashes[9][:12])
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("changes: exit %d, want a line %q\n%s%s", code, want, out, errOut)
+	}
+
+	dir, hashes = bisectRepo(t, scales, -1)
+	importAt(t, dir, hashes, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, step(5))
+	out, errOut, code = rigorIn(t, dir, "changes")
+	if code != 0 || !strings.Contains(out, "regressed") || strings.Contains(out, "rigor bisect") {
+		t.Errorf("changes between adjacent commits: exit %d, want a regression and no bisect command\n%s%s", code, out, errOut)
+	}
+}
+
+// cancelOn is a stderr that cancels when what it is written holds text.
+type cancelOn struct {
+	mu     sync.Mutex
+	buf    strings.Builder
+	text   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	if strings.Contains(c.buf.String(), c.text) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// Ctrl-C after the first step keeps what was measured; --resume goes on
+// from the second step and finds the commit.
+func TestBisectInterruptResume(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{1, 1, 1, 1, 1, 1, 10, 10, 10}, -1)
+	out := filepath.Join(t.TempDir(), "out")
+	t.Chdir(dir)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stderr := &cancelOn{text: "rigor: step 1:", cancel: cancel}
+	var stdout strings.Builder
+	args := append([]string{"bisect", "--good", hashes[0], "--bad", hashes[8], "--out", out}, bisectFlags...)
+	code := execute(ctx, append(args, "./..."), stdio{in: strings.NewReader(""), out: &stdout, err: stderr})
+	if code != exitUsage || !strings.Contains(stderr.buf.String(), "rigor bisect --resume "+out) {
+		t.Fatalf("interrupted: exit %d, want 2 and how to resume\n%s\n%s", code, stdout.String(), stderr.buf.String())
+	}
+	r, errOut := func() (bisectResult, string) {
+		args := append([]string{"bisect", "--resume", out, "--format", "json"}, bisectFlags...)
+		stdout, stderr, code := rigorIn(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("--resume: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		var r bisectResult
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		return r, stderr
+	}()
+	if strings.Contains(errOut, "good-bad") || strings.Contains(errOut, "rigor: step 1:") {
+		t.Errorf("--resume measured good and bad or step 1 again:\n%s", errOut)
+	}
+	if got := foundHashes(r); len(got) != 1 || got[0] != hashes[6] || len(r.Steps) < 2 {
+		t.Errorf("found %v in %d steps, want commit 6 in at least 2\n%s", got, len(r.Steps), errOut)
 	}
 }

@@ -156,6 +156,9 @@ type listed struct {
 	// transient is true for a transient: listed, and not counted as a
 	// regression by --fail-on-regression (the series came back).
 	transient bool
+	// bisect is the rigor bisect command that would find the commit
+	// of a change between commits that are not adjacent, or "".
+	bisect string
 }
 
 func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
@@ -182,7 +185,8 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 		if !after(c.After, c.Series) {
 			continue
 		}
-		out = append(out, listed{series: c.Series, when: c.After.Time, from: c.Before, to: c.After, text: changeLine(c), regression: c.Regression})
+		out = append(out, listed{series: c.Series, when: c.After.Time, from: c.Before, to: c.After, text: changeLine(c), regression: c.Regression,
+			bisect: bisectSuggestion(ctx, c.Series, c.Before, c.After)})
 	}
 	for _, tr := range a.Transients {
 		first, last := tr.Series.Points[tr.From], tr.Series.Points[tr.To-1]
@@ -220,6 +224,9 @@ func runChanges(ctx context.Context, opts changesOptions, s stdio) error {
 			seriesTitle(l.series), l.text)
 		if subject != "" {
 			fmt.Fprintf(stdout, "    %s\n", subject)
+		}
+		if l.bisect != "" {
+			fmt.Fprintf(stdout, "    %s\n", report.TerminalSafe(l.bisect))
 		}
 	}
 	for _, r := range renameLines(history.Renames(series), after) {
