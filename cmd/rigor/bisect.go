@@ -563,6 +563,12 @@ func noiseLog(opts analysis.Options) float64 { return math.Log1p(opts.Noise) }
 func (b *bisector) establish(ctx context.Context) error {
 	st := b.st
 	n := len(st.Commits) - 1
+	// The same tree at both ends builds the same binaries: nothing to
+	// measure.
+	if _, err := bisectGit(ctx, "diff", "--quiet", st.Commits[0].Hash, st.Commits[n].Hash, "--"); err == nil {
+		st.NoChange = fmt.Sprintf("no change between good %s and bad %s: their trees are identical", st.Commits[0].short(), st.Commits[n].short())
+		return nil
+	}
 	sides, err := b.sides(0, n)
 	if err != nil {
 		return err
