@@ -59,6 +59,17 @@ func bisectRepo(t *testing.T, scales []int, broken int) (string, []string) {
 	return dir, hashes
 }
 
+// measuresCommits skips a test that measures several commits in paired
+// rounds under -short: each takes a minute or more, and several minutes
+// on this shared 2-core machine at load 30, where the package's tests
+// would pass go test's ten-minute timeout.
+func measuresCommits(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("measures several commits in paired rounds: minutes; run without -short")
+	}
+}
+
 // bisectFlags keep the searches short: 2 ms samples, no checks, no
 // recording.
 var bisectFlags = []string{"--benchtime", "2ms", "--no-check", "--no-record", "--time", "5m"}
@@ -91,6 +102,7 @@ func foundHashes(r bisectResult) []string {
 // A commit that does not build is skipped, its neighbour measured, and
 // the commit that made the change found.
 func TestBisectSkipsCommitThatDoesNotBuild(t *testing.T) {
+	measuresCommits(t)
 	// Commits 1-6 after good; the first midpoint, 3, does not build.
 	dir, hashes := bisectRepo(t, []int{1, 1, 1, 1, 1, 10, 10}, 3)
 	r, stderr := runBisectJSON(t, dir, hashes, 0, 6)
@@ -117,6 +129,7 @@ func TestBisectSkipsCommitThatDoesNotBuild(t *testing.T) {
 // A change made in two commits, each about 4x, is reported as both, each
 // with about half of the change.
 func TestBisectTwoCommits(t *testing.T) {
+	measuresCommits(t)
 	dir, hashes := bisectRepo(t, []int{1, 1, 4, 4, 4, 16, 16}, -1)
 	r, stderr := runBisectJSON(t, dir, hashes, 0, 6)
 	if got := foundHashes(r); len(got) != 2 || got[0] != hashes[2] || got[1] != hashes[5] {
@@ -135,8 +148,9 @@ func TestBisectTwoCommits(t *testing.T) {
 // machine (load 8-12) identical code measured -30% [-45%, -5%] at 95%
 // in one run, so which of the two lines a run prints is the machine's,
 // and the noise band is wide (±50%) to give "no change" its chance.
-// Commits whose trees are identical need no measuring at all.
+// Commits whose trees are identical: TestBisectIdenticalTrees.
 func TestBisectNoChange(t *testing.T) {
+	measuresCommits(t)
 	dir, hashes := bisectRepo(t, []int{1, 1, 1}, -1)
 	args := append([]string{"bisect", "--good", hashes[0], "--bad", hashes[2], "--out", filepath.Join(t.TempDir(), "out"), "--noise", "50"}, bisectFlags...)
 	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
@@ -144,21 +158,26 @@ func TestBisectNoChange(t *testing.T) {
 		!(strings.HasPrefix(stdout, "no change between good "+hashes[0][:12]) || strings.HasPrefix(stdout, "inconclusive between good "+hashes[0][:12])) {
 		t.Errorf("exit %d, stdout %q; want exit 0 and one line saying no change or inconclusive\nstderr:\n%s", code, stdout, stderr)
 	}
+}
 
+// Commits whose trees are identical need no measuring: no change.
+func TestBisectIdenticalTrees(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{1}, -1)
 	cmd := exec.Command("git", "-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "empty")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}
-	args = append([]string{"bisect", "--good", hashes[2], "--bad", "HEAD", "--out", filepath.Join(t.TempDir(), "out2")}, bisectFlags...)
-	stdout, stderr, code = rigorIn(t, dir, append(args, "./...")...)
-	if want := "no change between good " + hashes[2][:12]; code != exitOK || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "identical") {
+	args := append([]string{"bisect", "--good", hashes[0], "--bad", "HEAD", "--out", filepath.Join(t.TempDir(), "out")}, bisectFlags...)
+	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
+	if want := "no change between good " + hashes[0][:12]; code != exitOK || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "identical") {
 		t.Errorf("identical trees: exit %d, stdout %q; want exit 0 and one line %q...\nstderr:\n%s", code, stdout, want, stderr)
 	}
 }
 
 // An improvement is searched for as a regression is.
 func TestBisectImprovement(t *testing.T) {
+	measuresCommits(t)
 	dir, hashes := bisectRepo(t, []int{10, 10, 10, 1, 1}, -1)
 	r, stderr := runBisectJSON(t, dir, hashes, 0, 4)
 	if got := foundHashes(r); len(got) != 1 || got[0] != hashes[3] {
@@ -259,6 +278,7 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 // Ctrl-C after the first step keeps what was measured; --resume goes on
 // from the second step and finds the commit.
 func TestBisectInterruptResume(t *testing.T) {
+	measuresCommits(t)
 	dir, hashes := bisectRepo(t, []int{1, 1, 1, 1, 1, 1, 10, 10, 10}, -1)
 	out := filepath.Join(t.TempDir(), "out")
 	t.Chdir(dir)
