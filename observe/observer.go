@@ -27,8 +27,9 @@ const DefaultInterval = 250 * time.Millisecond
 // The counters (CPU time, context switches, bytes moved, stall time) are
 // interpolated at each interval's ends, so an interval shorter than the
 // sampling period still gets a value: the rate of the period around it.
-// Mark asks for an extra sample (at most four per period), so intervals
-// that last a period or more have boundaries close to exact.
+// A boundary after an interval of a quarter period or more asks for an
+// extra sample (at most four per period), so intervals that last a period
+// or more have boundaries close to exact.
 type Observer struct {
 	interval time.Duration
 	self     bool
@@ -168,8 +169,9 @@ func (o *Observer) sample() time.Time {
 
 // Mark says that from now until the next Mark, Pause or Stop, the run is
 // measuring benchmark (a model.Benchmark's Key, or "" for all benchmarks
-// of a process) on side in round. It is cheap: it records the time and
-// asks the sampler for a fresh sample without waiting for it.
+// of a process) on side in round. It is cheap: it records the time and,
+// when the interval it ends lasted a quarter period or more, asks the
+// sampler for a fresh sample without waiting for it.
 func (o *Observer) Mark(benchmark, side string, round int) {
 	o.boundary(mark{benchmark: benchmark, side: side, round: round})
 }
@@ -189,18 +191,37 @@ func (o *Observer) boundary(m mark) {
 	}
 	o.closeSelf()
 	o.closeRigor(&m)
+	// Ask for a sample only when the interval that ends lasted a quarter
+	// period or more, and the sampler would take one (a quarter period
+	// after its last). A short interval gets the rate of the period
+	// around it whatever the samples' spacing, so samples asked for
+	// between the short intervals of a quick command make no boundary
+	// more exact; they cost rigor exec, marking two boundaries per run of
+	// a 1 ms command, about half a millisecond of CPU each, four per
+	// period instead of one (BenchmarkSnapshot). Waking the sampler's
+	// thread at every boundary cost two futex wake-ups and thread
+	// switches per run besides.
+	var prev time.Time
+	if n := len(o.marks); n > 0 {
+		prev = o.marks[n-1].t
+	}
 	o.marks = append(o.marks, m)
-	// Wake the sampler only when it would take a sample: it runs on a
-	// thread of its own, and waking that thread at every boundary cost
-	// rigor exec two futex wake-ups and thread switches per run of a
-	// quick command (about a fifth of its own CPU time).
-	if m.t.Sub(o.last) < o.interval/4 {
+	if !wantsSample(prev, o.last, m.t, o.interval) {
 		return
 	}
 	select {
 	case o.now <- struct{}{}:
 	default:
 	}
+}
+
+// wantsSample reports whether a boundary at now, the previous one at prev
+// (zero: none) and the sampler's last sample at last, asks for a sample:
+// when the interval that ends lasted a quarter period or more, and the
+// last sample is a quarter period old.
+func wantsSample(prev, last, now time.Time, interval time.Duration) bool {
+	q := interval / 4
+	return (prev.IsZero() || now.Sub(prev) >= q) && now.Sub(last) >= q
 }
 
 // closeRigor records, when the measured processes are separate, rigor's

@@ -176,3 +176,29 @@ func TestObserverInterim(t *testing.T) {
 		t.Errorf("after Stop, Observations gave %d, want Stop's 3", len(after))
 	}
 }
+
+// TestWantsSample: a boundary asks for a sample only after an interval of
+// a quarter period or more, and a quarter period after the last sample;
+// the boundaries of a quick command's runs, microseconds apart, ask for
+// none.
+func TestWantsSample(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	const period = 100 * time.Millisecond
+	for _, tc := range []struct {
+		name           string
+		prev, last, at time.Time
+		want           bool
+	}{
+		{"first boundary", time.Time{}, at(0), at(30), true},
+		{"first boundary, fresh sample", time.Time{}, at(0), at(10), false},
+		{"after a long interval", at(0), at(0), at(25), true},
+		{"after a long interval, fresh sample", at(0), at(20), at(30), false},
+		{"after a short interval", at(99), at(0), at(100), false},
+		{"a quick command's run", at(1000), at(0), at(1001), false},
+	} {
+		if got := wantsSample(tc.prev, tc.last, tc.at, period); got != tc.want {
+			t.Errorf("%s: wantsSample = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
