@@ -91,9 +91,9 @@ func TestDesignLooks(t *testing.T) {
 	}
 }
 
-// TestCheckpointDue: run.json is rewritten a second after the last
+// TestCheckpointDue: run.json is rewritten five seconds after the last
 // write, or checkpointCost times the last write's duration when that is
-// longer (a 100 ms write: 5 s).
+// longer (a 200 ms write: 10 s).
 func TestCheckpointDue(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ms := time.Millisecond
@@ -101,12 +101,12 @@ func TestCheckpointDue(t *testing.T) {
 		cost, since time.Duration
 		want        bool
 	}{
-		{ms, 999 * ms, false},
-		{ms, time.Second, true},
-		{20 * ms, time.Second, true},
-		{100 * ms, 2 * time.Second, false},
-		{100 * ms, 4999 * ms, false},
+		{ms, 4999 * ms, false},
+		{ms, 5 * time.Second, true},
 		{100 * ms, 5 * time.Second, true},
+		{200 * ms, 5 * time.Second, false},
+		{200 * ms, 9999 * ms, false},
+		{200 * ms, 10 * time.Second, true},
 	} {
 		s := &session{lastWrite: t0, writeCost: tc.cost}
 		if got := s.checkpointDue(t0.Add(tc.since)); got != tc.want {

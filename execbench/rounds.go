@@ -51,10 +51,15 @@ func lookGrowth(round time.Duration) float64 {
 // grows with the rounds.
 const lookShare = 0.1
 
-// checkpointEvery is how often run.json is rewritten during the rounds.
-// Rewriting it after every round of a quick command would make the run
-// quadratic in its length.
-const checkpointEvery = time.Second
+// checkpointEvery is how often run.json is rewritten during the rounds:
+// a run killed outright (kill -9, a power cut) loses at most the samples
+// of the last checkpointEvery (or of the spacing checkpointCost sets);
+// one interrupted (Ctrl-C, SIGTERM, a failing command) or ended writes
+// every sample. Rewriting it after every round of a quick command would
+// make the run quadratic in its length; every second, a run of 1000 runs
+// of true (about 2-4 s) spent about a seventh of rigor's own CPU
+// rewriting it (BenchmarkExecOverhead's profile, issue 28).
+const checkpointEvery = 5 * time.Second
 
 // checkpointCost spaces the rewrites further once one takes longer than
 // checkpointEvery/checkpointCost: each rewrite encodes every sample so

@@ -656,3 +656,43 @@ func TestInterruptedRunNotCounted(t *testing.T) {
 		t.Errorf("%d samples kept, budget note %q; want 2 and 2 timed runs", kept, budget)
 	}
 }
+
+// TestInterruptKeepsEverySample: a run interrupted between checkpoints
+// (here, well within checkpointEvery of its start) still has every
+// sample it measured in run.json on disk, not only those of the last
+// checkpoint.
+func TestInterruptKeepsEverySample(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := config(t, 0, h(), h())
+	cfg.MinRounds, cfg.MaxRounds, cfg.Warmup = 1000, 1000, 0
+	cfg.Progress = func(p Progress) {
+		if p.Phase == PhaseMeasure && p.Round == 8 {
+			cancel()
+		}
+	}
+	res, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	f, err := os.Open(filepath.Join(cfg.Out, experiment.RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	disk, err := model.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Run.Benchmarks[0].Metric(WallUnit)
+	if m == nil || len(m.Samples) < 14 {
+		t.Fatalf("measured %v, want 7 rounds of two commands or more", m)
+	}
+	dm := disk.Benchmarks[0].Metric(WallUnit)
+	if dm == nil || len(dm.Samples) != len(m.Samples) {
+		t.Fatalf("run.json holds %v wall-time samples, the run measured %d", dm, len(m.Samples))
+	}
+	if len(model.OfKind(disk.Notes, model.NoteInterrupted)) != 1 {
+		t.Errorf("run.json has no interruption note: %q", model.Texts(disk.Notes))
+	}
+}

@@ -101,8 +101,9 @@ func (r *Result) Dropped() []string { return slices.Clone(r.sess.dropped) }
 // Run runs the commands' setups, warm-ups and then interleaved rounds
 // until the stopping rule, the budget or MaxRounds ends them, then the
 // cleanups. Every sample is written to cfg.Out's run.json as the run goes
-// (at most a second late, or 50 times as long as a rewrite takes once
-// that exceeds 20 ms; see checkpointCost).
+// (at most five seconds late, or 50 times as long as a rewrite takes once
+// that exceeds 100 ms; see checkpointEvery and checkpointCost), and all
+// of them when the run ends or is interrupted.
 //
 // An error before measuring begins (a *ConfigError, a command that cannot
 // start, fails or hangs in its setup or warm-up) returns a nil Result.
