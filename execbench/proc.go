@@ -103,6 +103,8 @@ type runner struct {
 	// copies and de-duplicates it at every start, inside the timed
 	// interval.
 	env []string
+	// dog stops a run that outlives its time-out.
+	dog watchdog
 }
 
 func newRunner(cfg *Config) (*runner, error) {
@@ -126,6 +128,7 @@ func newRunner(cfg *Config) (*runner, error) {
 // close releases the runner's files; a process a command left running
 // that still holds the output pipe is not waited for beyond drainWait.
 func (r *runner) close() {
+	r.dog.close()
 	r.rss.close()
 	r.null.Close()
 	if r.pipe != nil {
@@ -255,9 +258,8 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	mu.Lock()
 	proc = p
 	mu.Unlock()
-	var timer *time.Timer
 	if timeout > 0 {
-		timer = time.AfterFunc(timeout, stop(true))
+		r.dog.watch(t0.Add(timeout), stop(true))
 	}
 	unhook := context.AfterFunc(ctx, stop(false))
 	state, err := p.Wait()
@@ -265,8 +267,8 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	mu.Lock()
 	reaped = true
 	mu.Unlock()
-	if timer != nil {
-		timer.Stop()
+	if timeout > 0 {
+		r.dog.done()
 	}
 	unhook()
 	// The process has ended: what it left running in its process group
