@@ -172,12 +172,19 @@ func (r *Report) digest(benches []Benchmark, verbose, runNotes bool) (lines []No
 					continue
 				}
 				text := "inconclusive: " + c.Reason
-				mb := member{bench: b.FullName, unit: m.Unit, change: c,
-					line: NoteLine{Kind: model.NoteVerdict, Subject: b.FullName + " " + m.Unit, Text: text}}
+				who, unit := b.FullName, m.Unit
+				if r.Kind == model.KindExec {
+					// rigor exec's rows are its commands: the line
+					// is about the command compared, not about the
+					// one benchmark that holds them.
+					who, unit = "`"+c.Side+"`", ""
+				}
+				mb := member{bench: who, unit: unit, change: c,
+					line: NoteLine{Kind: model.NoteVerdict, Subject: strings.TrimSpace(who + " " + unit), Text: text}}
 				if join(r.verdictFamily(c), r.sayVerdicts, mb) {
 					continue
 				}
-				add(model.NoteVerdict, b.FullName, m.Unit, text)
+				add(model.NoteVerdict, who, unit, text)
 			}
 		}
 	}

@@ -325,3 +325,27 @@ func TestGoldenExec(t *testing.T) {
 		}
 	}
 }
+
+// An inconclusive rigor exec comparison is said of the command, as its
+// row is named: before, "commands sec/op: inconclusive: ...", the name of
+// the one benchmark that holds the commands.
+func TestExecNoteNamesCommand(t *testing.T) {
+	run := fxExecRun()
+	m := &run.Benchmarks[0].Metrics[0]
+	for i := range m.Samples {
+		if m.Samples[i].Side == "sleep 0.012" {
+			// Spread over ±30% round by round, as on a busy
+			// machine: no interval clears the band.
+			m.Samples[i].Value = 10.6e-3 * (1 + 0.06*float64((m.Samples[i].Round*7)%11-5))
+		}
+	}
+	rep := fxAnalyze(t, run)
+	var b bytes.Buffer
+	if err := Render(&b, rep, Options{Format: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "\n  - `sleep 0.012`: inconclusive: ") {
+		t.Errorf("the inconclusive note is not said of the command:\n%s", out)
+	}
+}

@@ -188,7 +188,7 @@ func TestExecHyperfineFlagsTable(t *testing.T) {
 			}
 		}},
 		{"style basic", []string{"-r", "2", "--style", "basic", "true", "true x"}, func(t *testing.T, dir, stdout, stderr string) {
-			if strings.Contains(stdout, "\x1b[") || !strings.Contains(stdout, "sec/op") {
+			if strings.Contains(stdout, "\x1b[") || !strings.Contains(stdout, "ran ") || !strings.Contains(stdout, "vs true") {
 				t.Errorf("colour or no report with --style basic:\n%q", stdout)
 			}
 		}},
