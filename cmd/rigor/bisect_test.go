@@ -70,9 +70,10 @@ func measuresCommits(t *testing.T) {
 	}
 }
 
-// bisectFlags keep the searches short: 2 ms samples, no checks, no
-// recording.
-var bisectFlags = []string{"--benchtime", "2ms", "--no-check", "--no-record", "--time", "5m"}
+// bisectFlags keep the searches short: 2 ms samples, no checks. The
+// scratch repositories have no history store, so nothing is recorded
+// unless --record asks.
+var bisectFlags = []string{"--benchtime", "2ms", "--no-check", "--time", "5m"}
 
 // runBisectJSON runs rigor bisect from good to bad (commit indexes) in dir
 // and decodes its JSON result.
@@ -175,16 +176,27 @@ func TestBisectIdenticalTrees(t *testing.T) {
 	}
 }
 
-// An improvement is searched for as a regression is.
+// An improvement is searched for as a regression is; with --record every
+// commit measured is in the history store.
 func TestBisectImprovement(t *testing.T) {
 	measuresCommits(t)
 	dir, hashes := bisectRepo(t, []int{10, 10, 10, 1, 1}, -1)
-	r, stderr := runBisectJSON(t, dir, hashes, 0, 4)
+	r, stderr := runBisectJSON(t, dir, hashes, 0, 4, "--record")
 	if got := foundHashes(r); len(got) != 1 || got[0] != hashes[3] {
 		t.Fatalf("found %v, want commit 3\n%s", got, stderr)
 	}
 	if r.Change.Hi > -0.5 || r.Found[0].Change.Hi > -0.5 {
 		t.Errorf("change %v, commit's %v; want about -90%%", r.Change, r.Found[0].Change)
+	}
+	out, errOut, code := rigorIn(t, dir, "history", "--format", "table")
+	measured := []string{hashes[0], hashes[4]}
+	for _, p := range r.Steps {
+		measured = append(measured, p.Mid.Hash)
+	}
+	for _, h := range measured {
+		if code != 0 || !strings.Contains(out, h[:10]) {
+			t.Errorf("history: exit %d, no %s, which bisect measured\n%s%s", code, h[:10], out, errOut)
+		}
 	}
 }
 
