@@ -55,6 +55,10 @@ type Clock struct {
 	// samples in mutex slow paths or file I/O; NaN without a profile of
 	// at least profileSamples samples.
 	Waiting float64
+	// ProfileSamples is the largest sample count of the sides' CPU
+	// profiles, 0 without any: a profile below profileSamples is too
+	// short to count (a busy machine leaves a profiling run little CPU).
+	ProfileSamples int
 	// CPUSpread and WallSpread are the robust spreads (1.4826 MAD) of
 	// the per-round log ratios of CPU and of wall time between the
 	// first two sides, when the machine was busy; NaN otherwise.
@@ -202,6 +206,9 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		if o.Benchmark != key {
 			continue
 		}
+		if p := o.Profile; o.Round == 0 && p != nil {
+			c.ProfileSamples = max(c.ProfileSamples, int(p.Samples))
+		}
 		if p := o.Profile; o.Round == 0 && p != nil && p.Samples >= profileSamples {
 			w := max(p.Lock, p.FileIO)
 			if math.IsNaN(c.Waiting) || w > c.Waiting {
@@ -342,7 +349,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
 	case math.IsNaN(c.Waiting) && (c.Procs != 1 || command):
 		c.Why = ClockNoProfile
-		c.Reason = fmt.Sprintf("%s, but without a CPU profile nothing shows that the benchmark never waits: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (it kept %.1f busy), so the verdict stays on wall time", busy, procsWords(c.Procs), c.CPUPerWall)
+		c.Reason = fmt.Sprintf("%s, but %s: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (%s), so the verdict stays on wall time", busy, noProfileWords(c.ProfileSamples), procsWords(c.Procs), cpuShareWords(c))
 	case !(cpuSpread < wallSpread):
 		// CPU time is worth taking only when it is the steadier clock:
 		// short samples leave it at the mercy of the start-up estimate.
@@ -416,7 +423,10 @@ func shareWords(lo, hi float64, basis string) string {
 		return "CPU time " + pct + " of wall time on the quiet rounds"
 	case BasisNotWaiting:
 		if lo >= 1.5 {
-			return "it kept " + cpusRange(lo, hi) + " busy while it was not waiting for a CPU"
+			// Several threads at work, or one goroutine the scheduler
+			// moved between threads whose waits overlapped: the
+			// counts cannot tell them apart.
+			return "CPU time " + times + " the time it was not waiting for a CPU: several threads at work, or the waits of threads it moved between counted together"
 		}
 		return "CPU time " + pct + " of the time it was not waiting for a CPU"
 	}
@@ -475,6 +485,16 @@ func waitShares(b *model.Benchmark) map[[2]any]float64 {
 		}
 	}
 	return shares
+}
+
+// noProfileWords says why no CPU profile showed that a benchmark never
+// waits: there was none, or the longest had only n samples (fewer than
+// profileSamples).
+func noProfileWords(n int) string {
+	if n == 0 {
+		return "without a CPU profile nothing shows that the benchmark never waits"
+	}
+	return fmt.Sprintf("its CPU profiles were too short to show that it never waits (at most %d samples, %d needed: the machine left the profiling runs little CPU)", n, profileSamples)
 }
 
 func procsWords(procs int) string {

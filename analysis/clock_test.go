@@ -49,6 +49,16 @@ func clockRun(wallRatio, cpuRatio, cpuShare float64, busy func(round int) bool, 
 		Observations: obs}
 }
 
+// withProfileSamples gives run's CPU profiles n samples each.
+func withProfileSamples(run *model.Run, n int64) *model.Run {
+	for i := range run.Observations {
+		if p := run.Observations[i].Profile; p != nil {
+			p.Samples = n
+		}
+	}
+	return run
+}
+
 func key(procs int) string {
 	return (&model.Benchmark{Name: "B", Pkg: "p", Procs: procs}).Key()
 }
@@ -82,6 +92,10 @@ func TestChooseClock(t *testing.T) {
 		// One of two threads busy, no profile: a lock handed on could
 		// keep one busy while goroutines wait.
 		{"busy, one of two threads, no profile: wall", clockRun(1.03, 1.03, 1, evenRounds, 2, -1), WallUnit, "without a CPU profile"},
+		// A lock-free profile too short to count (a busy machine left the
+		// profiling run 16 samples' worth of CPU): said so, not "without
+		// a CPU profile".
+		{"busy, one of two threads, short profile: wall", withProfileSamples(clockRun(1.03, 1.03, 1, evenRounds, 2, 0), 16), WallUnit, "too short to show that it never waits (at most 16 samples, 20 needed"},
 		{"busy, one of two threads, lock-free profile: CPU", clockRun(1.03, 1.03, 1, evenRounds, 2, 0.01), CPUUnit, "1% of its CPU profile"},
 		// Both threads busy without a profile: a contended mutex spins
 		// (examples/lockbound kept 2.0 CPUs busy on 2 Ps): wall.
@@ -415,5 +429,29 @@ func TestClockWaitsOverlap(t *testing.T) {
 	c := rep.Benchmarks[0].Clock
 	if c == nil || c.Unit != CPUUnit || c.Basis != BasisNotWaiting {
 		t.Errorf("clock %+v: want CPU time, measured against the time it was not waiting", c)
+	}
+}
+
+// TestShareWords: a CPU share in words a person knows, and above one
+// thread's worth of the time the benchmark was not waiting, not "it kept
+// 2 CPUs busy": at GOMAXPROCS 2 one goroutine moved between two threads
+// whose waits overlapped reads 1.6 (examples of issue 22's module, Work,
+// beside a load of 12), as several threads at work would.
+func TestShareWords(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		basis  string
+		want   string
+	}{
+		{0.93, 0.93, BasisQuiet, "CPU time 93% of wall time on the quiet rounds"},
+		{2.02, 2.1, BasisQuiet, "it kept about 2 CPUs busy on the quiet rounds"},
+		{2.02, 2.02, BasisFairShare, "it got about twice the CPU a fair scheduler could give one thread, every round being contended: more than one thread's work"},
+		{0.99, 1, BasisNotWaiting, "CPU time 99% to 100% of the time it was not waiting for a CPU"},
+		{1.6, 1.6, BasisNotWaiting, "CPU time about twice the time it was not waiting for a CPU: several threads at work, or the waits of threads it moved between counted together"},
+		{0.5, 0.5, "", "CPU time not measured"},
+	} {
+		if got := shareWords(tc.lo, tc.hi, tc.basis); got != tc.want {
+			t.Errorf("shareWords(%v, %v, %q) = %q, want %q", tc.lo, tc.hi, tc.basis, got, tc.want)
+		}
 	}
 }

@@ -221,7 +221,7 @@ func noteFamily(n model.Note, clock *Clock) (string, func([]member) string) {
 	case n.Kind == model.NoteClock && clock != nil && clock.Why != "" && n.Topic == clock.Why:
 		key := fmt.Sprintf("clock\x00%s\x00%s\x00%s\x00%t", clock.Why, clock.Unit, clock.Basis, math.IsNaN(clock.Waiting))
 		if clock.Why == ClockNoProfile {
-			key += fmt.Sprint("\x00", clock.Procs)
+			key += fmt.Sprint("\x00", clock.Procs, "\x00", clock.ProfileSamples > 0)
 		}
 		return key, sayClocks
 	case n.Kind == model.NoteBottleneck && n.Finding != "" && n.Topic != bottleneckInconclusive:
@@ -254,8 +254,13 @@ func sayClocks(members []member) string {
 		return fmt.Sprintf("%s, but %s of their CPU profiles is spent on locks or file I/O, so they also wait, which CPU time would hide: the verdict stays on wall time",
 			busy, span(members, clocks(func(c *Clock) float64 { return c.Waiting }), pct0))
 	case ClockNoProfile:
-		return fmt.Sprintf("%s, but without a CPU profile nothing shows that they never wait: on %s their goroutines may spin or sleep on a lock, which CPU time would hide (they kept %s busy), so the verdict stays on wall time",
-			busy, procsWords(c0.Procs), span(members, clocks(func(c *Clock) float64 { return c.CPUPerWall }), func(v float64) string { return fmt.Sprintf("%.1f", v) }))
+		profile := "without a CPU profile nothing shows that they never wait"
+		if c0.ProfileSamples > 0 {
+			profile = fmt.Sprintf("their CPU profiles were too short to show that they never wait (at most %s samples, %d needed: the machine left the profiling runs little CPU)",
+				span(members, clocks(func(c *Clock) float64 { return float64(c.ProfileSamples) }), func(v float64) string { return fmt.Sprintf("%.0f", v) }), profileSamples)
+		}
+		return fmt.Sprintf("%s, but %s: on %s their goroutines may spin or sleep on a lock, which CPU time would hide (%s), so the verdict stays on wall time",
+			busy, profile, procsWords(c0.Procs), share)
 	case ClockCPUUnsteady:
 		return fmt.Sprintf("%s, but CPU time varied as much as wall time from round to round (%s against %s), so the verdict stays on wall time", busy,
 			span(members, clocks(func(c *Clock) float64 { return c.CPUSpread }), pct1),

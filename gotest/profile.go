@@ -31,7 +31,9 @@ const profileShare = 0.1
 
 // Profiling configures the profiling pass. After the timed rounds, so that
 // profiling never perturbs a measured sample, every benchmark runs once
-// more on every side, untimed, for about Time, writing a CPU profile and a
+// more on every side, untimed, for about Time (of CPU time, where the
+// rounds measured it, a busy machine having given the benchmark less than
+// its wall time, within what the budget leaves), writing a CPU profile and a
 // mutex profile to Out/profiles/<benchmark>/<side>.cpu.pprof and
 // <side>.mutex.pprof. The CPU profile's summary goes to the Observer
 // (AddProfile) on an interval of its own, round 0, where a bottleneck
@@ -76,11 +78,29 @@ func (s *session) profileReserve(time.Duration) time.Duration {
 func (s *session) profileNeed(d time.Duration) time.Duration {
 	var need time.Duration
 	for _, u := range s.units {
-		if !u.failed {
-			need += time.Duration(len(s.sides)) * (d + u.startWall)
+		if u.failed {
+			continue
+		}
+		for _, sd := range s.sides {
+			need += s.profileWall(u, sd.Label, d) + u.startWall
 		}
 	}
 	return need
+}
+
+// profileWall is how long a profiling run of u on side planned for d is
+// expected to last: d, or up to profileStretch times it where the rounds
+// found the side's CPU time short of its wall time (see profileIters).
+func (s *session) profileWall(u *unit, side string, d time.Duration) time.Duration {
+	i, ok := s.bench[u.key]
+	if s.run == nil || !ok {
+		return d
+	}
+	b := &s.run.Benchmarks[i]
+	if wall, cpu := sideMedian(b, "sec/op", side), sideMedian(b, CPUUnit, side); cpu > 0 && cpu < wall {
+		return time.Duration(float64(d) * min(profileStretch, wall/cpu))
+	}
+	return d
 }
 
 // planProfile turns the profiling pass off, with a note, when runs of
@@ -162,7 +182,7 @@ func (s *session) profile(ctx context.Context) {
 			}
 			step++
 			s.progress(Progress{Phase: PhaseProfile, Step: step, Steps: steps, Current: sd.Label + " " + strings.TrimPrefix(u.key, u.pkg+".")})
-			r := s.profileRun(ctx, u, sd, filepath.Join(root, name), d)
+			r := s.profileRun(ctx, u, sd, filepath.Join(root, name), d, slot*4/5)
 			if ctx.Err() != nil {
 				stop = "interrupted"
 				break
@@ -255,9 +275,9 @@ func (s *session) profileOutcome(o profileOutcome) {
 	}
 }
 
-// profileRun runs u once on sd for about d with profiles written to dir,
-// and reads them.
-func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir string, d time.Duration) profiledRun {
+// profileRun runs u once on sd for about d (of CPU time where it can, in
+// at most maxWall) with profiles written to dir, and reads them.
+func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir string, d, maxWall time.Duration) profiledRun {
 	p := s.cfg.Profile
 	r := profiledRun{side: sd.Label}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -266,7 +286,7 @@ func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir st
 	}
 	inv := Invocation{
 		Bench:      u.pattern,
-		Iters:      s.profileIters(u, sd.Label, d),
+		Iters:      s.profileIters(u, sd.Label, d, maxWall),
 		CPU:        u.cpu,
 		Timeout:    s.cfg.Timeout,
 		CPUProfile: filepath.Join(dir, sd.Label+".cpu.pprof"),
@@ -320,23 +340,40 @@ func readProfile[T any](path string, read func(io.Reader) (T, error)) (T, error)
 
 // profileIters is the iteration count that makes a run of u on side last
 // about d: d over the side's median sec/op, or the rounds' count when
-// there is none.
-func (s *session) profileIters(u *unit, side string, d time.Duration) int64 {
+// there is none. A CPU profile's samples count CPU time, so where the
+// rounds measured the side's CPU time and it fell short of its wall time
+// (a busy machine gave the benchmark a third of a CPU: a profile of d
+// holds a third of the samples), the run lasts d of CPU time instead, as
+// long as that fits in maxWall and in profileStretch times d.
+func (s *session) profileIters(u *unit, side string, d, maxWall time.Duration) int64 {
 	b := &s.run.Benchmarks[s.bench[u.key]]
-	m := b.Metric("sec/op")
-	if m == nil {
+	wall := sideMedian(b, "sec/op", side)
+	if !(wall > 0) {
 		return u.iters
+	}
+	n := d.Seconds() / wall
+	if cpu := sideMedian(b, CPUUnit, side); cpu > 0 && cpu < wall {
+		longest := min(maxWall.Seconds(), profileStretch*d.Seconds()) / wall
+		n = max(n, min(d.Seconds()/cpu, longest))
+	}
+	return int64(min(max(math.Ceil(n), 1), 1e12))
+}
+
+// profileStretch bounds how much longer than its planned time a profiling
+// run may last to get its CPU profile's samples on a busy machine.
+const profileStretch = 4
+
+// sideMedian is the median of b's unit on side, NaN without samples.
+func sideMedian(b *model.Benchmark, unit, side string) float64 {
+	m := b.Metric(unit)
+	if m == nil {
+		return math.NaN()
 	}
 	v := m.Values(side)
 	if len(v) == 0 {
-		return u.iters
+		return math.NaN()
 	}
-	med := stats.Median(v)
-	if !(med > 0) {
-		return u.iters
-	}
-	n := math.Ceil(d.Seconds() / med)
-	return int64(min(max(n, 1), 1e12))
+	return stats.Median(v)
 }
 
 // profileDir names u's profile directory: the package's last element and

@@ -299,25 +299,61 @@ func TestProfileIters(t *testing.T) {
 		{"p.A", "other", 7},    // no samples on that side: the rounds' count
 		{"p.B", "old", 7},      // no sec/op
 	} {
-		if got := s.profileIters(&unit{key: tc.key, iters: 7}, tc.side, 500*time.Millisecond); got != tc.want {
+		if got := s.profileIters(&unit{key: tc.key, iters: 7}, tc.side, 500*time.Millisecond, time.Second); got != tc.want {
 			t.Errorf("profileIters(%s, %s) = %d, want %d", tc.key, tc.side, got, tc.want)
 		}
 	}
 	s.run.Benchmarks[0].Metrics[0].Samples = samples("old", 1e-15)
-	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old", 500*time.Millisecond); got != 1e12 {
+	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old", 500*time.Millisecond, time.Second); got != 1e12 {
 		t.Errorf("a femtosecond op: %d iterations, want the cap 1e12", got)
+	}
+
+	// CPU time a third of wall time (a busy machine): the run lasts
+	// 0.5 s of CPU time, 1.5 s of wall time, where the wall allows it;
+	// else as long as it allows, never shorter than 0.5 s of wall time,
+	// never longer than profileStretch times it.
+	s.run.Benchmarks[0].Metrics = []model.Metric{
+		{Unit: "sec/op", Samples: samples("old", 3e-6, 3e-6, 3e-6)},
+		{Unit: CPUUnit, Samples: samples("old", 1e-6, 1e-6, 1e-6)},
+	}
+	for _, tc := range []struct {
+		maxWall time.Duration
+		want    int64
+	}{
+		{2 * time.Second, 500000},        // 0.5 s of CPU at 1 µs: 1.5 s of wall
+		{900 * time.Millisecond, 300000}, // 0.9 s of wall at 3 µs
+		{100 * time.Millisecond, 166667}, // never below 0.5 s of wall
+		{time.Hour, 500000},              // d of CPU, whatever the wall allows
+	} {
+		if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old", 500*time.Millisecond, tc.maxWall); got != tc.want {
+			t.Errorf("CPU a third of wall, at most %v of wall: %d iterations, want %d", tc.maxWall, got, tc.want)
+		}
+	}
+	s.run.Benchmarks[0].Metrics[1].Samples = samples("old", 1e-7, 1e-7, 1e-7)
+	if got := s.profileIters(&unit{key: "p.A", iters: 7}, "old", 500*time.Millisecond, time.Hour); got != 666667 {
+		t.Errorf("CPU a thirtieth of wall: %d iterations, want 666667 (profileStretch times 0.5 s of wall)", got)
 	}
 }
 
 func TestProfileReserve(t *testing.T) {
 	s := &session{
 		cfg:   Config{Time: time.Minute, Profile: &Profiling{Time: 500 * time.Millisecond}},
-		sides: make([]*sideState, 2),
-		units: []*unit{{startWall: 10 * time.Millisecond}, {startWall: 20 * time.Millisecond}, {failed: true}},
+		sides: []*sideState{{Side: Side{Label: "old"}}, {Side: Side{Label: "new"}}},
+		units: []*unit{{key: "p.A", startWall: 10 * time.Millisecond}, {key: "p.B", startWall: 20 * time.Millisecond}, {failed: true}},
 	}
 	// Per benchmark and side a start-up plus 0.5 s: 2×(0.51 + 0.52) s.
 	if got, want := s.profileReserve(time.Second), 2060*time.Millisecond; got != want {
 		t.Errorf("reserve %v, want %v", got, want)
+	}
+	// A busy machine gave A's new side a third of the CPU in the
+	// rounds: its run is planned for 0.5 s of CPU time, 1.5 s of wall.
+	s.bench = map[string]int{"p.A": 0}
+	s.run = &model.Run{Benchmarks: []model.Benchmark{{Name: "A", Pkg: "p", Metrics: []model.Metric{
+		{Unit: "sec/op", Samples: []model.Sample{{Side: "old", Round: 1, Iters: 1, Value: 2e-6}, {Side: "new", Round: 1, Iters: 1, Value: 3e-6}}},
+		{Unit: CPUUnit, Samples: []model.Sample{{Side: "old", Round: 1, Iters: 1, Value: 2e-6}, {Side: "new", Round: 1, Iters: 1, Value: 1e-6}}},
+	}}}}
+	if got, want := s.profileReserve(time.Second), 3060*time.Millisecond; got != want {
+		t.Errorf("busy: reserve %v, want %v", got, want)
 	}
 	s.cfg.Time = 5 * time.Second // at most a tenth of the budget
 	if got, want := s.profileReserve(time.Second), 500*time.Millisecond; got != want {
