@@ -582,3 +582,30 @@ func TestServeCacheFollowsStore(t *testing.T) {
 		t.Errorf("after a run was recorded the series page has %d points, want %d", strings.Count(after, `class="point"`), strings.Count(before, `class="point"`)+1)
 	}
 }
+
+// TestServeWarm: the dashboard makes the index page before anyone asks
+// for it, and a request then gets that page, the same bytes as one made
+// for it.
+func TestServeWarm(t *testing.T) {
+	s, _ := seedStore(t, 20)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	d.warmIndex(context.Background(), d.handler())
+	d.pages.mu.Lock()
+	made := d.pages.pages["/?"]
+	d.pages.mu.Unlock()
+	if made == nil {
+		t.Fatal("no index page made")
+	}
+	<-made.done
+	if made.err != nil || made.code != 0 && made.code != http.StatusOK {
+		t.Fatalf("the warmed index: %d %v", made.code, made.err)
+	}
+	w := httptest.NewRecorder()
+	d.handler().ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	fresh := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	w2 := httptest.NewRecorder()
+	fresh.handler().ServeHTTP(w2, httptest.NewRequest("GET", "/", nil))
+	if w.Code != http.StatusOK || w.Body.String() != string(made.body) || w.Body.String() != w2.Body.String() {
+		t.Errorf("the index served after warming (%d, %d bytes) is not the page warmed (%d bytes) nor one made for the request (%d bytes)", w.Code, w.Body.Len(), len(made.body), w2.Body.Len())
+	}
+}
