@@ -4,6 +4,8 @@ package execbench
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -91,4 +93,34 @@ func selfCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkStartWait measures the floor under BenchmarkExecOverhead: a
+// bare loop of os.StartProcess and Wait of true, as runner.run starts and
+// waits (its own process group, standard streams /dev/null), this
+// process's CPU per run (self-µs/run). On the 2-core VM it costs about
+// what hyperfine's whole run of true costs (issue 28), and syscall.ForkExec
+// with syscall.Wait4 costs no less.
+func BenchmarkStartWait(b *testing.B) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer null.Close()
+	path, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip(err)
+	}
+	attr := &os.ProcAttr{Env: os.Environ(), Files: []*os.File{null, null, null}, Sys: sysProcAttr()}
+	c0 := selfCPU(b)
+	for b.Loop() {
+		p, err := os.StartProcess(path, []string{"true"}, attr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((selfCPU(b)-c0).Nanoseconds())/1e3/float64(b.N), "self-µs/run")
 }
