@@ -625,7 +625,7 @@ func (b *bisector) establish(ctx context.Context) error {
 			st.NoChange += fmt.Sprintf(" in %s: %s", rep.Benchmarks[0].FullName, fmtInterval(iv))
 		}
 		if undecided > 0 {
-			st.NoChange += " (the interval reaches beyond the noise band; more --time may decide)"
+			st.NoChange += fmt.Sprintf(" (the interval reaches beyond the noise band after %d rounds; a larger --min-rounds, %d now, gives every step more)", rounds(run), b.o.measure.minRounds)
 		} else {
 			st.NoChange += fmt.Sprintf(" (inside the ±%g%% noise band)", b.opts.Noise*100)
 		}
