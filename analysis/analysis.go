@@ -195,7 +195,7 @@ type Summary struct {
 	Outliers stats.Outliers
 	// Slope is the per-op time from linear sampling (iters vs total
 	// time), when the iteration counts vary enough to fit it; sec/op only.
-	// Its interval is the studentized bootstrap's (stats.SlopeEstimate).
+	// Its interval is stats.SlopeEstimate's.
 	Slope *stats.Interval
 	// Estimates, when Options.Estimates asked for them and the metric is
 	// not exact, are the side's estimates with intervals and standard

@@ -32,8 +32,10 @@
 // summary line counting the comparisons by verdict and a PASS or FAIL
 // line for the gate, as zenbench's; go test -v adds every estimate (mean,
 // median, standard deviation, MAD and, in linear sampling, the slope, each
-// with its interval and standard error, as Criterion.rs's estimates.json)
-// and the routine notes.
+// with its interval and standard error, as Criterion.rs's estimates.json;
+// an interval whose coverage fell short of 94% in simulation at that
+// sample size is marked approximate, see stats/testdata/coverage.txt) and
+// the routine notes.
 //
 // # How a group is measured
 //

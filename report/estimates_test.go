@@ -62,6 +62,7 @@ func TestEstimatesEveryFormat(t *testing.T) {
 						Slope struct {
 							PointEstimate float64 `json:"point_estimate"`
 							StandardError float64 `json:"standard_error"`
+							Approximate   string  `json:"approximate"`
 							CI            struct {
 								Level float64 `json:"confidence_level"`
 								Lo    float64 `json:"lower_bound"`
@@ -69,6 +70,7 @@ func TestEstimatesEveryFormat(t *testing.T) {
 							} `json:"confidence_interval"`
 						} `json:"slope"`
 						Mean     map[string]any `json:"mean"`
+						StdDev   map[string]any `json:"std_dev"`
 						MAD      map[string]any `json:"median_abs_dev"`
 						Headline string         `json:"headline"`
 						FitR2    float64        `json:"fit_r2"`
@@ -84,6 +86,11 @@ func TestEstimatesEveryFormat(t *testing.T) {
 	e := s.Estimates
 	if math.Abs(e.Slope.PointEstimate*1e9-10862.83) > 0.005 || e.Slope.CI.Level != 0.95 || !(e.Slope.CI.Lo < e.Slope.PointEstimate && e.Slope.PointEstimate < e.Slope.CI.Hi) || !(e.Slope.StandardError > 0) {
 		t.Errorf("slope %+v, want point estimate 10862.83 ns inside its 95%% interval, with a standard error", e.Slope)
+	}
+	// Bonett's interval and the slope's at ten samples fell short of 94%
+	// in simulation on some shapes (stats.Estimate.Approximate).
+	if sd, _ := e.StdDev["approximate"].(string); !strings.Contains(sd, "Bonett") || e.Slope.Approximate == "" || e.Mean["approximate"] != nil {
+		t.Errorf("approximate: std dev %v, slope %q, mean %v; want the first two only", e.StdDev["approximate"], e.Slope.Approximate, e.Mean["approximate"])
 	}
 	if e.Headline != "slope" || !(e.FitR2 > 0.999) || e.Mean["standard_error"] == nil || e.MAD["confidence_interval"] == nil {
 		t.Errorf("estimates %+v: want the slope as headline (the points lie on a line), and mean and MAD with their standard error and interval", e)
@@ -102,14 +109,14 @@ func TestEstimatesEveryFormat(t *testing.T) {
 	if err := Render(&txt, rep, Options{Format: "text"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(txt.String(), "10.86µ ± 1% slope") || strings.Contains(txt.String(), "std dev") {
-		t.Errorf("text: want the slope as the headline (10.86µ ± 1%% slope) and no estimates line without -v:\n%s", txt.String())
+	if !strings.Contains(txt.String(), "10.86µ ± 2% slope") || strings.Contains(txt.String(), "std dev") {
+		t.Errorf("text: want the slope as the headline (10.86µ ± 2%% slope) and no estimates line without -v:\n%s", txt.String())
 	}
 	txt.Reset()
 	if err := Render(&txt, rep, Options{Format: "text", Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"fib-2 fib20: mean 10.94µs", "median 10.89µs", "std dev 182.3ns [76.13–543.17]ns", "MAD 81.46ns", "slope 10.86µs", "(R² 0.9999); headline: slope"} {
+	for _, w := range []string{"fib-2 fib20: mean 10.94µs", "median 10.89µs", "std dev 182.3ns [76.13–543.17]ns", "(interval approximate); MAD 81.46ns", "slope 10.86µs", "(R² 0.9999); headline: slope"} {
 		if !strings.Contains(txt.String(), w) {
 			t.Errorf("-v text lacks %q:\n%s", w, txt.String())
 		}

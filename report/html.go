@@ -127,6 +127,9 @@ func estimateCell(unit string, e *stats.Estimate) string {
 	if !math.IsNaN(e.StdErr) {
 		out += " se " + value(unit, e.StdErr)
 	}
+	if e.Approximate != "" {
+		out += " (interval approximate)"
+	}
 	return out
 }
 

@@ -201,6 +201,9 @@ type jsonPointEstimate struct {
 	ConfidenceInterval jsonCI   `json:"confidence_interval"`
 	PointEstimate      *float64 `json:"point_estimate"`
 	StandardError      *float64 `json:"standard_error"`
+	// Approximate is stats.Estimate.Approximate: the interval's measured
+	// shortfall in simulation, when it has one at this sample size.
+	Approximate string `json:"approximate,omitempty"`
 }
 
 type jsonCI struct {
@@ -214,6 +217,7 @@ func pointEstimateJSON(e stats.Estimate) *jsonPointEstimate {
 		ConfidenceInterval: jsonCI{ConfidenceLevel: e.Confidence, LowerBound: num(e.Lo), UpperBound: num(e.Hi)},
 		PointEstimate:      num(e.Estimate),
 		StandardError:      num(e.StdErr),
+		Approximate:        e.Approximate,
 	}
 }
 
