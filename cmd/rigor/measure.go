@@ -328,7 +328,7 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	if !measured(run) {
+	if !compared(run) {
 		switch {
 		case lostAny(run):
 			// The report says which benchmarks were lost and why, and
@@ -378,6 +378,40 @@ func measured(run *model.Run) bool {
 			if len(m.Samples) > 0 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// compared reports whether run measured some benchmark on every side: a
+// run of several sides where only the baseline got samples (the new side
+// panicked in its first round, after the baseline's sample) compared
+// nothing, and exits as one that measured nothing.
+func compared(run *model.Run) bool {
+	if len(run.Sides) < 2 {
+		return measured(run)
+	}
+	for _, b := range run.Benchmarks {
+		if sampledOnEverySide(b, run.Sides) {
+			return true
+		}
+	}
+	return false
+}
+
+// sampledOnEverySide reports whether some metric of b has a sample on
+// each of sides.
+func sampledOnEverySide(b model.Benchmark, sides []model.Side) bool {
+	for _, m := range b.Metrics {
+		all := true
+		for _, sd := range sides {
+			if len(m.Values(sd.Label)) == 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
 		}
 	}
 	return false
