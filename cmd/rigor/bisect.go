@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -443,8 +444,7 @@ func (b *bisector) sides(idx ...int) ([]gotest.Side, error) {
 func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Side, reorder func(*model.Run) *model.Run, done func(*analysis.Report) bool) (*model.Run, *analysis.Report, error) {
 	cfg := b.cfg
 	cfg.Sides = sides
-	id := filepath.Base(b.dir) + "-" + name
-	cfg.Out = filepath.Join(b.dir, id)
+	cfg.Out = freshDir(filepath.Join(b.dir, filepath.Base(b.dir)+"-"+name))
 	cfg.BuildCache = filepath.Join(b.dir, "bin")
 	cfg.Time = b.left()
 	if b.st.Pattern != "" {
@@ -506,6 +506,20 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 	// stderr.
 	b.o.record.after(ctx, b.s.err, run, nil)
 	return run, decision, nil
+}
+
+// freshDir returns path, or path-2, path-3, ... when it exists: a step cut
+// short by --time is measured again on --resume under the same name, and
+// measuring into the first attempt's directory failed before a sample,
+// which read as the midpoint not building (it was skipped).
+func freshDir(path string) string {
+	p := path
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+		p = fmt.Sprintf("%s-%d", path, i)
+	}
 }
 
 func isUsage(err error) bool {

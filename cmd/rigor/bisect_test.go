@@ -322,3 +322,23 @@ func TestBisectInterruptResume(t *testing.T) {
 		t.Errorf("found %v in %d steps, want commit 6 in at least 2\n%s", got, len(r.Steps), errOut)
 	}
 }
+
+// TestFreshDir: a step measured again (on --resume, after --time cut it
+// short) gets a directory of its own. It reused the first attempt's, the
+// run failed before a sample, and the midpoint was skipped as a commit
+// that does not build (xxhash's aa1a74e, which builds).
+func TestFreshDir(t *testing.T) {
+	dir := t.TempDir()
+	step := filepath.Join(dir, "run-step03-aa1a74e")
+	if got := freshDir(step); got != step {
+		t.Errorf("freshDir of a new name = %q, want %q", got, step)
+	}
+	for _, want := range []string{step + "-2", step + "-3"} {
+		if err := os.MkdirAll(freshDir(step), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := freshDir(step); got != want {
+			t.Errorf("freshDir after an attempt = %q, want %q", got, want)
+		}
+	}
+}
