@@ -363,13 +363,25 @@ func (s *session) profileIters(u *unit, side string, d, maxWall time.Duration) i
 // run may last to get its CPU profile's samples on a busy machine.
 const profileStretch = 4
 
-// sideMedian is the median of b's unit on side, NaN without samples.
+// recentSamples is how many of a side's latest samples sideMedian reads:
+// the profiling run follows the rounds, and the pass's reserve is asked
+// for after every round, where reading every sample would cost rigor
+// CPU in proportion to the rounds run.
+const recentSamples = 32
+
+// sideMedian is the median of the latest recentSamples samples of b's
+// unit on side, NaN without samples.
 func sideMedian(b *model.Benchmark, unit, side string) float64 {
 	m := b.Metric(unit)
 	if m == nil {
 		return math.NaN()
 	}
-	v := m.Values(side)
+	var v []float64
+	for i := len(m.Samples) - 1; i >= 0 && len(v) < recentSamples; i-- {
+		if m.Samples[i].Side == side {
+			v = append(v, m.Samples[i].Value)
+		}
+	}
 	if len(v) == 0 {
 		return math.NaN()
 	}

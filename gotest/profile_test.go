@@ -3,6 +3,7 @@ package gotest
 import (
 	"context"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -392,5 +393,28 @@ func TestProfileOutcomeNotes(t *testing.T) {
 		if got := model.Texts(s.run.Notes); len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%s: notes %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSideMedianRecent: the profiling run is planned from the side's
+// latest samples (the machine as the rounds ended), and the reserve, asked
+// for after every round, does not read every sample of a long run.
+func TestSideMedianRecent(t *testing.T) {
+	m := model.Metric{Unit: "sec/op"}
+	for i := range 40 {
+		m.Samples = append(m.Samples, model.Sample{Side: "old", Round: i + 1, Iters: 1, Value: 1e-6}, model.Sample{Side: "new", Round: i + 1, Iters: 1, Value: 5e-6})
+	}
+	for i := range recentSamples {
+		m.Samples = append(m.Samples, model.Sample{Side: "old", Round: 41 + i, Iters: 1, Value: 3e-6})
+	}
+	b := &model.Benchmark{Name: "A", Metrics: []model.Metric{m}}
+	if got := sideMedian(b, "sec/op", "old"); got != 3e-6 {
+		t.Errorf("old: %v, want the latest %d samples' 3e-6", got, recentSamples)
+	}
+	if got := sideMedian(b, "sec/op", "new"); got != 5e-6 {
+		t.Errorf("new: %v, want 5e-6", got)
+	}
+	if got := sideMedian(b, "sec/op", "other"); !math.IsNaN(got) {
+		t.Errorf("a side without samples: %v, want NaN", got)
 	}
 }
