@@ -64,12 +64,13 @@ was largest is searched for, and bisect says so.
 The chance that the search takes a wrong turn anywhere is at most --alpha,
 by Bonferroni's inequality: a search of n commits allows at most
 2*ceil(log2 n)+2 steps (enough for a change made in two commits), each
-step reads two intervals (the halves) at up to 6 looks, and every
-interval is read at confidence 1 - alpha/((steps+1)*2*6) (the +1 is the
+step reads two intervals (the halves) at up to 8 looks, and every
+interval is read at confidence 1 - alpha/((steps+1)*2*8) (the +1 is the
 first measurement of good against bad). A step's first look comes after
-the rounds that the signed-rank interval needs at that confidence (13 for
---alpha 0.05 on 64 commits), or --min-rounds if more; the next looks come
-every half as many rounds again; a step still undecided at its last look
+the rounds that the signed-rank interval needs at that confidence (14 for
+--alpha 0.05 on 64 commits), or --min-rounds if more; each later look
+comes half as many rounds again after the one before (14, 21, 32, 48,
+72, 108, 162, 243); a step still undecided at its last look
 leaves its range unresolved, with the reason. The intervals reported are
 at --confidence.
 

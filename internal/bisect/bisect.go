@@ -31,7 +31,7 @@ import (
 
 // Looks is how many times a step reads its intervals (the interim looks
 // of its sequential rule, the last included).
-const Looks = 6
+const Looks = 8
 
 // MaxSteps is the number of steps the error budget of a search of n
 // commits (good excluded, bad included) allows: twice the ceil(log2 n)
@@ -65,12 +65,19 @@ func MinPairs(alpha float64) int {
 }
 
 // LookRounds returns the rounds after which a step looks: first, then
-// every ceil(first/2) rounds, Looks looks in all.
+// each look half as many rounds again as the one before (rounded up),
+// Looks looks in all. Growing looks keep the interim looks cheap for a
+// change that is plain early and still give a noisy benchmark about 16
+// times the first look's rounds (its interval 4 times narrower) before
+// the step gives up; the error bound does not depend on the spacing.
 func LookRounds(first int) []int {
-	step := (first + 1) / 2
 	r := make([]int, Looks)
 	for i := range r {
-		r[i] = first + i*step
+		if i == 0 {
+			r[i] = first
+			continue
+		}
+		r[i] = r[i-1] + (r[i-1]+1)/2
 	}
 	return r
 }

@@ -27,12 +27,14 @@ func TestBudget(t *testing.T) {
 			t.Errorf("MaxSteps(%d) = %d, want %d", c.n, got, c.want)
 		}
 	}
-	// 15 decisions, 2 intervals each, 6 looks: 180 intervals.
-	if got, want := IntervalAlpha(0.05, 14, 6), 0.05/180; math.Abs(got-want) > 1e-15 {
+	// 15 decisions, 2 intervals each, 8 looks: 240 intervals.
+	if got, want := IntervalAlpha(0.05, 14, 8), 0.05/240; math.Abs(got-want) > 1e-15 {
 		t.Errorf("IntervalAlpha = %v, want %v", got, want)
 	}
-	if got, want := LookRounds(13), []int{13, 20, 27, 34, 41, 48}; !slices.Equal(got, want) {
-		t.Errorf("LookRounds(13) = %v, want %v", got, want)
+	// Each look half as many rounds again as the last, rounded up:
+	// 13 + 7 = 20, 20 + 10 = 30, 30 + 15 = 45, 45 + 23 = 68, ...
+	if got, want := LookRounds(14), []int{14, 21, 32, 48, 72, 108, 162, 243}; !slices.Equal(got, want) {
+		t.Errorf("LookRounds(14) = %v, want %v", got, want)
 	}
 }
 
