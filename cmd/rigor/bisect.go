@@ -70,8 +70,11 @@ first measurement of good against bad). A step's first look comes after
 the rounds that the signed-rank interval needs at that confidence (14 for
 --alpha 0.05 on 64 commits), or --min-rounds if more; each later look
 comes half as many rounds again after the one before (14, 21, 32, 48,
-72, 108, 162, 243); a step still undecided at its last look
-leaves its range unresolved, with the reason. The intervals reported are
+72, 108, 162, 243); a step's look after its share of the time left
+(--time left over the steps the ranges still pending would take as a
+binary search) is its last, so that one noisy step does not spend the
+steps after it; a step still undecided at its last look leaves its
+range, or the half it could not tell, unresolved, with the reason. The intervals reported are
 at --confidence.
 
 The commits searched are the first-parent history from good to bad (git
@@ -457,6 +460,16 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 	}
 	first := max(bisect.MinPairs(b.st.IntervalAlpha), b.o.measure.minRounds)
 	looks := bisect.LookRounds(first)
+	// The step's share of the time left: a look after it is the step's
+	// last, so that one noisy step does not spend the budget of the
+	// steps after it. Stopping at an earlier look of the schedule keeps
+	// the error bound, which counts every look.
+	steps := 1 + bisect.CeilLog2(len(b.st.Commits)-1)
+	if b.st.Search != nil {
+		steps = b.st.Search.StepsLeft()
+	}
+	share := b.left() / time.Duration(steps)
+	stepStart := time.Now()
 	cfg.MinRounds, cfg.MaxRounds = first, looks[len(looks)-1]
 	lookOpts := b.opts
 	lookOpts.Confidence = 1 - b.st.IntervalAlpha
@@ -482,7 +495,7 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 		if err != nil {
 			return nil, err
 		}
-		if done(rep) || k == looks[len(looks)-1] {
+		if done(rep) || k == looks[len(looks)-1] || time.Since(stepStart) >= share {
 			decision = rep
 			return nil, nil
 		}

@@ -243,6 +243,28 @@ func (s *Search) Next() (r Range, mid int, ok bool) {
 
 func (s *Search) pop() { s.Pending = s.Pending[:len(s.Pending)-1] }
 
+// StepsLeft is how many steps the ranges still pending would take as a
+// binary search, ceil(log2(commits)) each, and at least 1: what a budget
+// of time is shared among.
+func (s *Search) StepsLeft() int {
+	n := 0
+	for _, r := range s.Pending {
+		n += CeilLog2(r.Hi - r.Lo)
+	}
+	return max(n, 1)
+}
+
+// CeilLog2 is ceil(log2 n), the steps a binary search of n commits takes
+// (0 for n <= 1).
+func CeilLog2(n int) int {
+	k := 0
+	for 1<<k < n {
+		k++
+	}
+	return k
+}
+
+
 // midpoint is the commit nearest the middle of (r.Lo, r.Hi) that is not
 // skipped, as git bisect skip would try: the middle, then its neighbours
 // alternately, later first.

@@ -183,3 +183,19 @@ func TestSearchUndecided(t *testing.T) {
 		t.Errorf("after an undecided step: unresolved %v", s.Unresolved)
 	}
 }
+
+func TestStepsLeft(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {32, 5}, {33, 6}} {
+		if got := CeilLog2(c.n); got != c.want {
+			t.Errorf("CeilLog2(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+	// Ranges of 16 and 2 commits: 4 + 1 steps; none pending: still 1.
+	s := &Search{Pending: []Range{{Lo: 0, Hi: 16}, {Lo: 20, Hi: 22}}}
+	if got := s.StepsLeft(); got != 5 {
+		t.Errorf("StepsLeft = %d, want 5", got)
+	}
+	if got := (&Search{}).StepsLeft(); got != 1 {
+		t.Errorf("StepsLeft of no range = %d, want 1", got)
+	}
+}
