@@ -72,8 +72,8 @@ the rounds that the signed-rank interval needs at that confidence (14 for
 comes half as many rounds again after the one before (14, 21, 32, 48,
 72, 108, 162, 243); a step's look after its share of the time left
 (--time left over the steps the ranges still pending would take as a
-binary search) is its last, so that one noisy step does not spend the
-steps after it; a step still undecided at its last look leaves its
+binary search) is its last once a half holds part of the change, so
+that one noisy step does not spend the steps after it; a step still undecided at its last look leaves its
 range, or the half it could not tell, unresolved, with the reason. The intervals reported are
 at --confidence.
 
@@ -441,11 +441,12 @@ func (b *bisector) sides(idx ...int) ([]gotest.Side, error) {
 
 // runLooks measures sides in interleaved rounds, looking after each round
 // of bisect.LookRounds: done says whether a look's report (at the search's
-// interval level) ends the rounds. It returns the run and the report of
+// interval level) ends the rounds, and progress whether it found enough
+// to end them once the step's share of the time left is spent. It returns the run and the report of
 // the look that decided (nil when the --time budget ended the rounds
 // before one did), or nil and no error when no benchmark was measured (a
 // side does not build).
-func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Side, reorder func(*model.Run) *model.Run, done func(*analysis.Report) bool) (*model.Run, *analysis.Report, error) {
+func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Side, reorder func(*model.Run) *model.Run, done, progress func(*analysis.Report) bool) (*model.Run, *analysis.Report, error) {
 	cfg := b.cfg
 	cfg.Sides = sides
 	cfg.Out = freshDir(filepath.Join(b.dir, filepath.Base(b.dir)+"-"+name))
@@ -460,10 +461,10 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 	}
 	first := max(bisect.MinPairs(b.st.IntervalAlpha), b.o.measure.minRounds)
 	looks := bisect.LookRounds(first)
-	// The step's share of the time left: a look after it is the step's
-	// last, so that one noisy step does not spend the budget of the
-	// steps after it. Stopping at an earlier look of the schedule keeps
-	// the error bound, which counts every look.
+	// The step's share of the time left: a look after it that made
+	// progress is the step's last, so that one noisy step does not spend
+	// the budget of the steps after it. Stopping at an earlier look of
+	// the schedule keeps the error bound, which counts every look.
 	steps := 1 + bisect.CeilLog2(len(b.st.Commits)-1)
 	if b.st.Search != nil {
 		steps = b.st.Search.StepsLeft()
@@ -495,7 +496,7 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 		if err != nil {
 			return nil, err
 		}
-		if done(rep) || k == looks[len(looks)-1] || time.Since(stepStart) >= share {
+		if done(rep) || k == looks[len(looks)-1] || (time.Since(stepStart) >= share && progress(rep)) {
 			decision = rep
 			return nil, nil
 		}
@@ -603,13 +604,18 @@ func (b *bisector) establish(ctx context.Context) error {
 	}
 	noise := noiseLog(b.opts)
 	same := func(r *model.Run) *model.Run { return r }
-	run, dec, err := b.runLooks(ctx, "good-bad", sides, same, func(rep *analysis.Report) bool {
+	established := func(rep *analysis.Report, want func(bisect.Part) bool) bool {
 		for i := range rep.Benchmarks {
-			if bisect.Established(interval(timeChange(&rep.Benchmarks[i], 0), false), noise) == bisect.Undecided {
-				return false
+			if want(bisect.Established(interval(timeChange(&rep.Benchmarks[i], 0), false), noise)) {
+				return true
 			}
 		}
-		return true
+		return false
+	}
+	run, dec, err := b.runLooks(ctx, "good-bad", sides, same, func(rep *analysis.Report) bool {
+		return !established(rep, func(p bisect.Part) bool { return p == bisect.Undecided })
+	}, func(rep *analysis.Report) bool {
+		return established(rep, func(p bisect.Part) bool { return p == bisect.Holds })
 	})
 	if err != nil {
 		return err
@@ -702,6 +708,8 @@ func (b *bisector) step(ctx context.Context, r bisect.Range, mid int) error {
 	name := fmt.Sprintf("step%02d-%s", len(st.Search.Steps)+1, st.Commits[mid].short())
 	run, dec, err := b.runLooks(ctx, name, sides, midFirst, func(rep *analysis.Report) bool {
 		return st.Search.Done(halves(rep))
+	}, func(rep *analysis.Report) bool {
+		return st.Search.Progress(halves(rep))
 	})
 	if err != nil {
 		return err

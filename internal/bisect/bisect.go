@@ -297,6 +297,16 @@ func (s *Search) Done(left, right Interval) bool {
 	return l != Undecided && r != Undecided
 }
 
+// Progress reports whether a look at left and right finds a half that
+// holds part of the change: a step that has to end before it is Done
+// still takes the search on into that half (the other is reported
+// unresolved), where a step that has found neither would leave its whole
+// range unresolved.
+func (s *Search) Progress(left, right Interval) bool {
+	l, r := s.Parts(left, right)
+	return l == Holds || r == Holds
+}
+
 // Apply records the step that measured mid against the ends of the range
 // Next returned (the last pending), with its intervals at the search's
 // level (left, right) and the changes to report for each half

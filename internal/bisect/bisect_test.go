@@ -199,3 +199,27 @@ func TestStepsLeft(t *testing.T) {
 		t.Errorf("StepsLeft of no range = %d, want 1", got)
 	}
 }
+
+func TestProgress(t *testing.T) {
+	// A change of log(2); share a quarter of it, noise 1%.
+	s := New(8, Interval{Est: math.Log(2), Lo: 0.6, Hi: 0.8}, math.Log1p(0.01))
+	holds, none, undecided := Interval{0.69, 0.6, 0.75}, Interval{0.01, -0.05, 0.05}, Interval{0.2, -0.1, 0.5}
+	for _, c := range []struct {
+		l, r           Interval
+		done, progress bool
+	}{
+		{holds, none, true, true},
+		{holds, undecided, false, true},
+		{undecided, holds, false, true},
+		{undecided, none, false, false},
+		{undecided, undecided, false, false},
+		{none, none, true, false},
+	} {
+		if got := s.Done(c.l, c.r); got != c.done {
+			t.Errorf("Done(%v, %v) = %v, want %v", c.l, c.r, got, c.done)
+		}
+		if got := s.Progress(c.l, c.r); got != c.progress {
+			t.Errorf("Progress(%v, %v) = %v, want %v", c.l, c.r, got, c.progress)
+		}
+	}
+}

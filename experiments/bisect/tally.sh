@@ -1,0 +1,28 @@
+#!/bin/bash
+# tally.sh OUT [COMMIT]: what each trial of trials.sh found, and the rates.
+# COMMIT is the change to find (5132688 by default).
+set -u
+out=$1 want=${2:-5132688}
+for cond in quiet busy; do
+  for tool in rigor git; do
+    n=0 hit=0 times=()
+    for f in "$out"/$cond-$tool-*; do
+      [ -d "$f" ] || continue
+      n=$((n+1))
+      if [ $tool = rigor ]; then
+        found=$(grep -A1 '^found the commit' "$f.out" 2>/dev/null | tail -1 | awk '{print $1}')
+        [ -z "$found" ] && found=$(grep -m1 -E '^(inconclusive|no change|not searched)' "$f.out" 2>/dev/null | cut -c1-60)
+        t=$(tail -1 "$f.err" | awk '{print $1}')
+        steps=$(grep -m1 -oE '^[0-9]+ steps, [0-9]+ rounds' "$f.out")
+      else
+        found=$(grep '^found\|^none' "$f/result" | tail -1 | awk '{print $2}')
+        t=$(tail -1 "$f/result" | awk '{print $1}')
+        steps="$(wc -l < "$f/steps" 2>/dev/null || echo 0) steps"
+      fi
+      case "$found" in $want*) hit=$((hit+1)); ok=yes ;; *) ok=no ;; esac
+      times+=("$t")
+      printf '%-16s %-4s %-14s %-24s %7.1f s\n' "$(basename "$f")" "$ok" "${found:0:12}" "$steps" "$t"
+    done
+    [ $n -gt 0 ] && echo "== $cond $tool: $hit of $n found $want; median time $(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END{print (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2}') s"
+  done
+done
