@@ -127,6 +127,20 @@ type Binary struct {
 	Args []string
 }
 
+// A ListError is a side whose packages go list could not list: its
+// go.mod is broken, the toolchain it asks for is not to be had, a pattern
+// is malformed. Run returns it before measuring; the side named failed
+// first (the sides are listed in order), so a setting that fails on every
+// side names the first.
+type ListError struct {
+	Side string
+	Err  error
+}
+
+func (e *ListError) Error() string { return e.Side + ": " + e.Err.Error() }
+
+func (e *ListError) Unwrap() error { return e.Err }
+
 // A BuildError is a package that failed to build.
 type BuildError struct {
 	Pkg    string

@@ -154,7 +154,7 @@ func (s *session) build(ctx context.Context) error {
 	for i, sd := range s.sides {
 		list, bad, err := listPackages(ctx, sd.tree.Dir, sd.Settings, s.cfg.Packages)
 		if err != nil {
-			return fmt.Errorf("%s: %w", sd.Label, err)
+			return &ListError{Side: sd.Label, Err: err}
 		}
 		for p := range bad {
 			unmatched[p]++

@@ -144,6 +144,9 @@ func (c bisectCommit) short() string { return c.Hash[:min(12, len(c.Hash))] }
 type bisectState struct {
 	Good, Bad  string
 	AllCommits bool
+	// Settings are the build settings the search was started with, which
+	// --resume keeps; nil in a state file of before they were saved.
+	Settings *bisectSettings `json:",omitempty"`
 	// Commits are good (index 0) to bad, in search order.
 	Commits []bisectCommit
 	// Benchmark is the key searched for once chosen; Pattern and Pkg
@@ -169,6 +172,19 @@ type bisectState struct {
 	// TimeSpent is set when the --time budget ended the search with
 	// ranges still pending.
 	TimeSpent bool `json:",omitempty"`
+}
+
+// bisectSettings are the settings a search measures every commit with:
+// a search resumed with others would compare commits built or run
+// differently.
+type bisectSettings struct {
+	Tags, GCFlags, Go string
+	Env               []string `json:",omitempty"`
+	// Args are the test binaries' arguments after --.
+	Args     []string `json:",omitempty"`
+	Bench    string
+	CPU      string   `json:",omitempty"`
+	Packages []string `json:",omitempty"`
 }
 
 const bisectStateFile = "bisect.json"
@@ -349,6 +365,9 @@ func runBisect(ctx context.Context, o *bisectOptions, s stdio) error {
 			fmt.Fprintf(s.err, "rigor: interrupted; what was measured is kept: rigor bisect --resume %s continues\n", b.dir)
 			return &exitError{code: exitUsage, err: errors.New("interrupted")}
 		}
+		if b.st.Search != nil {
+			fmt.Fprintf(s.err, "rigor: the search stopped; what was measured is kept: once the error below is mended, rigor bisect --resume %s continues\n", b.dir)
+		}
 		return err
 	}
 	b.saveElapsed()
@@ -444,8 +463,9 @@ func (b *bisector) sides(idx ...int) ([]gotest.Side, error) {
 // interval level) ends the rounds, and progress whether it found enough
 // to end them once the step's share of the time left is spent. It returns the run and the report of
 // the look that decided (nil when the --time budget ended the rounds
-// before one did), or nil and no error when no benchmark was measured (a
-// side does not build).
+// before one did); or measure's error, with the run when it measured
+// nothing (errNothingMeasured: a side does not build, or lacks the
+// benchmark), for the caller to judge (see skipReason).
 func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Side, reorder func(*model.Run) *model.Run, done, progress func(*analysis.Report) bool) (*model.Run, *analysis.Report, error) {
 	cfg := b.cfg
 	cfg.Sides = sides
@@ -507,14 +527,8 @@ func (b *bisector) runLooks(ctx context.Context, name string, sides []gotest.Sid
 		return nil, nil, ctx.Err()
 	}
 	b.st.Runs = append(b.st.Runs, cfg.Out)
-	if run == nil || errors.Is(err, errNothingMeasured) {
-		if run == nil && err != nil && !isUsage(err) {
-			return nil, nil, err
-		}
-		return nil, nil, nil
-	}
 	if err != nil {
-		return nil, nil, err
+		return run, nil, err
 	}
 	b.st.Rounds += rounds(run)
 	// Recorded as rigor ab's runs are; a failure to record is a line on
@@ -537,9 +551,38 @@ func freshDir(path string) string {
 	}
 }
 
-func isUsage(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.code == exitUsage
+// skipReason says whether a step's measuring, which returned run and err,
+// found its midpoint (side label mid) one that cannot be measured, to be
+// skipped as git bisect skip would, and why: it does not build (go list
+// or go test -c fails there), its tests fail before timing, or its
+// benchmark is missing or measured nothing there. Any other error (no
+// repository to check the commits out from, a results directory that
+// cannot be written, a setting gotest refuses, an end that measured
+// nothing) is not the midpoint's and stops the search; so is a
+// midpoint that measured.
+func skipReason(run *model.Run, err error, mid string) (string, bool) {
+	var ce *gotest.CheckError
+	var le *gotest.ListError
+	switch {
+	case errors.As(err, &ce):
+		return "its tests fail before timing", ce.Side == mid
+	case errors.As(err, &le):
+		return "go list fails there, so it does not build", le.Side == mid
+	case run == nil || err != nil && !errors.Is(err, errNothingMeasured) || measuredOn(run, mid):
+		return "", false
+	}
+	for _, bm := range run.Benchmarks {
+		if m, ok := bm.Missing[mid]; ok {
+			switch m.Kind {
+			case model.MissingBuild:
+				return "it does not build", true
+			case model.MissingAbsent:
+				return "its benchmark is missing", true
+			}
+			return "its benchmark fails there", true
+		}
+	}
+	return "its benchmark measured nothing there", true
 }
 
 // rounds is the number of rounds run holds.
@@ -617,15 +660,15 @@ func (b *bisector) establish(ctx context.Context) error {
 	}, func(rep *analysis.Report) bool {
 		return established(rep, func(p bisect.Part) bool { return p == bisect.Holds })
 	})
+	if errors.Is(err, errNothingMeasured) {
+		return usageErrorf("good %s and bad %s: no benchmark matching %q was measured on both (see the notes above)", st.Commits[0].short(), st.Commits[n].short(), b.cfg.Bench)
+	}
 	if err != nil {
 		return err
 	}
-	if run != nil && dec == nil {
+	if dec == nil {
 		st.NoChange = fmt.Sprintf("inconclusive between good %s and bad %s: the --time budget was spent before the change could be established", st.Commits[0].short(), st.Commits[n].short())
 		return nil
-	}
-	if run == nil {
-		return usageErrorf("good %s and bad %s: no benchmark matching %q was measured on both (see the notes above)", st.Commits[0].short(), st.Commits[n].short(), b.cfg.Bench)
 	}
 	rep, err := analysis.Analyze(run, b.opts)
 	if err != nil {
@@ -711,21 +754,21 @@ func (b *bisector) step(ctx context.Context, r bisect.Range, mid int) error {
 	}, func(rep *analysis.Report) bool {
 		return st.Search.Progress(halves(rep))
 	})
-	if err != nil {
-		return err
-	}
-	if run == nil || !measuredOn(run, st.Commits[mid].short()) {
-		fmt.Fprintf(b.s.err, "rigor: skipping %s (%s): its benchmark did not build or run\n", st.Commits[mid].short(), st.Commits[mid].Subject)
+	if why, ok := skipReason(run, err, st.Commits[mid].short()); ok {
+		fmt.Fprintf(b.s.err, "rigor: skipping %s (%s): %s\n", st.Commits[mid].short(), st.Commits[mid].Subject, why)
 		st.Search.Skip(mid)
 		return nil
 	}
-	if dec == nil {
-		return errTimeSpent
+	if err != nil && !errors.Is(err, errNothingMeasured) {
+		return err
 	}
 	for _, end := range []int{r.Lo, r.Hi} {
 		if !measuredOn(run, st.Commits[end].short()) {
-			return fmt.Errorf("%s, measured before, measured nothing in this step (see the notes above)", st.Commits[end].short())
+			return usageErrorf("%s, measured before, measured nothing in this step (see the notes above)", st.Commits[end].short())
 		}
+	}
+	if dec == nil {
+		return errTimeSpent
 	}
 	rep, err := analysis.Analyze(midFirst(run), b.opts)
 	if err != nil {

@@ -23,40 +23,51 @@ func bisectRepo(t *testing.T, scales []int, broken int) (string, []string) {
 		t.Skip("git not found")
 	}
 	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
+	gitIn(t, dir, "init", "-q", "-b", "main")
 	var hashes []string
 	for i, scale := range scales {
 		work := strings.Replace(workGo, "SCALE", fmt.Sprint(scale), 1)
 		if i == broken {
 			work += "\nvar _ = undefinedName\n"
 		}
-		files := map[string]string{
-			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
+		hashes = append(hashes, commitFiles(t, dir, fmt.Sprintf("commit %d: scale %d", i, scale), map[string]string{
+			"go.mod":          labGoMod,
 			"lab/work.go":     work + fmt.Sprintf("\n// commit %d\n", i),
 			"lab/lab_test.go": workTest,
 			".gitignore":      ".rigor/\n",
-		}
-		for name, content := range files {
-			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		git("add", "-A")
-		git("commit", "-q", "-m", fmt.Sprintf("commit %d: scale %d", i, scale))
-		hashes = append(hashes, git("rev-parse", "HEAD"))
+		}))
 	}
 	return dir, hashes
+}
+
+// labGoMod is the go.mod of bisectRepo's commits.
+const labGoMod = "module example.com/lab\n\ngo 1.26\n"
+
+// gitIn runs git in dir and returns what it printed.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commitFiles writes files into dir's work tree and commits them with
+// message msg; it returns the commit's hash.
+func commitFiles(t *testing.T, dir, msg string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", msg)
+	return gitIn(t, dir, "rev-parse", "HEAD")
 }
 
 // measuresCommits skips a test that measures several commits in paired
@@ -164,11 +175,7 @@ func TestBisectNoChange(t *testing.T) {
 // Commits whose trees are identical need no measuring: no change.
 func TestBisectIdenticalTrees(t *testing.T) {
 	dir, hashes := bisectRepo(t, []int{1}, -1)
-	cmd := exec.Command("git", "-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "empty")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git commit: %v\n%s", err, out)
-	}
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "empty")
 	args := append([]string{"bisect", "--good", hashes[0], "--bad", "HEAD", "--out", filepath.Join(t.TempDir(), "out")}, bisectFlags...)
 	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
 	if want := "no change between good " + hashes[0][:12]; code != exitOK || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "identical") {

@@ -287,14 +287,17 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 
 // measure runs cfg with the results directory, environment, observer and
 // progress bar set up, logging to s.err. A nil run comes with the error to
-// return; a non-nil run with a non-nil error is a partial run (ctx ended).
+// return, a usage error wrapping gotest's (a *gotest.CheckError, a
+// *gotest.ListError) when measuring never began; a non-nil run with a
+// non-nil error is a partial run (ctx ended) or one that measured nothing
+// (errNothingMeasured).
 func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error) {
 	stderr := s.err
 	madeOut := false
 	if cfg.Out == "" {
 		root, err := store.ModuleRoot(".")
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, usageErrorf("%w", err)
 		}
 		if cfg.ID, cfg.Out, err = store.Open(root).NewRunDir(time.Now()); err != nil {
 			return nil, err
@@ -323,7 +326,7 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 		if ctx.Err() != nil {
 			return nil, &exitError{code: exitUsage, err: errors.New("interrupted")}
 		}
-		return nil, usageErrorf("%v", err)
+		return nil, usageErrorf("%w", err)
 	}
 	if err != nil && ctx.Err() == nil {
 		return nil, err
