@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -31,6 +32,9 @@ type bisectOptions struct {
 	good, bad  string
 	allCommits bool
 	resume     string
+	// given reports whether a flag was given on the command line, or
+	// ("packages", "--") the packages or the arguments after --.
+	given func(name string) bool
 }
 
 // bisectDefaultTime is --time's default for rigor bisect: a whole search.
@@ -80,8 +84,9 @@ at --confidence.
 The commits searched are the first-parent history from good to bad (git
 rev-list --first-parent), as the merges of a main branch; --all-commits
 enters merged branches too (git rev-list --topo-order). A commit that
-does not build, or whose benchmark is missing or fails there, is skipped
-and its neighbours tried, as git bisect skip does. Test binaries are
+does not build, whose tests fail before timing, or whose benchmark is
+missing or fails there, is skipped and its neighbours tried, as git
+bisect skip does. Test binaries are
 built once per commit and kept in the results directory (bin/), so a
 commit measured in several steps is built once.
 
@@ -89,17 +94,37 @@ commit measured in several steps is built once.
 run of its own in the results directory (--out, default .rigor/runs/ID),
 recorded in the history store as rigor ab's are, so rigor history shows
 each commit measured; the search's state is kept in bisect.json there.
-Ctrl-C keeps what was measured, and --resume DIR continues from it.
+Ctrl-C keeps what was measured, and --resume DIR continues from it, with
+the settings the search was started with, which bisect.json keeps:
+--tags, --env, --gcflags, --go, --bench, --cpu, --all-commits, the
+packages and the arguments after --. Leave them out to resume with the
+saved ones; one given with another value is refused (exit 2), as it would
+compare commits built or run differently. A state file of an older rigor,
+which keeps none, is resumed with the command line's, with a warning. The
+other flags (--time, --benchtime, --min-rounds, the output's) are the
+session's own. A step that fails for a reason that is not its midpoint's
+(no repository to check the commits out from, a results directory that
+cannot be written) stops the search with exit 2; --resume continues it
+once that is mended.
 
 Output is text, or --format json. Exit status: 0 when the search ended
-(whatever it found, no change included), 2 for bad input or an
-interrupted search.`,
+(whatever it found, no change included), 2 for bad input, an
+interrupted search or one a step's error stopped.`,
 		Example: `  rigor bisect --good v1.2.0 --bad main --bench 'Sum64$' ./...
   rigor bisect --good HEAD~40 --bad HEAD --tags purego --bench Sum64/4KB .
   rigor bisect --resume .rigor/runs/20260101-120000`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.parsed(cmd, args)
+			o.given = func(name string) bool {
+				switch name {
+				case "packages":
+					return len(o.packages) > 0
+				case "--":
+					return cmd.ArgsLenAtDash() >= 0
+				}
+				return cmd.Flags().Changed(name)
+			}
 			if o.resume == "" && (o.good == "" || o.bad == "") {
 				return usageErrorf("bisect needs --good and --bad (or --resume DIR)")
 			}
@@ -185,6 +210,85 @@ type bisectSettings struct {
 	Bench    string
 	CPU      string   `json:",omitempty"`
 	Packages []string `json:",omitempty"`
+}
+
+// settings are the command line's settings, as the state keeps them.
+func (o *bisectOptions) settings() *bisectSettings {
+	return &bisectSettings{
+		Tags: o.build.tags, GCFlags: o.build.gcflags, Go: o.build.toolchain, Env: o.build.env,
+		Args: o.testArgs, Bench: o.measure.bench, CPU: o.measure.cpu, Packages: o.packages,
+	}
+}
+
+// resumeSettings sets o's settings to those the search st was started
+// with: a setting left out of the command line takes the saved value, and
+// one given with another value is refused. A state that keeps none (an
+// older rigor's) is resumed with the command line's, which are saved
+// from then on, with a warning on warn.
+func (o *bisectOptions) resumeSettings(st *bisectState, warn io.Writer) error {
+	if st.Settings == nil {
+		fmt.Fprintf(warn, "rigor: warning: %s keeps no build settings (an older rigor wrote it): resuming with this command line's --tags, --env, --gcflags, --go, --bench, --cpu, packages and arguments after --, which must be those the search was started with\n", filepath.Join(o.resume, bisectStateFile))
+		st.Settings = o.settings()
+		return nil
+	}
+	given := o.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	saved := st.Settings
+	differs := func(what, was, now string) error {
+		return usageErrorf("--resume %s: the search was started with %s %s, not %s: leave %s out to resume with it, or start a new search", o.resume, what, was, now, what)
+	}
+	for _, f := range []struct {
+		name string
+		now  *string
+		was  string
+	}{
+		{"tags", &o.build.tags, saved.Tags},
+		{"gcflags", &o.build.gcflags, saved.GCFlags},
+		{"go", &o.build.toolchain, saved.Go},
+		{"bench", &o.measure.bench, saved.Bench},
+		{"cpu", &o.measure.cpu, saved.CPU},
+	} {
+		switch {
+		case !given(f.name):
+			*f.now = f.was
+		case *f.now != f.was:
+			return differs("--"+f.name, fmt.Sprintf("%q", f.was), fmt.Sprintf("%q", *f.now))
+		}
+	}
+	for _, f := range []struct {
+		name, what string
+		now        *[]string
+		was        []string
+	}{
+		{"env", "--env", &o.build.env, saved.Env},
+		{"packages", "packages", &o.packages, saved.Packages},
+		{"--", "arguments after --", &o.testArgs, saved.Args},
+	} {
+		switch {
+		case !given(f.name):
+			*f.now = f.was
+		case !slices.Equal(*f.now, f.was):
+			return differs(f.what, quotedList(f.was), quotedList(*f.now))
+		}
+	}
+	if given("all-commits") && o.allCommits != st.AllCommits {
+		return differs("--all-commits", fmt.Sprint(st.AllCommits), fmt.Sprint(o.allCommits))
+	}
+	return nil
+}
+
+// quotedList is list quoted, item by item, or "none".
+func quotedList(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, " ")
 }
 
 const bisectStateFile = "bisect.json"
@@ -333,6 +437,19 @@ type bisector struct {
 }
 
 func runBisect(ctx context.Context, o *bisectOptions, s stdio) error {
+	var st *bisectState
+	if o.resume != "" {
+		var err error
+		if st, err = loadBisectState(o.resume); err != nil {
+			return err
+		}
+		if (o.good != "" && o.good != st.Good) || (o.bad != "" && o.bad != st.Bad) {
+			return usageErrorf("--resume %s searches from %s to %s: leave --good and --bad out, or give those", o.resume, st.Good, st.Bad)
+		}
+		if err := o.resumeSettings(st, s.err); err != nil {
+			return err
+		}
+	}
 	opts, cfg, err := o.config()
 	if err != nil {
 		return err
@@ -340,21 +457,15 @@ func runBisect(ctx context.Context, o *bisectOptions, s stdio) error {
 	if _, err := o.build.side("x"); err != nil {
 		return err
 	}
-	b := &bisector{o: o, s: s, opts: opts, cfg: cfg, side: o.build, start: time.Now()}
-	if o.resume != "" {
-		if b.st, err = loadBisectState(o.resume); err != nil {
-			return err
-		}
-		if (o.good != "" && o.good != b.st.Good) || (o.bad != "" && o.bad != b.st.Bad) {
-			return usageErrorf("--resume %s searches from %s to %s: leave --good and --bad out, or give those", o.resume, b.st.Good, b.st.Bad)
-		}
-		b.dir, b.prior = o.resume, b.st.Elapsed
+	b := &bisector{o: o, s: s, opts: opts, cfg: cfg, side: o.build, start: time.Now(), st: st}
+	if st != nil {
+		b.dir, b.prior = o.resume, st.Elapsed
 	} else {
 		commits, err := bisectCommits(ctx, o.good, o.bad, o.allCommits)
 		if err != nil {
 			return err
 		}
-		b.st = &bisectState{Good: o.good, Bad: o.bad, AllCommits: o.allCommits, Commits: commits, Alpha: opts.Alpha}
+		b.st = &bisectState{Good: o.good, Bad: o.bad, AllCommits: o.allCommits, Settings: o.settings(), Commits: commits, Alpha: opts.Alpha}
 		if b.dir, err = b.resultsDir(); err != nil {
 			return err
 		}

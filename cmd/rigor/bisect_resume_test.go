@@ -57,19 +57,26 @@ func TestBisectStepErrorStopsSearch(t *testing.T) {
 	dir, hashes := bisectRepo(t, []int{1, 1, 1, 1, 1}, -1)
 	for _, c := range []struct {
 		name, cwd string
+		saved     *bisectSettings
 		args      []string
 		want      string
 	}{
-		{"outside the repository", t.TempDir(), nil, "needs a git repository"},
-		{"refused build setting", dir, []string{"--gcflags", "all=-N -l"}, "not timed (--force times it anyway)"},
+		{"outside the repository", t.TempDir(), &bisectSettings{Bench: "."}, nil, "needs a git repository"},
+		// An older rigor's state, resumed with the command line's.
+		{"refused build setting", dir, nil, []string{"--gcflags", "all=-N -l"}, "not timed (--force times it anyway)"},
+		// The search's own, resumed without flags.
+		{"refused build setting saved", dir, &bisectSettings{GCFlags: "all=-N -l", Bench: "."}, nil, "not timed (--force times it anyway)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			run := bisectStateIn(t, hashes, nil)
+			run := bisectStateIn(t, hashes, c.saved)
 			args := append(append([]string{"bisect", "--resume", run}, bisectFlags...), c.args...)
 			stdout, stderr, code := rigorIn(t, c.cwd, args...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			if code != exitUsage || stdout != "" || strings.Contains(stderr, "skipping") || !strings.Contains(lines[len(lines)-1], c.want) {
 				t.Fatalf("exit %d; want 2, nothing skipped and a last line saying %q\nstdout:\n%s\nstderr:\n%s", code, c.want, stdout, stderr)
+			}
+			if old := strings.Contains(stderr, "keeps no build settings"); old != (c.saved == nil) {
+				t.Errorf("stderr warns of a state without settings: %t, want %t\n%s", old, c.saved == nil, stderr)
 			}
 			st, err := loadBisectState(run)
 			if err != nil {
@@ -185,5 +192,86 @@ func TestSkipReason(t *testing.T) {
 		if ok != (c.want != "") || why != c.want && ok {
 			t.Errorf("%s (%v): skipReason = %q, %t; want %q, %t", c.name, c.err, why, ok, c.want, c.want != "")
 		}
+	}
+}
+
+// A search keeps its settings in bisect.json: --resume alone continues
+// with them, and one given with another value is refused in one line
+// naming the flag and both values, exit 2, before anything is measured.
+// --resume took them from the command line: resumed without --tags, a
+// search started with --tags purego measured every later step without it.
+func TestBisectResumeKeepsSettings(t *testing.T) {
+	dir, hashes := bisectRepo(t, []int{1}, -1)
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "empty")
+	out := filepath.Join(t.TempDir(), "out")
+	args := append([]string{"bisect", "--good", hashes[0], "--bad", "HEAD", "--out", out, "--tags", "purego", "--env", "GOGC=400", "--gcflags", "-B",
+		"--bench", "Work", "--cpu", "1", "--go", "local"}, bisectFlags...)
+	stdout, stderr, code := rigorIn(t, dir, append(args, "./lab", "--", "-size", "64")...)
+	if code != exitOK || !strings.HasPrefix(stdout, "no change") {
+		t.Fatalf("exit %d, stdout %q, want no change (identical trees)\n%s", code, stdout, stderr)
+	}
+	want := bisectSettings{Tags: "purego", GCFlags: "-B", Go: "local", Env: []string{"GOGC=400"}, Args: []string{"-size", "64"}, Bench: "Work", CPU: "1", Packages: []string{"./lab"}}
+	st, err := loadBisectState(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Settings == nil || fmt.Sprint(*st.Settings) != fmt.Sprint(want) {
+		t.Fatalf("bisect.json keeps settings %+v, want %+v", st.Settings, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tags", "netgo"}, `the search was started with --tags "purego", not "netgo": leave --tags out`},
+		{[]string{"--tags", ""}, `--tags "purego", not ""`},
+		{[]string{"--env", "GOGC=400", "--env", "GOAMD64=v3"}, `--env "GOGC=400", not "GOGC=400" "GOAMD64=v3"`},
+		{[]string{"--gcflags", "-m"}, `--gcflags "-B", not "-m"`},
+		{[]string{"--go", "go1.25.0"}, `--go "local", not "go1.25.0"`},
+		{[]string{"--bench", "."}, `--bench "Work", not "."`},
+		{[]string{"--cpu", "1,2"}, `--cpu "1", not "1,2"`},
+		{[]string{"--all-commits"}, `--all-commits false, not true`},
+		{[]string{"./..."}, `packages "./lab", not "./..."`},
+		{[]string{"--", "-size", "128"}, `arguments after -- "-size" "64", not "-size" "128"`},
+		{[]string{"--"}, `arguments after -- "-size" "64", not none`},
+	} {
+		stdout, stderr, code := rigorIn(t, dir, append([]string{"bisect", "--resume", out}, c.args...)...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--resume %v: exit %d, stderr %q; want 2 and one line saying %s", c.args, code, stderr, c.want)
+		}
+	}
+	// The saved settings given again, or left out: resumed.
+	for _, again := range [][]string{nil, {"--tags", "purego", "--bench", "Work", "./lab", "--", "-size", "64"}} {
+		stdout, stderr, code := rigorIn(t, dir, append([]string{"bisect", "--resume", out}, again...)...)
+		if code != exitOK || !strings.HasPrefix(stdout, "no change") || stderr != "" {
+			t.Errorf("--resume %v: exit %d, stdout %q, stderr %q; want the search's result", again, code, stdout, stderr)
+		}
+	}
+}
+
+// resumeSettings gives o the saved value of every setting the command
+// line leaves out, and keeps those it gives (the same values); a state of
+// an older rigor, which keeps none, takes the command line's and says so.
+func TestResumeSettings(t *testing.T) {
+	saved := bisectSettings{Tags: "purego", GCFlags: "-B", Go: "local", Env: []string{"GOGC=400"}, Args: []string{"-size", "64"}, Bench: "Work", CPU: "1", Packages: []string{"./lab"}}
+	got := func(o *bisectOptions) bisectSettings { return *o.settings() }
+	var o bisectOptions
+	o.resume = "run"
+	o.measure.bench = "." // the flag's default
+	st := &bisectState{Settings: &saved}
+	var warn strings.Builder
+	if err := o.resumeSettings(st, &warn); err != nil || fmt.Sprint(got(&o)) != fmt.Sprint(saved) || warn.Len() > 0 {
+		t.Errorf("nothing given: settings %+v, error %v, warning %q; want %+v", got(&o), err, warn.String(), saved)
+	}
+	o = bisectOptions{resume: "run", given: func(name string) bool { return name == "tags" || name == "packages" }}
+	o.build.tags, o.packages = "purego", []string{"./lab"}
+	if err := o.resumeSettings(st, &warn); err != nil || fmt.Sprint(got(&o)) != fmt.Sprint(saved) {
+		t.Errorf("the saved tags and packages given: settings %+v, error %v; want %+v", got(&o), err, saved)
+	}
+	old := &bisectState{}
+	o = bisectOptions{resume: "run", given: func(name string) bool { return name == "tags" }}
+	o.build.tags, o.measure.bench = "netgo", "."
+	if err := o.resumeSettings(old, &warn); err != nil || old.Settings == nil || old.Settings.Tags != "netgo" || o.build.tags != "netgo" ||
+		strings.Count(warn.String(), "\n") != 1 || !strings.Contains(warn.String(), "keeps no build settings") {
+		t.Errorf("a state without settings: settings %+v, error %v, warning %q; want the command line's, and one line saying so", old.Settings, err, warn.String())
 	}
 }
