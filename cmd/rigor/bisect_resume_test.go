@@ -89,31 +89,39 @@ func TestBisectStepErrorStopsSearch(t *testing.T) {
 	}
 }
 
-// Commits whose go.mod is broken do not build: go list fails there, and
-// each is skipped, leaving bad the commit found with them, without a
-// sample (every midpoint fails before its build).
-func TestBisectSkipsBrokenGoMod(t *testing.T) {
-	dir, hashes := bisectRepo(t, []int{1}, -1)
-	for i := 1; i <= 3; i++ {
-		hashes = append(hashes, commitFiles(t, dir, fmt.Sprintf("commit %d: broken go.mod", i), map[string]string{"go.mod": labGoMod + "require (\n", "lab/work.go": strings.Replace(workGo, "SCALE", fmt.Sprint(i), 1)}))
-	}
-	hashes = append(hashes, commitFiles(t, dir, "commit 4: go.mod mended", map[string]string{"go.mod": labGoMod}))
-	run := bisectStateIn(t, hashes, &bisectSettings{Bench: "."})
-	stdout, stderr, code := rigorIn(t, dir, append([]string{"bisect", "--resume", run, "--format", "json"}, bisectFlags...)...)
-	if code != exitOK {
-		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	for i := 1; i <= 3; i++ {
-		if want := fmt.Sprintf("skipping %s (commit %d): go list fails there, so it does not build", hashes[i][:12], i); !strings.Contains(stderr, want) {
-			t.Errorf("stderr does not say %q:\n%s", want, stderr)
-		}
-	}
-	var r bisectResult
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
-	if len(r.Found) != 1 || r.Found[0].Commit.Hash != hashes[4] || len(r.Found[0].Skipped) != 3 || len(r.Steps) != 0 {
-		t.Errorf("found %+v in %d steps; want commit 4 with the 3 before it skipped, no step taken", r.Found, len(r.Steps))
+// A commit that does not build is skipped, with what failed, leaving bad
+// the commit found with it, and nothing measured: go list fails on
+// a broken go.mod; a compile error fails go test -c, good's test binary
+// built (once, then from bin/) to name the benchmarks the midpoint lacks.
+func TestBisectSkipsCommitsThatDoNotBuild(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		why   string
+	}{
+		{"go.mod", map[string]string{"go.mod": labGoMod + "require (\n"}, "go list fails there, so it does not build"},
+		{"compile error", map[string]string{"lab/work.go": strings.Replace(workGo, "SCALE", "1", 1) + "\nvar _ = undefinedName\n"}, "it does not build"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, hashes := bisectRepo(t, []int{1}, -1)
+			hashes = append(hashes, commitFiles(t, dir, "commit 1: broken", c.files))
+			hashes = append(hashes, commitFiles(t, dir, "commit 2: mended", map[string]string{"go.mod": labGoMod, "lab/work.go": strings.Replace(workGo, "SCALE", "10", 1)}))
+			run := bisectStateIn(t, hashes, &bisectSettings{Bench: "."})
+			stdout, stderr, code := rigorIn(t, dir, append([]string{"bisect", "--resume", run, "--format", "json"}, bisectFlags...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			if want := fmt.Sprintf("skipping %s (commit 1): %s", hashes[1][:12], c.why); !strings.Contains(stderr, want) {
+				t.Errorf("stderr does not say %q:\n%s", want, stderr)
+			}
+			var r bisectResult
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			if len(r.Found) != 1 || r.Found[0].Commit.Hash != hashes[2] || len(r.Found[0].Skipped) != 1 || len(r.Steps) != 0 || r.Rounds != 0 {
+				t.Errorf("found %+v in %d steps, %d rounds; want commit 2 with commit 1 skipped, nothing measured", r.Found, len(r.Steps), r.Rounds)
+			}
+		})
 	}
 }
 
