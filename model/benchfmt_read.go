@@ -67,6 +67,11 @@ type sideBuilder struct {
 	// allocating a string per result.
 	pkgBytes []byte
 	pkg      string
+
+	// deferPlace leaves the samples in pending when finish returns the
+	// run, every metric's Samples nil, for merge to place them straight
+	// into the merged run (see ReadFiles).
+	deferPlace bool
 }
 
 type metricKey struct {
@@ -272,18 +277,25 @@ func (b *sideBuilder) metricIndex(bi int, unit string) int {
 
 // place gives every metric its samples, in input order, from one array.
 func (b *sideBuilder) place() {
-	all := make([]Sample, 0, sum(b.counts))
-	start := make([]int, len(b.counts))
+	all := make([]Sample, sum(b.counts))
+	win := make([][]Sample, len(b.counts))
 	for gi, n := range b.counts {
-		start[gi] = len(all)
-		all = all[:len(all)+n]
 		ref := b.metrics[gi]
-		b.run.Benchmarks[ref.bench].Metrics[ref.metric].Samples = all[start[gi]:len(all):len(all)]
+		b.run.Benchmarks[ref.bench].Metrics[ref.metric].Samples = all[:n:n]
+		win[gi], all = all[:n], all[n:]
 	}
+	b.placeInto(win)
+}
+
+// placeInto writes every pending sample, in input order, into the window
+// of its metric: win[gi] has room for exactly b.counts[gi] samples of
+// metric gi (an index in b.metrics). The pending samples are then gone.
+func (b *sideBuilder) placeInto(win [][]Sample) {
 	for _, chunk := range b.pending {
 		for _, p := range chunk {
-			all[start[p.metric]] = Sample{Side: b.side, Round: p.round, Iters: p.iters, Value: p.value}
-			start[p.metric]++
+			w := win[p.metric]
+			w[0] = Sample{Side: b.side, Round: p.round, Iters: p.iters, Value: p.value}
+			win[p.metric] = w[1:]
 		}
 	}
 	b.pending = nil
@@ -426,7 +438,12 @@ func (b *sideBuilder) finish(units benchfmt.UnitMetadataMap) (*Run, error) {
 		}
 		return nil, errors.New(msg)
 	}
-	b.place()
+	if b.deferPlace {
+		// Only what placing needs is kept until merge does it.
+		b.bench, b.metric, b.configNoted, b.cfg, b.cfgMap = nil, nil, nil, nil, nil
+	} else {
+		b.place()
+	}
 	for _, e := range b.parseErrs {
 		b.run.Notes = append(b.run.Notes, inputNote(e))
 	}
@@ -481,10 +498,23 @@ func configDiff(have map[string]string, res *benchfmt.Result) string {
 
 // readBenchfmt reads Go benchmark format.
 func readBenchfmt(r io.Reader, name, label string) (*Run, error) {
+	run, _, err := readBenchfmtDeferred(r, name, label, false)
+	return run, err
+}
+
+// readBenchfmtDeferred reads Go benchmark format; with deferPlace, the
+// run's samples are still in the builder it returns (sideBuilder's
+// deferPlace), else the builder is nil.
+func readBenchfmtDeferred(r io.Reader, name, label string, deferPlace bool) (*Run, *sideBuilder, error) {
 	b := newSideBuilder(name, label)
+	b.deferPlace = deferPlace
 	br := benchfmt.NewReader(nil, name)
 	if err := b.scan(br, r, name, ""); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.finish(br.Units())
+	run, err := b.finish(br.Units())
+	if err != nil || !deferPlace {
+		return run, nil, err
+	}
+	return run, b, nil
 }

@@ -19,6 +19,13 @@ import (
 // not modify its inputs; the result shares Env, Config maps, Ramp and
 // Observation contents with them.
 func Merge(runs ...*Run) (*Run, error) {
+	return merge(runs, nil)
+}
+
+// merge is Merge. unplaced, when not nil, has one entry per run: the
+// builder that still holds the run's samples (read with deferPlace), or
+// nil for a run whose metrics hold their own.
+func merge(runs []*Run, unplaced []*sideBuilder) (*Run, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("merging runs: no runs")
 	}
@@ -44,6 +51,10 @@ func Merge(runs ...*Run) (*Run, error) {
 	type copyFrom struct {
 		metric  int // index in refs
 		samples []Sample
+		// from and fromMetric, when from is not nil: the samples are
+		// from's metric fromMetric (an index in from.metrics), unplaced.
+		from       *sideBuilder
+		fromMetric int
 	}
 	var copies []copyFrom
 	noted := make(map[string]bool)
@@ -83,6 +94,10 @@ func Merge(runs ...*Run) (*Run, error) {
 		out.Observations = append(out.Observations, r.Observations...)
 		out.Notes = append(out.Notes, r.Notes...)
 
+		var src *sideBuilder
+		if unplaced != nil {
+			src = unplaced[ri]
+		}
 		for i := range r.Benchmarks {
 			b := &r.Benchmarks[i]
 			key := b.Key()
@@ -116,14 +131,21 @@ func Merge(runs ...*Run) (*Run, error) {
 			}
 			for j := range b.Metrics {
 				m := &b.Metrics[j]
+				c := copyFrom{samples: m.Samples}
+				n := len(m.Samples)
+				if src != nil {
+					c.from, c.fromMetric = src, src.byBench[i][j]
+					n = src.counts[c.fromMetric]
+				}
 				mk := metricKey{bi, m.Unit}
 				gi, ok := metric[mk]
 				if !ok {
 					gi = len(refs)
 					metric[mk] = gi
 					refs = append(refs, metricRef{bi, len(ob.Metrics)})
-					counts = append(counts, len(m.Samples))
-					copies = append(copies, copyFrom{gi, m.Samples})
+					counts = append(counts, n)
+					c.metric = gi
+					copies = append(copies, c)
 					ob.Metrics = append(ob.Metrics, *m)
 					continue
 				}
@@ -132,8 +154,9 @@ func Merge(runs ...*Run) (*Run, error) {
 					note("unit\x00"+m.Unit, fmt.Sprintf("unit %s has a different direction or assumption in %s than in %s; using %s's",
 						m.Unit, sideNames(r), sideNames(runs[from[bi]]), sideNames(runs[from[bi]])))
 				}
-				counts[gi] += len(m.Samples)
-				copies = append(copies, copyFrom{gi, m.Samples})
+				counts[gi] += n
+				c.metric = gi
+				copies = append(copies, c)
 			}
 		}
 	}
@@ -150,9 +173,27 @@ func Merge(runs ...*Run) (*Run, error) {
 		}
 		m.Samples, all = all[:0:counts[gi]], all[counts[gi]:]
 	}
+	// An unplaced run's samples are placed by one pass over its builder's
+	// pending samples, in input order, each into its metric's window of
+	// the merged metric (win, by index in the builder's metrics).
+	win := make(map[*sideBuilder][][]Sample)
 	for _, c := range copies {
 		m := &out.Benchmarks[refs[c.metric].bench].Metrics[refs[c.metric].metric]
-		m.Samples = append(m.Samples, c.samples...)
+		if c.from == nil {
+			m.Samples = append(m.Samples, c.samples...)
+			continue
+		}
+		w := win[c.from]
+		if w == nil {
+			w = make([][]Sample, len(c.from.metrics))
+			win[c.from] = w
+		}
+		start := len(m.Samples)
+		m.Samples = m.Samples[:start+c.from.counts[c.fromMetric]]
+		w[c.fromMetric] = m.Samples[start:]
+	}
+	for b, w := range win {
+		b.placeInto(w)
 	}
 	return out, nil
 }

@@ -78,19 +78,12 @@ func runCompare(ctx context.Context, o *compareOptions, s stdio) error {
 // readInputs reads each argument (path or label=path) and merges them
 // into one run, one side per argument.
 func readInputs(args []string) (*model.Run, error) {
-	var runs []*model.Run
-	for _, arg := range args {
+	inputs := make([]model.Input, len(args))
+	for i, arg := range args {
 		label, path := splitLabel(arg)
-		r, err := model.ReadFile(path, label)
-		if err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-		if len(r.Benchmarks) == 0 {
-			return nil, usageErrorf("%s: no benchmark results", path)
-		}
-		runs = append(runs, r)
+		inputs[i] = model.Input{Path: path, Label: label}
 	}
-	run, err := model.Merge(runs...)
+	run, err := model.ReadFiles(inputs)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
