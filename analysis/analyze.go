@@ -51,10 +51,12 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 		if len(b.Metrics) > 0 {
 			ab.Metrics = make([]Metric, 0, len(b.Metrics))
 		}
+		// One key per benchmark, which every note of its metrics keeps.
+		key := b.Key()
 		for j := range b.Metrics {
-			ab.Metrics = append(ab.Metrics, analyzeMetric(b, &b.Metrics[j], rep.Sides, run.Paired, run.Sessions, opts))
+			ab.Metrics = append(ab.Metrics, analyzeMetric(b, key, &b.Metrics[j], rep.Sides, run.Paired, run.Sessions, opts))
 		}
-		applyClock(&ab, b.Key(), chooseClock(run, b))
+		applyClock(&ab, key, chooseClock(run, b))
 		markDerived(b, ab.Metrics)
 		ab.Missing = missing(b, rep.Sides)
 		_, baseMissing := ab.Missing[rep.Sides[0]]
@@ -63,7 +65,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			if !ok {
 				continue
 			}
-			mm := Missing{Benchmark: b.Key(), Side: s, Kind: m.Kind, Reason: m.Reason, Lost: j > 0 && !baseMissing}
+			mm := Missing{Benchmark: key, Side: s, Kind: m.Kind, Reason: m.Reason, Lost: j > 0 && !baseMissing}
 			rep.Missing = append(rep.Missing, mm)
 			if mm.Lost {
 				lost = append(lost, b.FullName()+" ("+mm.Words()+")")
@@ -169,7 +171,8 @@ func (o Options) validate() error {
 	return nil
 }
 
-func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired bool, sessions *model.Sessions, opts Options) Metric {
+// analyzeMetric analyses metric m of benchmark b, whose Key is key.
+func analyzeMetric(b *model.Benchmark, key string, m *model.Metric, sides []string, paired bool, sessions *model.Sessions, opts Options) Metric {
 	am := Metric{Unit: m.Unit, Better: m.Better, sessions: sessions, Sides: make([]Summary, 0, len(sides))}
 	if len(sides) > 1 {
 		am.Changes = make([]*Change, 0, len(sides)-1)
@@ -192,7 +195,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
 	if opts.Estimates && !am.Exact {
 		for i := range am.Sides {
-			seed := opts.Seed ^ hashKey(b.Key(), m.Unit, sides[i], "estimates")
+			seed := opts.Seed ^ hashKey(key, m.Unit, sides[i], "estimates")
 			am.Sides[i].Estimates = estimates(values[i], samples[i], m.Unit, opts, seed)
 		}
 	}
@@ -202,7 +205,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 			am.Changes = append(am.Changes, nil)
 			continue
 		}
-		seed := opts.Seed ^ hashKey(b.Key(), m.Unit, sides[i])
+		seed := opts.Seed ^ hashKey(key, m.Unit, sides[i])
 		var c *Change
 		switch {
 		case am.Exact:
@@ -214,7 +217,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		case stats.Median(base) == 0:
 			c = fromZeroChange(base, values[i])
 		case sessions != nil && !paired:
-			c = sessionChange(base, values[i], sessions.Spread(b.Key(), m.Unit), opts)
+			c = sessionChange(base, values[i], sessions.Spread(key, m.Unit), opts)
 		case paired:
 			c = pairedChange(samples[0], samples[i], opts)
 		default:
@@ -223,7 +226,7 @@ func analyzeMetric(b *model.Benchmark, m *model.Metric, sides []string, paired b
 		c.Side = sides[i]
 		am.Changes = append(am.Changes, c)
 	}
-	am.Notes = metricNotes(b.Key(), m, &am, sides, samples, ciErrs, opts, elisionJudged(b))
+	am.Notes = metricNotes(key, m, &am, sides, samples, ciErrs, opts, elisionJudged(b))
 	return am
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -23,7 +24,13 @@ func init() { register("html", renderHTML) }
 //go:embed templates/report.html.tmpl templates/report.css
 var htmlFiles embed.FS
 
-var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFiles, "templates/report.html.tmpl"))
+// htmlTemplate is parsed on first use, not when the program starts:
+// parsing it was two thirds of the start-up of every rigor command in
+// rigor's own packages (0.6-1.6 ms, 1,910 allocations), spent also by
+// those that never write HTML.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report.html.tmpl").ParseFS(htmlFiles, "templates/report.html.tmpl"))
+})
 
 // The page's view model: every string is plain text, escaped by
 // html/template; charts are SVG built by chart, which escapes its text.
@@ -269,7 +276,7 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 		p.ChartCaption = "The change of " + what + " verdict against " + rep.Sides[0] + ", with its " + words.PctSetting(rep.Options.Confidence) +
 			" CI, coloured by the verdict; the shaded band is the ±" + words.PctSetting(rep.Options.Noise) + " noise band."
 	}
-	return htmlTemplate.Execute(w, p)
+	return htmlTemplate().Execute(w, p)
 }
 
 func subtitle(rep *analysis.Report) string {
