@@ -174,6 +174,20 @@ const MinPoints = 2 * minSide
 // its p-values, not corrected for the search, as P and Q, and no outliers
 // or transients are looked for.
 func Analyze(series []*Series, opts Options) *Analysis {
+	return analyze(series, opts, true)
+}
+
+// AnalyzeSteps is Analyze without the check of each series' newest
+// result (Analysis.Newest is nil): the changes, transients, outliers and
+// short series, the same as Analyze's, for half the work (the check
+// analyzes each series again without its newest result). rigor serve's
+// pages show no more.
+func AnalyzeSteps(series []*Series, opts Options) *Analysis {
+	return analyze(series, opts, false)
+}
+
+// analyze is Analyze, with the newest results checked when newest.
+func analyze(series []*Series, opts Options, newest bool) *Analysis {
 	opts = opts.withDefaults()
 	out := &Analysis{Options: opts}
 	for _, s := range series {
@@ -184,7 +198,7 @@ func Analyze(series []*Series, opts Options) *Analysis {
 		if len(s.Points) < MinPoints {
 			out.Short = append(out.Short, s)
 		}
-		if n := len(s.Points); n >= 3 {
+		if n := len(s.Points); newest && n >= 3 {
 			prefix := *s
 			prefix.Points = s.Points[:n-1]
 			v := Check(&prefix, s.Points[n-1], opts)
@@ -240,10 +254,11 @@ func analyzeSeries(s *Series, opts Options) seriesResult {
 	for i, k := range r.kept {
 		u[i] = v[k]
 	}
-	cands, ps, qs := calibrated(u, opts)
+	cands, ps, qs, ratios := calibrated(u, opts)
 	ivs := intervals(cands, len(u))
 	for i, cp := range cands {
-		c := newChange(s, r.kept[cp.Index], r.kept[cp.Index-1], u[ivs[i].start:ivs[i].end], u[ivs[i+1].start:ivs[i+1].end])
+		// calibrated's last round bootstrapped these segments' ratio.
+		c := changeOf(s, r.kept[cp.Index], r.kept[cp.Index-1], u[ivs[i].start:ivs[i].end], u[ivs[i+1].start:ivs[i+1].end], ratios[i])
 		c.P, c.Q = ps[i], qs[i]
 		r.changes = append(r.changes, c)
 	}
@@ -257,8 +272,14 @@ var boot = stats.Bootstrap{Seed: 1, Confidence: 0.95, Resamples: 10_000}
 // newChange is the change of s at point index, the last point before it
 // being point before, between the segments' values before and after.
 func newChange(s *Series, index, before int, beforeValues, afterValues []float64) Change {
+	return changeOf(s, index, before, beforeValues, afterValues, boot.MedianRatio(beforeValues, afterValues))
+}
+
+// changeOf is newChange with the segments' ratio, boot.MedianRatio of
+// them, already known.
+func changeOf(s *Series, index, before int, beforeValues, afterValues []float64, ratio stats.Interval) Change {
 	c := Change{Series: s, Index: index, Outliers: index - before - 1, Before: s.Points[before], After: s.Points[index],
-		Test: ttest(beforeValues, afterValues), Ratio: boot.MedianRatio(beforeValues, afterValues)}
+		Test: ttest(beforeValues, afterValues), Ratio: ratio}
 	c.Regression = worse(s, c.Ratio.Estimate) && c.Ratio.Estimate != 1
 	return c
 }
@@ -275,10 +296,11 @@ func worse(s *Series, ratio float64) bool {
 // calibrated returns the change points of u that Analyze keeps (see
 // there), oldest first, with their p-values (against their final
 // neighbours) and q-values (the larger of that and the p-value at which
-// the change was admitted).
-func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64) {
+// the change was admitted), and the bootstrap of the ratio of the
+// medians of the segments on either side of each (boot.MedianRatio).
+func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64, ratios []stats.Interval) {
 	if len(u) < MinPoints {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	cands, _ := detectAll(u, opts)
 	// Admission, top down: the stretch's strongest candidate, by its
@@ -318,7 +340,7 @@ func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64)
 	// segment, not a step).
 	for len(cps) > 0 {
 		ivs := intervals(cps, len(u))
-		ps, qs = make([]float64, len(cps)), make([]float64, len(cps))
+		ps, qs, ratios = make([]float64, len(cps)), make([]float64, len(cps)), make([]stats.Interval, len(cps))
 		weakest, unseen := 0, -1
 		for i, c := range cps {
 			ps[i] = scanP(ivs[i+1].end-ivs[i].start, splitT(u, ivs[i].start, c.Index, ivs[i+1].end))
@@ -326,7 +348,8 @@ func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64)
 			if ps[i] > ps[weakest] {
 				weakest = i
 			}
-			if r := boot.MedianRatio(u[ivs[i].start:c.Index], u[c.Index:ivs[i+1].end]); unseen < 0 && !(r.Lo > 1 || r.Hi < 1) {
+			ratios[i] = boot.MedianRatio(u[ivs[i].start:c.Index], u[c.Index:ivs[i+1].end])
+			if r := ratios[i]; unseen < 0 && !(r.Lo > 1 || r.Hi < 1) {
 				unseen = i
 			}
 		}
@@ -335,11 +358,11 @@ func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64)
 		case unseen >= 0:
 			weakest = unseen
 		default:
-			return cps, ps, qs
+			return cps, ps, qs, ratios
 		}
 		cps = slices.Delete(cps, weakest, weakest+1)
 	}
-	return nil, nil, nil
+	return nil, nil, nil, nil
 }
 
 // splitT is Student's two-sample t statistic of u[a:c] against u[c:b]

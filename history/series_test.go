@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -336,5 +337,44 @@ func TestRenames(t *testing.T) {
 	if len(r) != 1 || len(r[0].Ended) != 1 || r[0].Ended[0] != old || len(r[0].Began) != 1 || r[0].Began[0] != renamed ||
 		r[0].Last.Commit != "c49" || r[0].First.Commit != "c50" {
 		t.Fatalf("renames %+v, want Old ended at c49 and New began at c50", r)
+	}
+}
+
+// TestAnalyzeSteps: AnalyzeSteps finds what Analyze finds (changes with
+// their ratios, p- and q-values, transients, outliers, short series),
+// only no newest result checked, on series with steps, a transient, an
+// outlier, a newest result that breaks, and too few points.
+func TestAnalyzeSteps(t *testing.T) {
+	step := noise(3, 300, 100, 1)
+	for i := 120; i < 300; i++ {
+		step[i] *= 1.05 // segments over 200 points: the ratio's bootstrap resamples
+	}
+	burst := noise(5, 80, 100, 0.5)
+	burst[40], burst[41], burst[60] = 130, 130, 130
+	newest := noise(5, 50, 100, 1)
+	newest[49] += 20
+	twoSteps := noise(6, 90, 100, 0.5)
+	for i := 30; i < 90; i++ {
+		twoSteps[i] += 3
+		if i >= 60 {
+			twoSteps[i] -= 6
+		}
+	}
+	series := []*Series{seriesOf("step", model.LowerIsBetter, step), seriesOf("burst", model.HigherIsBetter, burst),
+		seriesOf("newest", model.LowerIsBetter, newest), seriesOf("twoSteps", model.LowerIsBetter, twoSteps),
+		seriesOf("short", model.LowerIsBetter, []float64{1, 2, 3})}
+	for i, opts := range []Options{{}, {OtavaMerge: true}, {Transient: -1, WindowLen: 30}} {
+		full, steps := Analyze(series, opts), AnalyzeSteps(series, opts)
+		if (i == 0 && (len(full.Newest) == 0 || len(full.Transients) == 0 || len(full.Outliers) == 0)) || len(full.Changes) < 3 || len(full.Short) != 1 {
+			t.Fatalf("%+v: precondition: 3 changes or more, a short series, and by default a newest result that breaks, a transient, an outlier; got %d, %d, %d, %d, %d",
+				opts, len(full.Changes), len(full.Short), len(full.Newest), len(full.Transients), len(full.Outliers))
+		}
+		if steps.Newest != nil {
+			t.Errorf("%+v: AnalyzeSteps checked the newest results: %+v", opts, steps.Newest)
+		}
+		full.Newest = nil
+		if !reflect.DeepEqual(full, steps) {
+			t.Errorf("%+v: AnalyzeSteps\n%+v\nAnalyze\n%+v", opts, steps, full)
+		}
 	}
 }
