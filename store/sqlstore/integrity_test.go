@@ -140,7 +140,8 @@ func dirNames(t *testing.T, dir string) []string {
 
 // TestSummariesArePoints: Summaries gives the points Points gives, in
 // the same order, with the median of their values to the last bit
-// (stats.Median's, not SQL's) and their number, on both engines; a
+// (stats.Median's, not SQL's), its 95% interval and their number, on
+// both engines, for a unit or one benchmark's name; a
 // store recorded before the medians table (version 3) gets them when
 // opened.
 func TestSummariesArePoints(t *testing.T) {
@@ -185,7 +186,16 @@ func checkSummaries(t *testing.T, s Store, f Filter) {
 		if q.Median != m || q.N != len(p.Values) || q.Values != nil {
 			t.Errorf("point %d: median %v (%x), n %d; want %v (%x), %d", i, q.Median, math.Float64bits(q.Median), q.N, m, math.Float64bits(m), len(p.Values))
 		}
-		q.Median, q.N, q.Values = 0, 0, p.Values
+		// The interval from the samples read back: NaN (both) when
+		// MedianCI gives none.
+		lo, hi := math.NaN(), math.NaN()
+		if ci, err := stats.MedianCI(p.Values, 0.95); err == nil {
+			lo, hi = ci.Lo, ci.Hi
+		}
+		if math.Float64bits(q.CILo) != math.Float64bits(lo) || math.Float64bits(q.CIHi) != math.Float64bits(hi) {
+			t.Errorf("point %d (%d values): interval [%v, %v]; want [%v, %v]", i, len(p.Values), q.CILo, q.CIHi, lo, hi)
+		}
+		q.Median, q.N, q.Values, q.CILo, q.CIHi = 0, 0, p.Values, 0, 0
 		if !reflect.DeepEqual(p, q) {
 			t.Errorf("point %d: %+v, Points has %+v", i, q, p)
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -53,10 +52,13 @@ type Point struct {
 
 	Values []float64
 	// Median is the median of the values (NaN when one is NaN), N their
-	// number: Summaries sets them and leaves Values nil; Points sets
-	// Values only.
-	Median float64
-	N      int
+	// number, and CILo and CIHi the median's 95% confidence interval
+	// (stats.MedianCI; NaN when the values are too few for one, or one is
+	// NaN): Summaries sets them and leaves Values nil; Points sets Values
+	// only.
+	Median     float64
+	N          int
+	CILo, CIHi float64
 }
 
 // Time is when the point was measured, as far as is known: its commit's
@@ -127,13 +129,13 @@ const pointColumns = `m.id, sd.id, p.name, COALESCE(br.name, ''), ma.fingerprint
 		b.pkg, b.name, b.procs, m.unit, m.better, r.id, r.uid, r.kind, r.start_ns, r.recorded_ns, r.source,
 		sd.label, sd.dirty, COALESCE(c.hash, ''), c.time_ns, COALESCE(c.subject, '')`
 
-// scanPoint reads pointColumns.
-func scanPoint(rows *sql.Rows, k *key, p *Point) error {
+// scanPoint reads pointColumns, and then the columns into more.
+func scanPoint(rows *sql.Rows, k *key, p *Point, more ...any) error {
 	var start, commitTime sql.NullInt64
 	var recorded int64
-	if err := rows.Scan(&k.metric, &k.side, &p.Project, &p.Branch, &p.Machine, &p.Pkg, &p.Name, &p.Procs,
+	if err := rows.Scan(append([]any{&k.metric, &k.side, &p.Project, &p.Branch, &p.Machine, &p.Pkg, &p.Name, &p.Procs,
 		&p.Unit, &p.Better, &p.RunID, &p.RunUID, &p.Kind, &start, &recorded, &p.Source,
-		&p.Side, &p.Dirty, &p.Commit, &commitTime, &p.Subject); err != nil {
+		&p.Side, &p.Dirty, &p.Commit, &commitTime, &p.Subject}, more...)...); err != nil {
 		return err
 	}
 	p.RunStart, p.CommitTime, p.Recorded = fromNanos(start), fromNanos(commitTime), time.Unix(0, recorded)
@@ -172,12 +174,17 @@ func machineLike(prefix string) string {
 }
 
 // Summaries returns the points that Points returns, in the same order,
-// with their values' median and number (Point.Median, Point.N) in place
-// of the values, and no sample read. Rather than one join of eight
-// tables per point, it reads the runs, sides and benchmarks that f
-// selects (a few rows per run), then the medians of f's unit, one range
-// of the medians table, and puts the points together.
+// with their values' median, its confidence interval and their number
+// (Point.Median, CILo, CIHi, N) in place of the values, and no sample
+// read. Rather than one join of eight tables per point, it reads the
+// runs, sides and benchmarks that f selects (a few rows per run), then
+// the medians of f's unit, one range of the medians table, and puts the
+// points together; for one benchmark's points (Filter.Name), one join
+// through the medians' benchmark index reads only those.
 func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
+	if f.Name != "" {
+		return s.benchmarkSummaries(ctx, f)
+	}
 	type runRow struct {
 		project, branch, machine, uid, kind, source string
 		start                                       sql.NullInt64
@@ -261,14 +268,14 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 	// points (a few hundred bytes each) allocated five times its size.
 	var chunks [][]Point
 	var chunk []Point
-	if err := s.each(ctx, `SELECT metric_id, side_id, run_id, benchmark_id, unit, better, n, median FROM medians`+mc.where()+
+	if err := s.each(ctx, `SELECT metric_id, side_id, run_id, benchmark_id, unit, better, n, median, ci_lo, ci_hi FROM medians`+mc.where()+
 		` ORDER BY metric_id, side_id`, mc.args, func(rows *sql.Rows) error {
 		var k key
 		var run, bench int64
 		var unit sql.RawBytes
 		var better, n int
-		var median sql.NullFloat64
-		if err := rows.Scan(&k.metric, &k.side, &run, &bench, &unit, &better, &n, &median); err != nil {
+		var median, lo, hi sql.NullFloat64
+		if err := rows.Scan(&k.metric, &k.side, &run, &bench, &unit, &better, &n, &median, &lo, &hi); err != nil {
 			return err
 		}
 		r, ok := runs[run]
@@ -285,10 +292,7 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 		p := Point{Project: r.project, Branch: r.branch, Machine: r.machine, Pkg: b.pkg, Name: b.name, Procs: b.procs, Unit: u, Better: better,
 			RunID: run, RunUID: r.uid, Kind: r.kind, RunStart: fromNanos(r.start), Recorded: time.Unix(0, r.recorded), Source: r.source,
 			Side: sd.label, Commit: sd.commit, CommitTime: fromNanos(sd.commitTime), Subject: sd.subject, Dirty: sd.dirty,
-			Median: math.NaN(), N: n}
-		if median.Valid {
-			p.Median = median.Float64
-		}
+			Median: nanNull(median), N: n, CILo: nanNull(lo), CIHi: nanNull(hi)}
 		if len(chunk) == cap(chunk) {
 			chunk = make([]Point, 0, 4096)
 			chunks = append(chunks, chunk)
@@ -306,6 +310,63 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 	points := make([]Point, 0, n)
 	for _, c := range chunks {
 		points = append(points, c...)
+	}
+	sortPoints(points)
+	return points, nil
+}
+
+// medianFrom joins each point's median row to what Point holds of its
+// run, side and benchmark (the aliases of fromWhere, m for the medians,
+// so that Filter.where applies).
+const medianFrom = `
+	FROM medians m
+	JOIN runs r ON r.id = m.run_id
+	JOIN projects p ON p.id = r.project_id
+	JOIN machines ma ON ma.id = r.machine_id
+	JOIN benchmarks b ON b.id = m.benchmark_id
+	JOIN sides sd ON sd.id = m.side_id
+	LEFT JOIN branches br ON br.id = r.branch_id
+	LEFT JOIN commits c ON c.id = sd.commit_id`
+
+// benchmarkSummaries is Summaries of f with a benchmark's name: the
+// benchmarks of the name (benchmarks_name), then one join of their
+// medians (through medians_benchmark: SQLite takes it for a list of
+// benchmarks, not for a join with their name), a row a point.
+func (s *sqlStore) benchmarkSummaries(ctx context.Context, f Filter) ([]Point, error) {
+	var bc conds
+	bc.add("name = $%d", f.Name)
+	if f.Pkg != "" {
+		bc.add("pkg = $%d", f.Pkg)
+	}
+	var ids []string
+	if err := s.each(ctx, `SELECT id FROM benchmarks`+bc.where(), bc.args, func(rows *sql.Rows) error {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, fmt.Sprint(id))
+		return nil
+	}); err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	where, args := f.where()
+	// The ids are the store's own integers, written in the statement.
+	where += " AND m.benchmark_id IN (" + strings.Join(ids, ", ") + ")"
+	var points []Point
+	// The medians have no id: m.id is their metric's.
+	columns := strings.Replace(pointColumns, "m.id", "m.metric_id", 1)
+	if err := s.each(ctx, `SELECT `+columns+`, m.n, m.median, m.ci_lo, m.ci_hi`+medianFrom+where+` ORDER BY m.metric_id, sd.id`, args, func(rows *sql.Rows) error {
+		var k key
+		var p Point
+		var median, lo, hi sql.NullFloat64
+		if err := scanPoint(rows, &k, &p, &p.N, &median, &lo, &hi); err != nil {
+			return err
+		}
+		p.Median, p.CILo, p.CIHi = nanNull(median), nanNull(lo), nanNull(hi)
+		points = append(points, p)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	sortPoints(points)
 	return points, nil

@@ -243,7 +243,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 	if s.noMedians {
 		return nil
 	}
-	return insertMedians(ctx, tx, medians, s.engine == SQLite)
+	return insertMedians(ctx, tx, medians, s.engine == SQLite, true)
 }
 
 // sideSettings is what sides.settings_json holds.
