@@ -102,9 +102,15 @@ func (f *seriesFlags) load(ctx context.Context, bench string) ([]*history.Series
 // (and per command for rigor exec's runs), in the order of their names;
 // points keep the store's order (oldest first).
 func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
+	return groupSeriesOf(pts, re, nil)
+}
+
+// groupSeriesOf is groupSeries, which also sets, when from is not nil,
+// the index in pts of each point of each series.
+func groupSeriesOf(pts []sqlstore.Point, re *regexp.Regexp, from map[*history.Series][]int) []*history.Series {
 	byKey := map[string]*history.Series{}
 	var out []*history.Series
-	for _, p := range pts {
+	for i, p := range pts {
 		full := p.Name
 		if p.Procs > 0 {
 			full = fmt.Sprintf("%s-%d", p.Name, p.Procs)
@@ -140,6 +146,9 @@ func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 			samples = []float64{p.Median}
 		}
 		s.Points = append(s.Points, history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: samples})
+		if from != nil {
+			from[s] = append(from[s], i)
+		}
 	}
 	// Series of two projects that would show the same title (rigor
 	// exec's, named by their commands) are named with their project.

@@ -26,7 +26,6 @@ import (
 	"github.com/rigorbench/rigor/execbench"
 	"github.com/rigorbench/rigor/history"
 	"github.com/rigorbench/rigor/report"
-	"github.com/rigorbench/rigor/stats"
 	"github.com/rigorbench/rigor/store/sqlstore"
 )
 
@@ -315,10 +314,11 @@ func (w discardResponse) WriteHeader(int)             {}
 
 // dashboard serves the pages.
 type dashboard struct {
-	store sqlstore.Store
-	flags seriesFlags
-	opts  history.Options
-	pages pageCache
+	store    sqlstore.Store
+	flags    seriesFlags
+	opts     history.Options
+	pages    pageCache
+	analyses analyses
 }
 
 func (d *dashboard) handler() http.Handler {
@@ -456,7 +456,81 @@ func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *his
 		return nil, nil, err
 	}
 	series := groupSeries(pts, nil)
-	return series, history.Analyze(series, d.opts), nil
+	return series, d.analyses.analyze(series, d.opts), nil
+}
+
+// analyses keeps the analysis of each series the pages showed, with the
+// values it was made of: a series page after the index (or the index
+// after a series page), and every series the history's last run did not
+// add to, are not analyzed again. An analysis is reused only for the
+// same values, bit for bit, in the same direction and with the same
+// options: what history.AnalyzeSteps of one series reads.
+type analyses struct {
+	mu   sync.Mutex
+	kept map[seriesID]*keptAnalysis
+}
+
+// seriesID is what names a series apart from its points.
+type seriesID struct{ project, pkg, bench, unit, machine, branch string }
+
+type keptAnalysis struct {
+	better   int
+	opts     history.Options
+	values   []float64
+	analysis *history.Analysis // of the series alone
+}
+
+// analyze is history.AnalyzeSteps(series, opts), reusing the kept
+// analyses of series whose values have not changed.
+func (c *analyses) analyze(series []*history.Series, opts history.Options) *history.Analysis {
+	out := &history.Analysis{}
+	for i, s := range series {
+		id := seriesID{s.Project, s.Pkg, s.Benchmark, s.Unit, s.Machine, s.Branch}
+		values := s.Values()
+		c.mu.Lock()
+		k := c.kept[id]
+		c.mu.Unlock()
+		if k == nil || k.better != s.Better || k.opts != opts || !sameBits(k.values, values) {
+			k = &keptAnalysis{better: s.Better, opts: opts, values: values, analysis: history.AnalyzeSteps([]*history.Series{s}, opts)}
+			c.mu.Lock()
+			if c.kept == nil {
+				c.kept = map[seriesID]*keptAnalysis{}
+			}
+			c.kept[id] = k
+			c.mu.Unlock()
+		}
+		a := k.analysis
+		if i == 0 {
+			out.Options = a.Options
+		}
+		// The kept analysis points at the series and points it was made
+		// of; these are the same values at the same places.
+		for _, ch := range a.Changes {
+			ch.Series, ch.Before, ch.After = s, s.Points[ch.Index-ch.Outliers-1], s.Points[ch.Index]
+			out.Changes = append(out.Changes, ch)
+		}
+		for _, t := range a.Transients {
+			t.Series = s
+			out.Transients = append(out.Transients, t)
+		}
+		for _, t := range a.Outliers {
+			t.Series = s
+			out.Outliers = append(out.Outliers, t)
+		}
+		if len(a.Short) > 0 {
+			out.Short = append(out.Short, s)
+		}
+	}
+	if len(series) == 0 {
+		out.Options = history.AnalyzeSteps(nil, opts).Options
+	}
+	return out
+}
+
+// sameBits reports whether a and b hold the same floats, bit for bit
+// (NaN as NaN).
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }
 
 func seriesQuery(s *history.Series) string {
@@ -528,7 +602,8 @@ func (d *dashboard) seriesPage(ctx context.Context, r *http.Request) ([]byte, in
 	// Only this benchmark's points, through the benchmarks' name index:
 	// its name is bench less a GOMAXPROCS suffix, or bench itself, or,
 	// for rigor exec, exec's; else (a command of exec with a parameter)
-	// every benchmark of the unit is read.
+	// every benchmark of the unit is read. Each point is its median and
+	// the median's interval (Store.Summaries): no sample is read.
 	var names []string
 	if i := strings.LastIndexByte(bench, '-'); i > 0 {
 		if _, err := strconv.Atoi(bench[i+1:]); err == nil {
@@ -537,30 +612,35 @@ func (d *dashboard) seriesPage(ctx context.Context, r *http.Request) ([]byte, in
 	}
 	names = append(names, bench, execbench.DefaultName, "")
 	var s *history.Series
+	var bands []band
 	for _, name := range names {
-		pts, err := d.store.Points(ctx, sqlstore.Filter{Project: project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Name: name, Unit: f.Unit, Dirty: d.flags.dirty})
+		pts, err := d.store.Summaries(ctx, sqlstore.Filter{Project: project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Name: name, Unit: f.Unit, Dirty: d.flags.dirty})
 		if err != nil {
 			return nil, http.StatusInternalServerError, err
 		}
-		for _, x := range groupSeries(pts, nil) {
+		from := map[*history.Series][]int{}
+		for _, x := range groupSeriesOf(pts, nil, from) {
 			if x.Benchmark == bench && x.Pkg == f.Pkg && x.Unit == f.Unit && x.Machine == f.Machine && x.Branch == f.Branch && (project == "" || x.Project == project) {
 				s = x
 			}
 		}
 		if s != nil {
+			for _, i := range from[s] {
+				bands = append(bands, bandOf(&pts[i]))
+			}
 			break
 		}
 	}
 	if s == nil {
 		return nil, http.StatusNotFound, errors.New("no such series")
 	}
-	a := history.Analyze([]*history.Series{s}, d.opts)
+	a := d.analyses.analyze([]*history.Series{s}, d.opts)
 	var changes []changeRow
 	for i := len(a.Changes) - 1; i >= 0; i-- {
 		changes = append(changes, changeRowOf(&a.Changes[i]))
 	}
 	return render(seriesTmpl, map[string]any{"Name": s.Name, "Unit": s.Unit, "Machine": s.Machine, "Branch": s.Branch,
-		"Points": len(s.Points), "Chart": chartSVG(s, a), "Changes": changes, "Back": "/?" + f.query()})
+		"Points": len(s.Points), "Chart": chartSVG(s, a, bands), "Changes": changes, "Back": "/?" + f.query()})
 }
 
 func (d *dashboard) runPage(w http.ResponseWriter, r *http.Request) {
@@ -604,22 +684,27 @@ const (
 	chartPad       = 48.0
 )
 
+// A band is what the chart draws of a point: its median, and the
+// median's 95% confidence interval (the median itself when it has none).
+type band struct{ mid, lo, hi float64 }
+
+// bandOf is the band of a point read by Store.Summaries.
+func bandOf(p *sqlstore.Point) band {
+	b := band{p.Median, p.Median, p.Median}
+	if !math.IsNaN(p.CILo) && !math.IsNaN(p.CIHi) {
+		b.lo, b.hi = p.CILo, p.CIHi
+	}
+	return b
+}
+
 // chartSVG draws s: each point's median with its 95% confidence
-// interval as a band, the change points as vertical lines, each point and
-// change a link to its run.
-func chartSVG(s *history.Series, a *history.Analysis) template.HTML {
+// interval as a band (pts, one a point), the change points as vertical
+// lines, each point and change a link to its run.
+func chartSVG(s *history.Series, a *history.Analysis, pts []band) template.HTML {
 	n := len(s.Points)
-	type pt struct{ mid, lo, hi float64 }
-	pts := make([]pt, n)
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, p := range s.Points {
-		m := stats.Median(p.Samples)
-		l, h := m, m
-		if ci, err := stats.MedianCI(p.Samples, 0.95); err == nil && !math.IsNaN(ci.Lo) && !math.IsNaN(ci.Hi) {
-			l, h = ci.Lo, ci.Hi
-		}
-		pts[i] = pt{m, l, h}
-		lo, hi = min(lo, l), max(hi, h)
+	for _, p := range pts {
+		lo, hi = min(lo, p.lo), max(hi, p.hi)
 	}
 	if !(hi > lo) {
 		// A flat series: 5% either side (it was 1 either side, whatever

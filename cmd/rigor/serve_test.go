@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -515,11 +516,13 @@ func TestServeBidi(t *testing.T) {
 // unit: "-1.000s/op" for a series of 1µs/op).
 func TestServeFlatChartAxis(t *testing.T) {
 	pts := make([]history.Point, 3)
+	bands := make([]band, 3)
 	for i := range pts {
 		pts[i] = history.Point{Commit: fmt.Sprintf("%040x", i+1), RunID: int64(i + 1), Samples: []float64{1e-6, 1e-6, 1e-6}}
+		bands[i] = band{1e-6, 1e-6, 1e-6}
 	}
 	s := &history.Series{Name: "Flat", Unit: "sec/op", Points: pts}
-	svg := string(chartSVG(s, &history.Analysis{}))
+	svg := string(chartSVG(s, &history.Analysis{}, bands))
 	axis := regexp.MustCompile(`class="axis">([^<]*)<`).FindAllStringSubmatch(svg, -1)
 	if len(axis) != 2 || axis[0][1] != "1.050µs/op" || axis[1][1] != "950.0ns/op" {
 		t.Errorf("the flat series' axis: %q, want 1.050µs/op and 950.0ns/op", axis)
@@ -607,5 +610,54 @@ func TestServeWarm(t *testing.T) {
 	fresh.handler().ServeHTTP(w2, httptest.NewRequest("GET", "/", nil))
 	if w.Code != http.StatusOK || w.Body.String() != string(made.body) || w.Body.String() != w2.Body.String() {
 		t.Errorf("the index served after warming (%d, %d bytes) is not the page warmed (%d bytes) nor one made for the request (%d bytes)", w.Code, w.Body.Len(), len(made.body), w2.Body.Len())
+	}
+}
+
+// TestServeAnalysesKept: the dashboard's kept analysis of a series is
+// history.AnalyzeSteps of the series it is asked for, field by field:
+// reused for the same values (its changes pointing at the series and
+// points asked for, not those it was made of, here with other subjects),
+// made again for other values or options.
+func TestServeAnalysesKept(t *testing.T) {
+	seriesOf := func(name, subject string, n int) *history.Series {
+		s := &history.Series{Name: name, Project: "p", Pkg: "p", Benchmark: name, Unit: "sec/op", Machine: "m", Branch: "main", Better: model.LowerIsBetter}
+		r := rand.New(rand.NewPCG(uint64(len(name)), 1))
+		for i := range n {
+			v := 1e-6 * (1 + 0.01*r.NormFloat64())
+			if name == "step" && i >= 40 {
+				v *= 1.1
+			}
+			s.Points = append(s.Points, history.Point{Commit: fmt.Sprintf("%040x", i+1), Subject: fmt.Sprintf("%s %d", subject, i), RunID: int64(i + 1), Samples: []float64{v}})
+		}
+		return s
+	}
+	var d dashboard
+	opts := history.Options{}
+	check := func(what string, series []*history.Series, opts history.Options) {
+		t.Helper()
+		got, want := d.analyses.analyze(series, opts), history.AnalyzeSteps(series, opts)
+		if len(want.Changes) == 0 {
+			t.Fatalf("%s: precondition: a change", what)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: kept\n%+v\nwant\n%+v", what, got, want)
+		}
+		for _, c := range got.Changes {
+			if c.Series != series[0] {
+				t.Errorf("%s: a change of series %p, want %p", what, c.Series, series[0])
+			}
+		}
+	}
+	id := seriesID{"p", "p", "step", "sec/op", "m", "main"}
+	check("first", []*history.Series{seriesOf("step", "a", 80), seriesOf("flat", "a", 80)}, opts)
+	first := d.analyses.kept[id].analysis
+	check("same values", []*history.Series{seriesOf("step", "b", 80), seriesOf("flat", "b", 80)}, opts)
+	if d.analyses.kept[id].analysis != first {
+		t.Errorf("the same values were analyzed again")
+	}
+	check("one more point", []*history.Series{seriesOf("step", "b", 81), seriesOf("flat", "b", 81)}, opts)
+	check("other options", []*history.Series{seriesOf("step", "b", 81), seriesOf("flat", "b", 81)}, history.Options{OtavaMerge: true})
+	if d.analyses.kept[id].analysis == first {
+		t.Errorf("other values or options kept the first analysis")
 	}
 }
