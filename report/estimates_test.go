@@ -87,10 +87,10 @@ func TestEstimatesEveryFormat(t *testing.T) {
 	if math.Abs(e.Slope.PointEstimate*1e9-10862.83) > 0.005 || e.Slope.CI.Level != 0.95 || !(e.Slope.CI.Lo < e.Slope.PointEstimate && e.Slope.PointEstimate < e.Slope.CI.Hi) || !(e.Slope.StandardError > 0) {
 		t.Errorf("slope %+v, want point estimate 10862.83 ns inside its 95%% interval, with a standard error", e.Slope)
 	}
-	// Bonett's interval and the slope's at ten samples fell short of 94%
-	// in simulation on some shapes (stats.Estimate.Approximate).
-	if sd, _ := e.StdDev["approximate"].(string); !strings.Contains(sd, "Bonett") || e.Slope.Approximate == "" || e.Mean["approximate"] != nil {
-		t.Errorf("approximate: std dev %v, slope %q, mean %v; want the first two only", e.StdDev["approximate"], e.Slope.Approximate, e.Mean["approximate"])
+	// Bonett's interval fell short of 94% in simulation on some shapes
+	// (stats.Estimate.Approximate); the slope's and the mean's did not.
+	if sd, _ := e.StdDev["approximate"].(string); !strings.Contains(sd, "Bonett") || e.Slope.Approximate != "" || e.Mean["approximate"] != nil {
+		t.Errorf("approximate: std dev %v, slope %q, mean %v; want the std dev's only", e.StdDev["approximate"], e.Slope.Approximate, e.Mean["approximate"])
 	}
 	if e.Headline != "slope" || !(e.FitR2 > 0.999) || e.Mean["standard_error"] == nil || e.MAD["confidence_interval"] == nil {
 		t.Errorf("estimates %+v: want the slope as headline (the points lie on a line), and mean and MAD with their standard error and interval", e)
@@ -109,8 +109,10 @@ func TestEstimatesEveryFormat(t *testing.T) {
 	if err := Render(&txt, rep, Options{Format: "text"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(txt.String(), "10.86µ ± 2% slope") || strings.Contains(txt.String(), "std dev") {
-		t.Errorf("text: want the slope as the headline (10.86µ ± 2%% slope) and no estimates line without -v:\n%s", txt.String())
+	// ± 4%: the slope's interval [10692.31, 11262.10] ns (stats'
+	// TestSlopeEstimate) reaches 3.7% above the estimate.
+	if !strings.Contains(txt.String(), "10.86µ ± 4% slope") || strings.Contains(txt.String(), "std dev") {
+		t.Errorf("text: want the slope as the headline (10.86µ ± 4%% slope) and no estimates line without -v:\n%s", txt.String())
 	}
 	txt.Reset()
 	if err := Render(&txt, rep, Options{Format: "text", Verbose: true}); err != nil {

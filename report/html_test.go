@@ -95,7 +95,7 @@ func TestHTMLSections(t *testing.T) {
 		}},
 		{"group", fxGroup(t), []string{
 			"Variants: median and 95% CI of sec/op", "Linear sampling: total sec against iterations, with the slope",
-			"16.20µs [16.03–16.37]µs", "level_9", "sequential", "This run recorded no observations of the system.",
+			"16.20µs [15.99–16.37]µs", "level_9", "sequential", "This run recorded no observations of the system.",
 		}},
 		{"seed003", fxSeed003(t), []string{
 			"rigor report: base vs optimized", "-90.1%", "-95.6% (exact)", "-93.7% (exact)", "Per round: sec/op", "sample (in file order)",

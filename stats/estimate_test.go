@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -144,11 +146,14 @@ func TestStdDevBonett(t *testing.T) {
 // point estimate is the same number (10862.83), and so is the bootstrap
 // standard error within Monte Carlo error. The intervals are not:
 // Criterion's percentile interval [10823.71, 10896.63] is what
-// Bootstrap.Slope reproduces (TestFibBootstrapSlope); rigor's t interval
-// [10692.31, 11033.35] (TestSlopeEstimate) is wider, because at ten
+// Bootstrap.Slope reproduces (TestFibBootstrapSlope); rigor's interval
+// [10692.31, 11262.10] (TestSlopeEstimate) is wider, because at ten
 // samples the percentile interval covered 83-88% instead of 95%
 // (testdata/coverage.txt), and because the seed's first two samples (11347
-// and 11186 ns per iteration, the shortest) count in full. The mean,
+// and 11186 ns per iteration, the shortest) count in full: in the t
+// interval [10692.31, 11033.35] through their spread, in the studentized
+// bootstrap's upper bound as the slow times they might have been on the
+// longest samples. The mean,
 // median, MAD and standard deviation are computed from these samples;
 // the seed's own figures for them (10870.03, 10855.82, 45.71, 139.21)
 // come from another run (see TestFibPointEstimates), so they are logged,
@@ -275,6 +280,16 @@ func bisect(f func(float64) float64, lo, hi float64) float64 {
 //	go test ./stats -run TestEstimateCoverage -stats.coverage -timeout 2h
 var coverageTable = flag.Bool("stats.coverage", false, "TestEstimateCoverage: simulate the full coverage table (4000 trials a cell) and write testdata/coverage.txt")
 
+// coverageShipped, with -stats.coverage, simulates the shipped columns
+// only and keeps the comparison columns of testdata/coverage.txt, a tenth
+// of the CPU time. The comparison intervals take nothing from the shipped
+// ones (each trial's data and resampling seeds are the same), so a full
+// run writes the same figures for them as long as coverageCell's draws and
+// the table's shape are unchanged:
+//
+//	go test ./stats -run TestEstimateCoverage -stats.coverage -stats.coverage.shipped
+var coverageShipped = flag.Bool("stats.coverage.shipped", false, "with -stats.coverage: simulate the shipped columns only and keep the comparison columns of testdata/coverage.txt")
+
 // coverageTrials is the full table's trials per cell: a binomial standard
 // error of 0.34 points at 95%.
 const coverageTrials = 4000
@@ -290,8 +305,6 @@ func coverageClaim(d coverageDist, name string, n int) float64 {
 		return 0.87
 	case name == "std dev" && d.skewed && n >= 20:
 		return 0.925
-	case name == "slope" && d.heavy && n < slopeApproximateBelow:
-		return 0.92
 	}
 	return 0.94
 }
@@ -322,11 +335,20 @@ func shipped(column string) bool {
 // below 95%). With -stats.coverage: the full table, coverageTrials trials
 // at 10, 20, 50 and 100 samples on every shape, 1000 resamples each, every
 // column of coverageColumns, written to testdata/coverage.txt; a shipped
-// interval fails more than two standard errors below coverageClaim.
+// interval fails more than two standard errors below coverageClaim. With
+// -stats.coverage.shipped too, the comparison columns are the file's.
 func TestEstimateCoverage(t *testing.T) {
 	trials, sizes, ds := 200, []int{20}, coverageDists()[:1]
 	if *coverageTable {
 		trials, sizes, ds = coverageTrials, []int{10, 20, 50, 100}, coverageDists()
+	}
+	all := *coverageTable && !*coverageShipped
+	var kept map[string][]string
+	if *coverageTable && *coverageShipped {
+		var err error
+		if kept, err = readCoverageTable(filepath.Join("testdata", "coverage.txt")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	type cell struct {
 		d    coverageDist
@@ -348,7 +370,7 @@ func TestEstimateCoverage(t *testing.T) {
 	for range max(1, min(len(cells), runtimeProcs())) {
 		wg.Go(func() {
 			for c := range next {
-				coverageCell(c.d, c.n, uint64(c.di), trials, *coverageTable, c.hits)
+				coverageCell(c.d, c.n, uint64(c.di), trials, all, c.hits)
 				if *coverageTable {
 					t.Logf("%s n=%d: %v", c.d.name, c.n, c.hits)
 				}
@@ -366,8 +388,11 @@ func TestEstimateCoverage(t *testing.T) {
 	fmt.Fprintf(&out, "# Coverage (%%) of 95%% intervals: %d trials a cell (binomial standard error %.2f points at 95%%), 1000 resamples each.\n",
 		trials, 100*math.Sqrt(0.95*0.05/float64(trials)))
 	fmt.Fprintf(&out, "# Shipped: mean (studentized bootstrap), median (order statistics), std dev (Bonett), MAD (expanded percentile),\n")
-	fmt.Fprintf(&out, "# slope (t on per-iteration times; slope √: noise averaging out over a sample's iterations).\n")
+	fmt.Fprintf(&out, "# slope (t on per-iteration times, each bound the studentized bootstrap's where farther; slope √: noise averaging out over a sample's iterations).\n")
 	fmt.Fprintf(&out, "# Compared: pct = percentile bootstrap (Criterion.rs), BCa = bias-corrected and accelerated (Efron 1987).\n")
+	if kept != nil {
+		fmt.Fprintf(&out, "# The compared columns are the previous full run's (-stats.coverage.shipped simulated the shipped ones only).\n")
+	}
 	fmt.Fprintf(&out, "%-20s %4s", "shape", "n")
 	for _, col := range coverageColumns {
 		fmt.Fprintf(&out, " %9s", col)
@@ -378,6 +403,14 @@ func TestEstimateCoverage(t *testing.T) {
 		for k, col := range coverageColumns {
 			if !*coverageTable && !shipped(col) {
 				fmt.Fprintf(&out, " %9s", "-")
+				continue
+			}
+			if kept != nil && !shipped(col) {
+				row, ok := kept[coverageRowKey(c.d.name, c.n)]
+				if !ok {
+					t.Fatalf("testdata/coverage.txt has no row for %s n=%d: run the full table", c.d.name, c.n)
+				}
+				fmt.Fprintf(&out, " %9s", row[k])
 				continue
 			}
 			cov := float64(c.hits[k]) / float64(trials)
@@ -403,6 +436,49 @@ func TestEstimateCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func coverageRowKey(shape string, n int) string { return fmt.Sprintf("%s/%d", shape, n) }
+
+// readCoverageTable returns the rows of a coverage table by shape and n,
+// each its figures by coverageColumns; it fails when the table's columns
+// are not coverageColumns.
+func readCoverageTable(path string) (map[string][]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rows := map[string][]string{}
+	header := false
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(line, "#"):
+		case f[0] == "shape":
+			var want strings.Builder
+			fmt.Fprintf(&want, "%-20s %4s", "shape", "n")
+			for _, col := range coverageColumns {
+				fmt.Fprintf(&want, " %9s", col)
+			}
+			if strings.TrimRight(line, "\n") != want.String() {
+				return nil, fmt.Errorf("%s: columns %q, want %q: run the full table", path, strings.TrimSpace(line), want.String())
+			}
+			header = true
+		case len(f) > len(coverageColumns)+1:
+			vals := f[len(f)-len(coverageColumns):]
+			n, err := strconv.Atoi(f[len(f)-len(coverageColumns)-1])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: %w", path, line, err)
+			}
+			rows[coverageRowKey(strings.Join(f[:len(f)-len(coverageColumns)-1], " "), n)] = vals
+		default:
+			return nil, fmt.Errorf("%s: unexpected line %q", path, line)
+		}
+	}
+	if !header {
+		return nil, fmt.Errorf("%s: no header line", path)
+	}
+	return rows, nil
 }
 
 // coverageCell simulates trials of n values from d, adding to hits (by
@@ -535,29 +611,83 @@ func normQuantile(p float64) float64 { return distuv.UnitNormal.Quantile(p) }
 
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
 
-// TestSlopeEstimate checks the slope's t interval against values worked
-// by hand (a separate script, in floating point): d = total/iters, se =
-// sd(d)·√Σx⁴/Σx², bounds est ∓ t(0.975, n-1)·se with t from the table.
+// TestSlopeEstimate checks the slope's interval against values worked by
+// hand (a separate script, in floating point, which enumerates every one
+// of the n^n ordered resamples of the per-iteration times onto the
+// samples' weights, and draws 10^6 of them for the seed's ten samples):
+// d = total/iters, se = sd(d)·√Σx⁴/Σx², the t bounds est ∓ t(0.975,
+// n-1)·se with t from the table, the studentized bootstrap's est -
+// T(97.5%)·se and est - T(2.5%)·se with T = (Σw·d* - mean(d))/(sd(d*)·√Σw²),
+// w = x²/Σx², and each bound the farther of the two:
 //
 //   - iters 1..4, totals 2, 4.4, 5.7, 8.4: slope 61.5/30 = 2.05, sd(d) =
-//     0.129099, √354/30 = 0.627163, se = 0.080966, t(3) = 3.182446:
-//     [1.792329, 2.307671];
+//     0.129099, √354/30 = 0.627163, se = 0.080966, t(3) = 3.182446: t
+//     interval [1.792329, 2.307671]; of the 256 resamples T(2.5%) =
+//     -3.295263, T(97.5%) = 3.295263, so the bootstrap's bounds [1.783194,
+//     2.316806], both farther;
+//   - iters 100..600, totals 100, 203, 300, 440, 500, 606 (one sample
+//     10% slow): slope 1.022198, se 0.020597, t(5) = 2.570582: t interval
+//     [0.969252, 1.075143]; of the 46656 resamples T(2.5%) = -9.530680
+//     (the slow sample drawn onto the heaviest weights) and T(97.5%) =
+//     1.776593: bootstrap [0.985606, 1.218498], so [0.969252, 1.218498];
 //   - the seed's fib(20) samples: slope 10862.827930, sd(d) = 182.334303,
 //     √Σx⁴/Σx² = 0.413412 (ten samples weigh as 1/0.413412² = 5.85),
-//     se = 75.379103, t(9) = 2.262157: [10692.308553, 11033.347307].
+//     se = 75.379103, t(9) = 2.262157: t interval [10692.308553,
+//     11033.347307]; of 10^6 random resamples T(2.5%) = -5.296915, T(97.5%)
+//     = 1.798330: bootstrap [10727.271421, 11262.104641], so [10692.308553,
+//     11262.104641]: its two slowest samples are its shortest.
+//
+// Our bounds come from 100,000 random resamples: the tiny samples' must
+// lie within the exact quantiles at p ± 5 Monte Carlo standard errors
+// (exactSlopeT, which enumerates them here too and must agree with the
+// script), the fib bound's T within 2% of the script's (seeds 1 to 10
+// gave -5.283 to -5.339, at most 0.8% from it).
 func TestSlopeEstimate(t *testing.T) {
-	b := Bootstrap{Seed: 1, Resamples: 1000}
+	b := Bootstrap{Seed: 1, Resamples: 100_000}
 	for _, c := range []struct {
-		name          string
-		iters, totals []float64
-		est, lo, hi   float64
+		name             string
+		iters, totals    []float64
+		est, se          float64
+		tlo, thi         float64 // the t interval
+		exactLo, exactHi float64 // T(2.5%), T(97.5%) of the script
+		lo, hi           float64
 	}{
-		{"four", []float64{1, 2, 3, 4}, []float64{2, 4.4, 5.7, 8.4}, 2.05, 1.792329, 2.307671},
-		{"fib", fibIters, fibTimes, 10862.827930, 10692.308553, 11033.347307},
+		{"four", []float64{1, 2, 3, 4}, []float64{2, 4.4, 5.7, 8.4}, 2.05, 0.080966, 1.792329, 2.307671, -3.295263, 3.295263, 1.783194, 2.316806},
+		{"six", []float64{100, 200, 300, 400, 500, 600}, []float64{100, 203, 300, 440, 500, 606}, 1.022198, 0.020597, 0.969252, 1.075143, -9.530680, 1.776593, 0.969252, 1.218498},
+		{"fib", fibIters, fibTimes, 10862.827930, 75.379103, 10692.308553, 11033.347307, -5.296915, 1.798330, 10692.308553, 11262.104641},
 	} {
 		e := b.SlopeEstimate(c.iters, c.totals)
-		if math.Abs(e.Estimate/c.est-1) > 1e-6 || math.Abs(e.Lo/c.lo-1) > 1e-6 || math.Abs(e.Hi/c.hi-1) > 1e-6 {
-			t.Errorf("%s: %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]", c.name, e.Estimate, e.Lo, e.Hi, c.est, c.lo, c.hi)
+		if math.Abs(e.Estimate/c.est-1) > 1e-6 {
+			t.Errorf("%s: slope %.6f, want %.6f", c.name, e.Estimate, c.est)
+		}
+		// Each bound is the t interval's or the bootstrap's; tb is the T
+		// the bootstrap's would have.
+		for _, bd := range []struct {
+			got, tBound, want, exactT, p float64
+			lower                        bool
+		}{{e.Lo, c.tlo, c.lo, c.exactHi, 0.975, true}, {e.Hi, c.thi, c.hi, c.exactLo, 0.025, false}} {
+			farther := func(v float64) bool { return v < bd.tBound == bd.lower }
+			tb := (c.est - bd.got) / c.se
+			switch {
+			case !farther(bd.want):
+				if math.Abs(bd.got/bd.tBound-1) > 1e-6 {
+					t.Errorf("%s: bound %.6f, want the t interval's %.6f", c.name, bd.got, bd.tBound)
+				}
+			case len(c.iters) > 7:
+				if math.Abs(tb/bd.exactT-1) > 0.02 {
+					t.Errorf("%s: bound %.6f has T = %.6f, want within 2%% of %.6f (bound %.6f)", c.name, bd.got, tb, bd.exactT, bd.want)
+				}
+			default:
+				atoms := exactSlopeT(c.iters, c.totals)
+				if q := quantileOf(atoms, bd.p); math.Abs(q-bd.exactT) > 1e-5 {
+					t.Errorf("%s: exactSlopeT's T(%v) = %.6f, the script's %.6f", c.name, bd.p, q, bd.exactT)
+				}
+				d := 5 * math.Sqrt(bd.p*(1-bd.p)/float64(b.resamples()))
+				lo, hi := quantileOf(atoms, bd.p-d), quantileOf(atoms, bd.p+d)
+				if !(tb >= lo-1e-6 && tb <= hi+1e-6) {
+					t.Errorf("%s: bound %.6f has T = %.6f, outside the exact T quantiles [%.6f, %.6f] at p=%v±%.4f", c.name, bd.got, tb, lo, hi, bd.p, d)
+				}
+			}
 		}
 	}
 	if e := b.SlopeEstimate([]float64{1, 2, 3}, []float64{2, 4, 6}); e.Lo != 2 || e.Hi != 2 {
@@ -566,6 +696,56 @@ func TestSlopeEstimate(t *testing.T) {
 	if e := b.SlopeEstimate([]float64{0, 2, 3}, []float64{0, 4, 6.5}); !math.IsNaN(e.Lo) {
 		t.Errorf("a sample of 0 iterations: %+v, want no interval", e)
 	}
+}
+
+// exactSlopeT is the exact distribution of the slope's studentized
+// bootstrap: every one of the n^n ordered resamples of the per-iteration
+// times d = totals/iters onto the samples (iters kept, totals iters·d*),
+// each of probability n^-n, its T = (Slope - mean(d))/se of the
+// resampled line, with se = sd(d*)·√Σx⁴/Σx², sorted. It shares no code
+// with SlopeEstimate's resampling.
+func exactSlopeT(iters, totals []float64) []atom {
+	n := len(iters)
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = totals[i] / iters[i]
+	}
+	var sxx, sx4 float64
+	for _, v := range iters {
+		sxx += v * v
+		sx4 += v * v * v * v
+	}
+	p := math.Pow(float64(n), -float64(n))
+	k := make([]int, n)
+	ds, ys := make([]float64, n), make([]float64, n)
+	var atoms []atom
+	for {
+		for j, i := range k {
+			ds[j] = d[i]
+			ys[j] = iters[j] * d[i]
+		}
+		num, se := Slope(iters, ys)-Mean(d), StdDev(ds)*math.Sqrt(sx4)/sxx
+		tv := num / se
+		if se == 0 {
+			tv = 0
+			if math.Abs(num) > 1e-12 {
+				tv = math.Copysign(math.Inf(1), num)
+			}
+		}
+		atoms = append(atoms, atom{tv, p})
+		j := 0
+		for ; j < n; j++ {
+			if k[j]++; k[j] < n {
+				break
+			}
+			k[j] = 0
+		}
+		if j == n {
+			break
+		}
+	}
+	slices.SortFunc(atoms, func(a, b atom) int { return cmp.Compare(a.v, b.v) })
+	return atoms
 }
 
 // TestMADExpanded checks the MAD's expanded percentile interval: the
@@ -641,11 +821,6 @@ func TestBCaInterval(t *testing.T) {
 func TestEstimateApproximate(t *testing.T) {
 	b := Bootstrap{Seed: 1, Resamples: 1000}
 	x := fibPerIter()
-	itersN, totalsN := make([]float64, slopeApproximateBelow), make([]float64, slopeApproximateBelow)
-	for i := range itersN {
-		itersN[i] = float64(100 * (i + 1))
-		totalsN[i] = itersN[i] * (1 + 0.01*float64(i%7))
-	}
 	for _, c := range []struct {
 		name string
 		e    Estimate
@@ -655,15 +830,10 @@ func TestEstimateApproximate(t *testing.T) {
 		{"median", b.MedianEstimate(x), ""},
 		{"std dev", b.StdDevEstimate(x), sdApproximate},
 		{"MAD", b.MADEstimate(x), ""},
-		{"slope of 10", b.SlopeEstimate(fibIters, fibTimes), slopeApproximate},
-		{"slope of 100", b.SlopeEstimate(itersN, totalsN), ""},
+		{"slope", b.SlopeEstimate(fibIters, fibTimes), ""},
 	} {
 		if c.e.Approximate != c.want {
 			t.Errorf("%s: approximate %q, want %q", c.name, c.e.Approximate, c.want)
 		}
-	}
-	heavy := coverageDist{skewed: true, heavy: true}
-	if coverageClaim(heavy, "slope", slopeApproximateBelow-1) >= 0.94 || coverageClaim(heavy, "slope", slopeApproximateBelow) < 0.94 {
-		t.Errorf("the slope's claim and Approximate disagree on the sample size the interval falls short under")
 	}
 }
