@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -53,6 +55,26 @@ func BenchmarkCompareInputs(b *testing.B) {
 			b.Fatal(err)
 		}
 		m, err := Merge(o, n)
+		if err != nil || len(m.Benchmarks) != 1000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadFiles is BenchmarkCompareInputs as rigor compare does it
+// now: ReadFiles of the two files, the samples placed once, into the
+// merged run.
+func BenchmarkReadFiles(b *testing.B) {
+	dir := b.TempDir()
+	inputs := []Input{{filepath.Join(dir, "old.txt"), "old"}, {filepath.Join(dir, "new.txt"), "new"}}
+	for i, in := range inputs {
+		if err := os.WriteFile(in.Path, largeInput(uint64(i+1)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := ReadFiles(inputs)
 		if err != nil || len(m.Benchmarks) != 1000 {
 			b.Fatal(err)
 		}

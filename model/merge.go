@@ -56,7 +56,15 @@ func merge(runs []*Run, unplaced []*sideBuilder) (*Run, error) {
 		from       *sideBuilder
 		fromMetric int
 	}
-	var copies []copyFrom
+	n := 0 // the inputs' metrics: one copy each
+	for _, r := range runs {
+		if r != nil {
+			for i := range r.Benchmarks {
+				n += len(r.Benchmarks[i].Metrics)
+			}
+		}
+	}
+	copies := make([]copyFrom, 0, n)
 	noted := make(map[string]bool)
 	note := func(key, msg string) {
 		if !noted[key] {

@@ -2,9 +2,12 @@ package model
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rigorbench/rigor/internal/genlarge"
@@ -133,6 +136,66 @@ func TestReadFilesErrors(t *testing.T) {
 		}
 		if err.Error() != want {
 			t.Errorf("%v: error %q, want %q", tt.inputs, err, want)
+		}
+	}
+}
+
+// TestReadManyUnits: a benchmark with more units than the reader finds
+// by a scan (8) has each value under its own unit, whichever order the
+// lines give them in and when a unit first appears on a later line,
+// read alone or by ReadFiles.
+func TestReadManyUnits(t *testing.T) {
+	var in strings.Builder
+	line := func(units []int, base float64) {
+		in.WriteString("BenchmarkMany 10")
+		for _, u := range units {
+			fmt.Fprintf(&in, " %g u%d/op", base+float64(u), u)
+		}
+		in.WriteString("\n")
+	}
+	line([]int{1, 2, 3, 4, 5, 6, 7, 8}, 100)                // eight: the scan's
+	line([]int{8, 7, 6, 5, 4, 3, 2, 1, 9}, 200)             // the ninth: the map's from here
+	line([]int{10, 9, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12}, 300) // three more, out of order
+	line([]int{12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 400) // all, reversed
+	line([]int{3}, 500)                                     // one
+	want := map[int][]float64{}
+	for u := 1; u <= 12; u++ {
+		for _, base := range []float64{100, 200, 300, 400} {
+			if (u <= 8) || (u == 9 && base >= 200) || (u >= 10 && base >= 300) {
+				want[u] = append(want[u], base+float64(u))
+			}
+		}
+		if u == 3 {
+			want[u] = append(want[u], 503)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "many.txt")
+	if err := os.WriteFile(path, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one, err := ReadFile(path, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := ReadFiles([]Input{{path, "a"}, {path, "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Run{one, merged} {
+		if len(r.Benchmarks) != 1 || len(r.Benchmarks[0].Metrics) != 12 {
+			t.Fatalf("benchmarks %d, metrics %+v", len(r.Benchmarks), r.Benchmarks)
+		}
+		for u, w := range want {
+			m := r.Benchmarks[0].Metric(fmt.Sprintf("u%d/op", u))
+			if m == nil {
+				t.Fatalf("no unit u%d/op", u)
+			}
+			for _, side := range r.Sides {
+				if got := m.Values(side.Label); !slices.Equal(got, w) {
+					t.Errorf("u%d/op on %s = %v, want %v", u, side.Label, got, w)
+				}
+			}
 		}
 	}
 }
