@@ -8,6 +8,11 @@
 //	go run ./testdata/genlarge -o /tmp/large
 //	go run ./testdata/genlarge -o /tmp/large10k -n 10000
 //	hyperfine -N 'benchstat /tmp/large/old.txt /tmp/large/new.txt' 'rigor compare /tmp/large/old.txt /tmp/large/new.txt'
+//
+// vs-benchstat.sh beside it measures the two side by side, CPU time and
+// peak memory, medians of alternating runs:
+//
+//	testdata/genlarge/vs-benchstat.sh 1000 11 /tmp/rigor-old /tmp/rigor-new
 package main
 
 import (
