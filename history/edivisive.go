@@ -1,8 +1,10 @@
 package history
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -301,13 +303,13 @@ func detect(x []float64, maxP float64) []ChangePoint {
 // sliding by half a window (or to the last change point found), the
 // union of what they find, with each point's t-test recomputed between
 // its neighbours.
-func split(series []float64, windowLen int, maxP float64) []ChangePoint {
+func split(series []float64, windowLen int, maxP float64, memo *windowMemo) []ChangePoint {
 	var cps []ChangePoint
 	seen := map[int]bool{}
 	step := windowLen / 2
 	for start := 0; start < len(series); {
 		end := min(start+windowLen, len(series))
-		found := detect(series[start:end], maxP)
+		found := memo.detect(series[start:end], maxP)
 		last := 0
 		for i := range found {
 			found[i].Index += start
@@ -385,6 +387,44 @@ func merge(cps []ChangePoint, series []float64, maxP, minMagnitude float64, otav
 // recomputes the left neighbour of a point it removes. It is
 // deterministic.
 func Detect(series []float64, opts Options) []ChangePoint {
-	final, _ := detectAll(series, opts.withDefaults())
+	final, _ := detectAll(series, opts.withDefaults(), nil)
 	return final
+}
+
+// A windowMemo keeps what detect found in windows of series, by the
+// window's values (bit for bit) and level.
+type windowMemo struct {
+	mu    sync.Mutex
+	found map[string][]ChangePoint
+}
+
+// maxWindows bounds the windows a windowMemo keeps (about 40 a series of
+// 1,000 results, each some 500 bytes).
+const maxWindows = 100_000
+
+// detect is detect(x, maxP), kept; a nil memo keeps nothing.
+func (m *windowMemo) detect(x []float64, maxP float64) []ChangePoint {
+	if m == nil {
+		return detect(x, maxP)
+	}
+	b := make([]byte, 8*(len(x)+1))
+	binary.LittleEndian.PutUint64(b, math.Float64bits(maxP))
+	for i, v := range x {
+		binary.LittleEndian.PutUint64(b[8*(i+1):], math.Float64bits(v))
+	}
+	k := string(b)
+	m.mu.Lock()
+	found, ok := m.found[k]
+	m.mu.Unlock()
+	if !ok {
+		found = detect(x, maxP)
+		m.mu.Lock()
+		if m.found == nil || len(m.found) >= maxWindows {
+			m.found = map[string][]ChangePoint{}
+		}
+		m.found[k] = found
+		m.mu.Unlock()
+	}
+	// split moves the copy's indexes to the series'.
+	return slices.Clone(found)
 }

@@ -193,7 +193,7 @@ func TestMergeKeepsStep(t *testing.T) {
 	near := func(cps []ChangePoint) bool {
 		return slices.ContainsFunc(cps, func(c ChangePoint) bool { return c.Index >= 95 && c.Index <= 105 })
 	}
-	if weak := indexes(split(f.Series, 50, 0.01)); !slices.Equal(weak, []int{48, 49, 97, 100}) {
+	if weak := indexes(split(f.Series, 50, 0.01, nil)); !slices.Equal(weak, []int{48, 49, 97, 100}) {
 		t.Fatalf("precondition: weak change points %v, want [48 49 97 100]", weak)
 	}
 	if cps := Detect(f.Series, Options{OtavaMerge: true}); near(cps) {

@@ -24,7 +24,14 @@ type Point struct {
 }
 
 // Value is the point's value in the series: the median of its samples.
-func (p Point) Value() float64 { return stats.Median(p.Samples) }
+func (p Point) Value() float64 {
+	if len(p.Samples) == 1 && !math.IsNaN(p.Samples[0]) {
+		// stats.Median's, without its copy and sort: a point read as its
+		// median alone (rigor serve's), 50,000 of them in an index.
+		return p.Samples[0]
+	}
+	return stats.Median(p.Samples)
+}
 
 // A Series is one benchmark's metric on one machine and branch, oldest
 // point first.
@@ -174,7 +181,7 @@ const MinPoints = 2 * minSide
 // its p-values, not corrected for the search, as P and Q, and no outliers
 // or transients are looked for.
 func Analyze(series []*Series, opts Options) *Analysis {
-	return analyze(series, opts, true)
+	return analyze(series, opts, true, nil)
 }
 
 // AnalyzeSteps is Analyze without the check of each series' newest
@@ -183,15 +190,32 @@ func Analyze(series []*Series, opts Options) *Analysis {
 // analyzes each series again without its newest result). rigor serve's
 // pages show no more.
 func AnalyzeSteps(series []*Series, opts Options) *Analysis {
-	return analyze(series, opts, false)
+	return analyze(series, opts, false, nil)
 }
 
-// analyze is Analyze, with the newest results checked when newest.
-func analyze(series []*Series, opts Options, newest bool) *Analysis {
+// An Analyzer is AnalyzeSteps that keeps what the change-point search
+// found in each window of a series it analyzed (E-divisive's candidates
+// in a window depend on the window's values alone): a series analyzed
+// again with a result more (rigor serve's index after a run is recorded)
+// is searched again in its last windows only, with the same result as
+// AnalyzeSteps'. Its zero value is ready to use, by several goroutines at
+// once; it keeps up to about 100,000 windows.
+type Analyzer struct {
+	windows windowMemo
+}
+
+// AnalyzeSteps is AnalyzeSteps(series, opts), reusing the windows kept.
+func (a *Analyzer) AnalyzeSteps(series []*Series, opts Options) *Analysis {
+	return analyze(series, opts, false, &a.windows)
+}
+
+// analyze is Analyze, with the newest results checked when newest, the
+// windows kept in memo (when not nil).
+func analyze(series []*Series, opts Options, newest bool, memo *windowMemo) *Analysis {
 	opts = opts.withDefaults()
 	out := &Analysis{Options: opts}
 	for _, s := range series {
-		r := analyzeSeries(s, opts)
+		r := analyzeSeries(s, opts, memo)
 		out.Changes = append(out.Changes, r.changes...)
 		out.Transients = append(out.Transients, r.transients...)
 		out.Outliers = append(out.Outliers, r.outliers...)
@@ -223,7 +247,7 @@ type seriesResult struct {
 }
 
 // analyzeSeries is Analyze of one series.
-func analyzeSeries(s *Series, opts Options) seriesResult {
+func analyzeSeries(s *Series, opts Options, memo *windowMemo) seriesResult {
 	v := s.Values()
 	var r seriesResult
 	r.kept = make([]int, 0, len(v))
@@ -254,7 +278,7 @@ func analyzeSeries(s *Series, opts Options) seriesResult {
 	for i, k := range r.kept {
 		u[i] = v[k]
 	}
-	cands, ps, qs, ratios := calibrated(u, opts)
+	cands, ps, qs, ratios := calibrated(u, opts, memo)
 	ivs := intervals(cands, len(u))
 	for i, cp := range cands {
 		// calibrated's last round bootstrapped these segments' ratio.
@@ -298,11 +322,11 @@ func worse(s *Series, ratio float64) bool {
 // neighbours) and q-values (the larger of that and the p-value at which
 // the change was admitted), and the bootstrap of the ratio of the
 // medians of the segments on either side of each (boot.MedianRatio).
-func calibrated(u []float64, opts Options) (cps []ChangePoint, ps, qs []float64, ratios []stats.Interval) {
+func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint, ps, qs []float64, ratios []stats.Interval) {
 	if len(u) < MinPoints {
 		return nil, nil, nil, nil
 	}
-	cands, _ := detectAll(u, opts)
+	cands, _ := detectAll(u, opts, memo)
 	// Admission, top down: the stretch's strongest candidate, by its
 	// p-value corrected for the search within the stretch, splits it
 	// when that is below the level; then each part in turn.
@@ -374,7 +398,7 @@ func splitT(u []float64, a, c, b int) float64 {
 }
 
 // detectAll is Detect that also returns the number of weak change points.
-func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
+func detectAll(series []float64, opts Options, memo *windowMemo) (final []ChangePoint, weak int) {
 	if opts.WindowLen < 2 || len(series) < 2 {
 		return nil, 0
 	}
@@ -385,7 +409,7 @@ func detectAll(series []float64, opts Options) (final []ChangePoint, weak int) {
 	case first < 0.5:
 		first *= 2
 	}
-	w := split(series, opts.WindowLen, first)
+	w := split(series, opts.WindowLen, first, memo)
 	weak = len(w)
 	return merge(w, series, opts.MaxPValue, opts.MinMagnitude, opts.OtavaMerge), weak
 }
@@ -456,7 +480,7 @@ func (v Verdict) Change() float64 {
 // cannot tell.
 func Check(s *Series, p Point, opts Options) Verdict {
 	opts = opts.withDefaults()
-	r := analyzeSeries(s, opts)
+	r := analyzeSeries(s, opts, nil)
 	since := 0
 	if len(r.changes) > 0 {
 		since = r.changes[len(r.changes)-1].Index

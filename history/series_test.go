@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/model"
+	"github.com/rigorbench/rigor/stats"
 )
 
 // seriesOf makes a series with one point per value, each point a single
@@ -375,6 +376,45 @@ func TestAnalyzeSteps(t *testing.T) {
 		full.Newest = nil
 		if !reflect.DeepEqual(full, steps) {
 			t.Errorf("%+v: AnalyzeSteps\n%+v\nAnalyze\n%+v", opts, steps, full)
+		}
+	}
+}
+
+// TestAnalyzer: an Analyzer that analyzed a series before gives
+// AnalyzeSteps' analysis of it with one result more, each time, and of
+// other series and options, the windows it kept reused.
+func TestAnalyzer(t *testing.T) {
+	v := noise(8, 260, 100, 1)
+	for i := 150; i < len(v); i++ {
+		v[i] *= 1.04
+	}
+	other := noise(9, 120, 50, 2)
+	var a Analyzer
+	for n := 200; n <= len(v); n += 10 {
+		for _, opts := range []Options{{}, {WindowLen: 30, MaxPValue: 0.01}} {
+			series := []*Series{seriesOf("step", model.LowerIsBetter, v[:n]), seriesOf("other", model.HigherIsBetter, other)}
+			got, want := a.AnalyzeSteps(series, opts), AnalyzeSteps(series, opts)
+			if len(want.Changes) == 0 {
+				t.Fatalf("%d results: precondition: a change", n)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d results, %+v: the Analyzer's\n%+v\nAnalyzeSteps'\n%+v", n, opts, got, want)
+			}
+		}
+	}
+	if len(a.windows.found) < 20 {
+		t.Errorf("%d windows kept, want those of both series at both levels", len(a.windows.found))
+	}
+}
+
+// TestPointValue: a point's value is the median of its samples
+// (stats.Median), bit for bit, one sample or several, NaN for none or a
+// NaN sample.
+func TestPointValue(t *testing.T) {
+	for _, samples := range [][]float64{{1.5}, {math.Copysign(0, -1)}, {math.Inf(1)}, {math.SmallestNonzeroFloat64}, {3, 1, 2}, {1, 2}, {math.NaN()}, {1, math.NaN()}, nil} {
+		got, want := Point{Samples: samples}.Value(), stats.Median(samples)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("%v: value %v (%x), median %v (%x)", samples, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
 	}
 }
