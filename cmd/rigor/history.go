@@ -110,48 +110,72 @@ func groupSeries(pts []sqlstore.Point, re *regexp.Regexp) []*history.Series {
 func groupSeriesOf(pts []sqlstore.Point, re *regexp.Regexp, from map[*history.Series][]int) []*history.Series {
 	byKey := map[string]*history.Series{}
 	var out []*history.Series
-	for i, p := range pts {
-		full := p.Name
-		if p.Procs > 0 {
-			full = fmt.Sprintf("%s-%d", p.Name, p.Procs)
-		}
-		k := p.SeriesKey()
-		if p.Kind == execbench.Kind {
-			// The sides of rigor exec are commands, not revisions of
-			// one benchmark: each command is a series of its own.
-			full = p.Side
-			if p.Name != execbench.DefaultName {
-				full += "/" + p.Name
-			}
-			k += "\x00" + p.Side
-		}
+	for i := range pts {
+		p := &pts[i]
+		k, full := seriesKeyOf(p)
 		if re != nil && !re.MatchString(full) && !re.MatchString(p.Pkg+"."+full) {
 			continue
 		}
 		s := byKey[k]
 		if s == nil {
-			name := full
-			if p.Pkg != "" {
-				name = p.Pkg + "." + full
-			}
-			s = &history.Series{Name: name, Project: p.Project, Pkg: p.Pkg, Benchmark: full, Unit: p.Unit, Machine: p.Machine, Branch: p.Branch, Better: p.Better}
+			s = newSeriesOf(p, full)
 			byKey[k] = s
 			out = append(out, s)
 		}
-		samples := p.Values
-		if samples == nil && p.N > 0 {
-			// A summary (Store.Summaries, for serve's index): its median
-			// stands for its values, as the point's value (history.Point.Value)
-			// is all that reads them.
-			samples = []float64{p.Median}
-		}
-		s.Points = append(s.Points, history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: samples})
+		s.Points = append(s.Points, historyPoint(p))
 		if from != nil {
 			from[s] = append(from[s], i)
 		}
 	}
-	// Series of two projects that would show the same title (rigor
-	// exec's, named by their commands) are named with their project.
+	nameSeries(out)
+	return out
+}
+
+// seriesKeyOf is the series p belongs to, and its benchmark's full name
+// (with its GOMAXPROCS, or rigor exec's command).
+func seriesKeyOf(p *sqlstore.Point) (key, full string) {
+	full = p.Name
+	if p.Procs > 0 {
+		full = fmt.Sprintf("%s-%d", p.Name, p.Procs)
+	}
+	key = p.SeriesKey()
+	if p.Kind == execbench.Kind {
+		// The sides of rigor exec are commands, not revisions of
+		// one benchmark: each command is a series of its own.
+		full = p.Side
+		if p.Name != execbench.DefaultName {
+			full += "/" + p.Name
+		}
+		key += "\x00" + p.Side
+	}
+	return key, full
+}
+
+// newSeriesOf is the series of p, of no points yet.
+func newSeriesOf(p *sqlstore.Point, full string) *history.Series {
+	name := full
+	if p.Pkg != "" {
+		name = p.Pkg + "." + full
+	}
+	return &history.Series{Name: name, Project: p.Project, Pkg: p.Pkg, Benchmark: full, Unit: p.Unit, Machine: p.Machine, Branch: p.Branch, Better: p.Better}
+}
+
+// historyPoint is p as a point of its series.
+func historyPoint(p *sqlstore.Point) history.Point {
+	samples := p.Values
+	if samples == nil && p.N > 0 {
+		// A summary (Store.Summaries, for serve's index): its median
+		// stands for its values, as the point's value (history.Point.Value)
+		// is all that reads them.
+		samples = []float64{p.Median}
+	}
+	return history.Point{Commit: p.Commit, Subject: p.Subject, Time: p.Time(), RunID: p.RunID, Samples: samples}
+}
+
+// nameSeries names with their project the series of two projects that
+// would show the same title (rigor exec's, named by their commands), and
+// puts the series in the order of their names.
+func nameSeries(out []*history.Series) {
 	type title struct{ name, unit, machine, branch string }
 	projects := map[title]map[string]bool{}
 	for _, s := range out {
@@ -170,7 +194,6 @@ func groupSeriesOf(pts []sqlstore.Point, re *regexp.Regexp, from map[*history.Se
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit), cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Branch, b.Branch),
 			cmp.Compare(a.Project, b.Project))
 	})
-	return out
 }
 
 // historyOptions are rigor history's flags.

@@ -319,6 +319,7 @@ type dashboard struct {
 	opts     history.Options
 	pages    pageCache
 	analyses analyses
+	sets     seriesSets
 }
 
 func (d *dashboard) handler() http.Handler {
@@ -448,36 +449,64 @@ func (f filter) query() string {
 }
 
 // load reads and analyzes the series f selects, as the index shows
-// them: each point is its median (Store.Summaries: one row a point, no
-// sample read), all the analysis and the sparklines use of it.
+// them: each point is its median (Store.EachSummary: one row a point, no
+// sample read), all the analysis and the sparklines use of it; the
+// series are kept, and after a change only the runs recorded since are
+// read (seriesSets).
 func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *history.Analysis, error) {
-	pts, err := d.store.Summaries(ctx, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty})
+	n, last, err := d.store.RecordedRuns(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	series := groupSeries(pts, nil)
+	series, err := d.sets.read(ctx, d.store, f, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty},
+		[2]int64{n, last})
+	if err != nil {
+		return nil, nil, err
+	}
 	return series, d.analyses.analyze(series, d.opts), nil
 }
 
 // analyses keeps the analysis of each series the pages showed, with the
-// values it was made of: a series page after the index (or the index
+// samples it was made of: a series page after the index (or the index
 // after a series page), and every series the history's last run did not
 // add to, are not analyzed again. An analysis is reused only for the
-// same values, bit for bit, in the same direction and with the same
-// options: what history.AnalyzeSteps of one series reads.
+// same samples, bit for bit, in the same direction and with the same
+// options: history.AnalyzeSteps of one series reads no more (the
+// points' values, their samples' medians).
 type analyses struct {
 	mu   sync.Mutex
 	kept map[seriesID]*keptAnalysis
+	// analyzer keeps the change-point search's windows: a series with a
+	// result more is searched again only at its end.
+	analyzer history.Analyzer
 }
 
 // seriesID is what names a series apart from its points.
 type seriesID struct{ project, pkg, bench, unit, machine, branch string }
 
 type keptAnalysis struct {
-	better   int
-	opts     history.Options
-	values   []float64
+	better int
+	opts   history.Options
+	// samples are the points' samples one after the other, sizes the
+	// number of each point's.
+	samples  []float64
+	sizes    []int
 	analysis *history.Analysis // of the series alone
+}
+
+// sameSamples reports whether s's points have k's samples.
+func (k *keptAnalysis) sameSamples(s *history.Series) bool {
+	if len(s.Points) != len(k.sizes) {
+		return false
+	}
+	at := 0
+	for i, p := range s.Points {
+		if len(p.Samples) != k.sizes[i] || !sameBits(p.Samples, k.samples[at:at+len(p.Samples)]) {
+			return false
+		}
+		at += len(p.Samples)
+	}
+	return true
 }
 
 // analyze is history.AnalyzeSteps(series, opts), reusing the kept
@@ -486,12 +515,15 @@ func (c *analyses) analyze(series []*history.Series, opts history.Options) *hist
 	out := &history.Analysis{}
 	for i, s := range series {
 		id := seriesID{s.Project, s.Pkg, s.Benchmark, s.Unit, s.Machine, s.Branch}
-		values := s.Values()
 		c.mu.Lock()
 		k := c.kept[id]
 		c.mu.Unlock()
-		if k == nil || k.better != s.Better || k.opts != opts || !sameBits(k.values, values) {
-			k = &keptAnalysis{better: s.Better, opts: opts, values: values, analysis: history.AnalyzeSteps([]*history.Series{s}, opts)}
+		if k == nil || k.better != s.Better || k.opts != opts || !k.sameSamples(s) {
+			k = &keptAnalysis{better: s.Better, opts: opts, analysis: c.analyzer.AnalyzeSteps([]*history.Series{s}, opts)}
+			for _, p := range s.Points {
+				k.samples = append(k.samples, p.Samples...)
+				k.sizes = append(k.sizes, len(p.Samples))
+			}
 			c.mu.Lock()
 			if c.kept == nil {
 				c.kept = map[seriesID]*keptAnalysis{}

@@ -143,6 +143,38 @@ func BenchmarkServe(b *testing.B) {
 			})
 		}
 	}
+	// The first index after a run is recorded: the dashboard kept the
+	// series and analyses of the history before it.
+	b.Run("index/after-run", func(b *testing.B) {
+		ctx := context.Background()
+		n, last, err := s.RecordedRuns(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var cpu time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}
+			f := filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")
+			series, err := d.sets.read(ctx, s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n - 1, last - 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			d.analyses.analyze(series, opts)
+			h := d.handler()
+			cpu -= processCPU()
+			b.StartTimer()
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+			cpu += processCPU()
+			if w.Code != http.StatusOK {
+				b.Fatalf("GET /: %d\n%.500s", w.Code, w.Body.String())
+			}
+		}
+		if cpu > 0 {
+			b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		}
+	})
 	// A series page first asked for after the index (as rigor serve
 	// makes the index itself once a run is recorded): the index has
 	// analyzed its series.

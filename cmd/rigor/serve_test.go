@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
@@ -660,4 +661,103 @@ func TestServeAnalysesKept(t *testing.T) {
 	if d.analyses.kept[id].analysis == first {
 		t.Errorf("other values or options kept the first analysis")
 	}
+}
+
+// TestServeIndexReadsNewRuns: after runs are recorded, the index, which
+// reads only the runs recorded since it last looked, is the page of a
+// new dashboard, which reads them all, byte for byte: for a run of one
+// benchmark (the other series kept as they were, not copied), a run of a
+// commit older than every other, a run of a new benchmark, a run of
+// another project of the same names, and several runs at once; unit and
+// package filters likewise.
+func TestServeIndexReadsNewRuns(t *testing.T) {
+	s, _ := seedStore(t, 30)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	h := d.handler()
+	page := func(h http.Handler, url string) string {
+		t.Helper()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", url, nil))
+		if w.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", url, w.Code, w.Body)
+		}
+		return w.Body.String()
+	}
+	urls := []string{"/", "/?unit=B%2Fop", "/?pkg=example.com%2Fs&unit=sec%2Fop"}
+	same := func(what string) {
+		t.Helper()
+		fresh := (&dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}).handler()
+		for _, u := range urls {
+			if got, want := page(h, u), page(fresh, u); got != want {
+				t.Errorf("%s: GET %s: the kept index differs from a new dashboard's:\n%.3000s\nwant\n%.3000s", what, u, got, want)
+			}
+			// The series kept are those of every point sorted
+			// (Store.Summaries) and grouped.
+			f := filterOf(httptest.NewRequest("GET", u, nil), "sec/op")
+			sf := sqlstore.Filter{Pkg: f.Pkg, Unit: f.Unit}
+			pts, err := s.Summaries(context.Background(), sf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, last, err := s.RecordedRuns(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.sets.read(context.Background(), s, f, sf, [2]int64{n, last})
+			if want := groupSeries(pts, nil); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: GET %s: the series kept are not those of the points sorted and grouped (%v)", what, u, err)
+			}
+		}
+	}
+	same("at first")
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	seq := 100
+	record := func(project string, at time.Time, names ...string) {
+		t.Helper()
+		seq++
+		c := fmt.Sprintf("%040x", seq)
+		run := &model.Run{SchemaVersion: model.SchemaVersion, ID: fmt.Sprint(seq), Kind: model.KindRun, Start: at,
+			Env: &model.Env{GOOS: "linux", GOARCH: "amd64", CPUModel: "Test CPU"}, Sides: []model.Side{{Label: "current", Rev: c}}}
+		for _, name := range names {
+			m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
+			b := model.Metric{Unit: "B/op", Better: model.LowerIsBetter, Assume: model.AssumeExact}
+			for r := range 10 {
+				m.Samples = append(m.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: 1.2e-6 * (1 + 0.001*float64(r+seq%7))})
+				b.Samples = append(b.Samples, model.Sample{Side: "current", Round: r, Iters: 1000, Value: float64(seq)})
+			}
+			run.Benchmarks = append(run.Benchmarks, model.Benchmark{Name: name, Pkg: "example.com/s", Metrics: []model.Metric{m, b}})
+		}
+		if _, err := s.Record(context.Background(), run, sqlstore.Recording{Project: project, Branch: "main",
+			Commits: map[string]sqlstore.Commit{c: {Hash: c, Time: at, Subject: fmt.Sprint("run ", seq)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := func() map[string]*keptSeries {
+		d.sets.mu.Lock()
+		defer d.sets.mu.Unlock()
+		return maps.Clone(d.sets.sets[filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")].byKey)
+	}
+	before := kept()
+	record("example.com/s", t0.Add(40*time.Hour), "Work")
+	same("a run of one benchmark")
+	after := kept()
+	if len(before) != 2 || len(after) != 2 {
+		t.Fatalf("kept series: %d, then %d; want 2", len(before), len(after))
+	}
+	for k, ks := range before {
+		copied := after[k] != ks
+		if len(ks.s.Points) != 30 || copied != (ks.s.Benchmark == "Work") {
+			t.Errorf("series %s of %d points: copied %v (%d points after); want only Work's copied, with its new point", ks.s.Benchmark, len(ks.s.Points), copied, len(after[k].s.Points))
+		}
+	}
+	record("example.com/s", t0.Add(-24*time.Hour), "Work", `<script>alert(1)</script>`)
+	same("a run older than every other")
+	record("example.com/s", t0.Add(50*time.Hour), "Work", "New")
+	same("a new benchmark")
+	record("example.com/other", t0.Add(51*time.Hour), "Work")
+	same("another project")
+	record("example.com/s", t0.Add(52*time.Hour), "Work")
+	record("example.com/s", t0.Add(40*time.Hour), "New")
+	record("example.com/other", t0.Add(53*time.Hour), "Work", "New")
+	same("three runs")
 }

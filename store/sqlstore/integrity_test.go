@@ -163,11 +163,27 @@ func TestSummariesArePoints(t *testing.T) {
 			}
 			checkSummaries(t, s, Filter{})
 			checkSummaries(t, s, Filter{Unit: "sec/op", Name: "Bench1/size=2"})
+			// Runs 3 to 5 of the 6: those recorded after the second,
+			// through the fifth.
+			all, err := s.Points(ctx, Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			some := checkSummaries(t, s, Filter{AfterRun: 2, ThroughRun: 5})
+			all = slices.DeleteFunc(all, func(p Point) bool { return p.RunID <= 2 || p.RunID > 5 })
+			if len(some) != len(all) {
+				t.Errorf("runs 3 to 5: %d points, want %d", len(some), len(all))
+			}
+			checkSummaries(t, s, Filter{AfterRun: 4, Unit: "sec/op"})
+			checkSummaries(t, s, Filter{AfterRun: 4, Name: "Bench0/size=1"})
+			if pts, err := s.Summaries(ctx, Filter{AfterRun: 6}); err != nil || len(pts) != 0 {
+				t.Errorf("after the last run: %d points, %v; want none", len(pts), err)
+			}
 		})
 	}
 }
 
-func checkSummaries(t *testing.T, s Store, f Filter) {
+func checkSummaries(t *testing.T, s Store, f Filter) []Point {
 	t.Helper()
 	pts, err := s.Points(context.Background(), f)
 	if err != nil {
@@ -200,4 +216,14 @@ func checkSummaries(t *testing.T, s Store, f Filter) {
 			t.Errorf("point %d: %+v, Points has %+v", i, q, p)
 		}
 	}
+	// EachSummary passes the same points, in some order.
+	var each []Point
+	if err := s.EachSummary(context.Background(), f, func(p *Point) error { each = append(each, *p); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	sortPoints(each)
+	if fmt.Sprintf("%+v", each) != fmt.Sprintf("%+v", sums) { // NaN as NaN
+		t.Errorf("EachSummary(%+v): %d points not Summaries' %d", f, len(each), len(sums))
+	}
+	return sums
 }

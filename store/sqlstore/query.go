@@ -25,6 +25,11 @@ type Filter struct {
 	// working tree with uncommitted changes, or read from files that
 	// named no commit (rigor compare's, an import without --commit).
 	Dirty bool
+	// AfterRun and ThroughRun select the runs whose id (Point.RunID) is
+	// above AfterRun and, when ThroughRun is not 0, not above it: with
+	// the newest id of RecordedRuns, what was recorded since a reader
+	// last looked, and nothing recorded while it reads.
+	AfterRun, ThroughRun int64
 }
 
 // A Point is one side of one recorded run, for one benchmark and metric:
@@ -114,6 +119,12 @@ func (f Filter) where() (string, []any) {
 	if f.Unit != "" {
 		add("m.unit = $%d", f.Unit)
 	}
+	if f.AfterRun != 0 {
+		add("r.id > $%d", f.AfterRun)
+	}
+	if f.ThroughRun != 0 {
+		add("r.id <= $%d", f.ThroughRun)
+	}
 	if !f.Dirty {
 		conds = append(conds, "NOT sd.dirty", "sd.commit_id IS NOT NULL")
 	}
@@ -183,8 +194,48 @@ func machineLike(prefix string) string {
 // through the medians' benchmark index reads only those.
 func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 	if f.Name != "" {
-		return s.benchmarkSummaries(ctx, f)
+		points, err := s.benchmarkSummaries(ctx, f, nil)
+		sortPoints(points)
+		return points, err
 	}
+	// In chunks, then one slice: appending to one slice of a history's
+	// points (a few hundred bytes each) allocated five times its size.
+	var chunks [][]Point
+	var chunk []Point
+	if err := s.eachSummary(ctx, f, func(p *Point) error {
+		if len(chunk) == cap(chunk) {
+			chunk = make([]Point, 0, 4096)
+			chunks = append(chunks, chunk)
+		}
+		chunk = append(chunk, *p)
+		chunks[len(chunks)-1] = chunk
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	points := make([]Point, 0, n)
+	for _, c := range chunks {
+		points = append(points, c...)
+	}
+	sortPoints(points)
+	return points, nil
+}
+
+func (s *sqlStore) EachSummary(ctx context.Context, f Filter, fn func(*Point) error) error {
+	if f.Name != "" {
+		_, err := s.benchmarkSummaries(ctx, f, fn)
+		return err
+	}
+	return s.eachSummary(ctx, f, fn)
+}
+
+// eachSummary is EachSummary of every benchmark (f.Name ignored), in the
+// order of the medians' primary key within f's unit.
+func (s *sqlStore) eachSummary(ctx context.Context, f Filter, fn func(*Point) error) error {
 	type runRow struct {
 		project, branch, machine, uid, kind, source string
 		start                                       sql.NullInt64
@@ -201,6 +252,12 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 	if f.Machine != "" {
 		rc.add("ma.fingerprint LIKE $%d", machineLike(f.Machine))
 	}
+	if f.AfterRun != 0 {
+		rc.add("r.id > $%d", f.AfterRun)
+	}
+	if f.ThroughRun != 0 {
+		rc.add("r.id <= $%d", f.ThroughRun)
+	}
 	if err := s.each(ctx, `SELECT r.id, p.name, COALESCE(br.name, ''), ma.fingerprint, r.uid, r.kind, r.source, r.start_ns, r.recorded_ns
 		FROM runs r JOIN projects p ON p.id = r.project_id JOIN machines ma ON ma.id = r.machine_id
 		LEFT JOIN branches br ON br.id = r.branch_id`+rc.where(), rc.args, func(rows *sql.Rows) error {
@@ -212,7 +269,7 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 		runs[id] = r
 		return nil
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	type sideRow struct {
 		label, commit, subject string
@@ -224,6 +281,12 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 	if !f.Dirty {
 		sc.list = append(sc.list, "NOT sd.dirty", "sd.commit_id IS NOT NULL")
 	}
+	if f.AfterRun != 0 {
+		sc.add("sd.run_id > $%d", f.AfterRun)
+	}
+	if f.ThroughRun != 0 {
+		sc.add("sd.run_id <= $%d", f.ThroughRun)
+	}
 	if err := s.each(ctx, `SELECT sd.id, sd.label, sd.dirty, COALESCE(c.hash, ''), c.time_ns, COALESCE(c.subject, '')
 		FROM sides sd LEFT JOIN commits c ON c.id = sd.commit_id`+sc.where(), sc.args, func(rows *sql.Rows) error {
 		var id int64
@@ -234,7 +297,7 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 		sides[id] = sd
 		return nil
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	type benchRow struct {
 		pkg, name string
@@ -257,18 +320,23 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 		benches[id] = b
 		return nil
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	var mc conds
 	if f.Unit != "" {
 		mc.add("unit = $%d", f.Unit)
 	}
+	if f.AfterRun != 0 {
+		// The runs' metrics first, through metrics' (run_id, ...) key:
+		// the range of the medians to read.
+		mc.add("run_id > $%d", f.AfterRun)
+		mc.add("metric_id >= (SELECT min(id) FROM metrics WHERE run_id > $%d)", f.AfterRun)
+	}
+	if f.ThroughRun != 0 {
+		mc.add("run_id <= $%d", f.ThroughRun)
+	}
 	units := map[string]string{} // one copy of each unit's name
-	// In chunks, then one slice: appending to one slice of a history's
-	// points (a few hundred bytes each) allocated five times its size.
-	var chunks [][]Point
-	var chunk []Point
-	if err := s.each(ctx, `SELECT metric_id, side_id, run_id, benchmark_id, unit, better, n, median, ci_lo, ci_hi FROM medians`+mc.where()+
+	return s.each(ctx, `SELECT metric_id, side_id, run_id, benchmark_id, unit, better, n, median, ci_lo, ci_hi FROM medians`+mc.where()+
 		` ORDER BY metric_id, side_id`, mc.args, func(rows *sql.Rows) error {
 		var k key
 		var run, bench int64
@@ -293,26 +361,8 @@ func (s *sqlStore) Summaries(ctx context.Context, f Filter) ([]Point, error) {
 			RunID: run, RunUID: r.uid, Kind: r.kind, RunStart: fromNanos(r.start), Recorded: time.Unix(0, r.recorded), Source: r.source,
 			Side: sd.label, Commit: sd.commit, CommitTime: fromNanos(sd.commitTime), Subject: sd.subject, Dirty: sd.dirty,
 			Median: nanNull(median), N: n, CILo: nanNull(lo), CIHi: nanNull(hi)}
-		if len(chunk) == cap(chunk) {
-			chunk = make([]Point, 0, 4096)
-			chunks = append(chunks, chunk)
-		}
-		chunk = append(chunk, p)
-		chunks[len(chunks)-1] = chunk
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	n := 0
-	for _, c := range chunks {
-		n += len(c)
-	}
-	points := make([]Point, 0, n)
-	for _, c := range chunks {
-		points = append(points, c...)
-	}
-	sortPoints(points)
-	return points, nil
+		return fn(&p)
+	})
 }
 
 // medianFrom joins each point's median row to what Point holds of its
@@ -328,11 +378,12 @@ const medianFrom = `
 	LEFT JOIN branches br ON br.id = r.branch_id
 	LEFT JOIN commits c ON c.id = sd.commit_id`
 
-// benchmarkSummaries is Summaries of f with a benchmark's name: the
-// benchmarks of the name (benchmarks_name), then one join of their
-// medians (through medians_benchmark: SQLite takes it for a list of
-// benchmarks, not for a join with their name), a row a point.
-func (s *sqlStore) benchmarkSummaries(ctx context.Context, f Filter) ([]Point, error) {
+// benchmarkSummaries is Summaries of f with a benchmark's name, unsorted
+// (or each passed to fn, when not nil): the benchmarks of the name
+// (benchmarks_name), then one join of their medians (through
+// medians_benchmark: SQLite takes it for a list of benchmarks, not for a
+// join with their name), a row a point.
+func (s *sqlStore) benchmarkSummaries(ctx context.Context, f Filter, fn func(*Point) error) ([]Point, error) {
 	var bc conds
 	bc.add("name = $%d", f.Name)
 	if f.Pkg != "" {
@@ -363,12 +414,14 @@ func (s *sqlStore) benchmarkSummaries(ctx context.Context, f Filter) ([]Point, e
 			return err
 		}
 		p.Median, p.CILo, p.CIHi = nanNull(median), nanNull(lo), nanNull(hi)
+		if fn != nil {
+			return fn(&p)
+		}
 		points = append(points, p)
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	sortPoints(points)
 	return points, nil
 }
 

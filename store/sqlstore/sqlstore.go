@@ -68,6 +68,10 @@ type Store interface {
 	// each with the median and number of its values instead of the
 	// values (one row per point; no sample is read).
 	Summaries(ctx context.Context, f Filter) ([]Point, error)
+	// EachSummary calls fn on each point Summaries returns, in no
+	// particular order, without holding them all: the Point is fn's. It
+	// stops at fn's first error and returns it.
+	EachSummary(ctx context.Context, f Filter, fn func(*Point) error) error
 	// Run rebuilds the run recorded with id (a Point's RunID).
 	Run(ctx context.Context, id int64) (*model.Run, error)
 	// RecordedRuns returns the number of runs recorded and the highest
