@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -83,11 +84,22 @@ func bigStoreAt(tb testing.TB, commits, benches int) string {
 //	RIGOR_BENCH_STORE=/tmp/big.db go test -run TestWriteBenchStore ./cmd/rigor
 //	rigor serve --store /tmp/big.db --addr 127.0.0.1:8090 &
 //	curl -so /dev/null -w '%{time_total}\n' http://127.0.0.1:8090/
+//
+// RIGOR_BENCH_COMMITS sets another number of commits (100: the store of
+// the pages' memory against the history's length).
 func TestWriteBenchStore(t *testing.T) {
 	if os.Getenv("RIGOR_BENCH_STORE") == "" {
 		t.Skip("writes a store of 1,000 commits x 50 benchmarks to $RIGOR_BENCH_STORE; unset")
 	}
-	bigStoreAt(t, 1000, 50)
+	commits := 1000
+	if c := os.Getenv("RIGOR_BENCH_COMMITS"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 1 {
+			t.Fatalf("RIGOR_BENCH_COMMITS=%q: want a number of commits", c)
+		}
+		commits = n
+	}
+	bigStoreAt(t, commits, 50)
 }
 
 // openForPages opens the store at loc until tb ends, and returns it with
