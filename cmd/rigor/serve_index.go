@@ -33,6 +33,10 @@ type seriesSet struct {
 type keptSeries struct {
 	s        history.Series // named as groupSeries names it before nameSeries
 	recorded []time.Time
+	// medians holds the points' samples (a median each) side by side:
+	// the analysis reads every point's, and one allocation a point
+	// scattered them over the heap (a cache miss each).
+	medians []float64
 }
 
 // add puts p in its series, copied first if it is base's (kept).
@@ -45,14 +49,23 @@ func (set *seriesSet) add(p *sqlstore.Point, base *seriesSet, touched map[*keptS
 		set.byKey[k] = ks
 		set.order = append(set.order, ks)
 	case !touched[ks] && base != nil && base.byKey[k] == ks:
-		c := &keptSeries{s: ks.s, recorded: slices.Clone(ks.recorded)}
+		// Clipped: an append of the copy must not write where another
+		// copy of ks could.
+		c := &keptSeries{s: ks.s, recorded: slices.Clone(ks.recorded), medians: slices.Clip(ks.medians)}
 		c.s.Points = slices.Clone(ks.s.Points)
 		set.byKey[k] = c
 		set.order[slices.Index(set.order, ks)] = c
 		ks = c
 	}
 	touched[ks] = true
-	ks.s.Points = append(ks.s.Points, historyPoint(p))
+	hp := historyPoint(p)
+	if len(hp.Samples) == 1 {
+		// The points before keep the array they were given.
+		ks.medians = append(ks.medians, hp.Samples[0])
+		n := len(ks.medians)
+		hp.Samples = ks.medians[n-1 : n : n]
+	}
+	ks.s.Points = append(ks.s.Points, hp)
 	ks.recorded = append(ks.recorded, p.Recorded)
 }
 
@@ -136,7 +149,10 @@ func (c *seriesSets) read(ctx context.Context, st sqlstore.Store, f filter, sf s
 		return nil, err
 	}
 	for ks := range touched {
-		sort.Stable(byTime{ks})
+		// Mostly in order already (a new run is mostly the newest).
+		if b := (byTime{ks}); !sort.IsSorted(b) {
+			sort.Stable(b)
+		}
 	}
 	if mark[1] > 0 {
 		c.mu.Lock()
