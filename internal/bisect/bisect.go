@@ -264,7 +264,6 @@ func CeilLog2(n int) int {
 	return k
 }
 
-
 // midpoint is the commit nearest the middle of (r.Lo, r.Hi) that is not
 // skipped, as git bisect skip would try: the middle, then its neighbours
 // alternately, later first.
