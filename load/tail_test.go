@@ -166,7 +166,10 @@ func TestRampOpenLoopHugeRateEnds(t *testing.T) {
 	if scheduled := int64(rate * window.Seconds()); sent+s.NotSent != scheduled {
 		t.Errorf("sent %d + not sent %d = %d, want the %d scheduled", sent, s.NotSent, sent+s.NotSent, scheduled)
 	}
-	if s.Valid || !strings.Contains(s.Invalid, "offered") {
+	// A machine that gave the generator no CPU in the window sent
+	// nothing, and the step is invalid for that first.
+	starved := s.Achieved == 0 && strings.Contains(s.Invalid, "no request completed")
+	if s.Valid || !(strings.Contains(s.Invalid, "offered") || starved) {
 		t.Errorf("valid %v (%q): a schedule that was not kept must be invalid", s.Valid, s.Invalid)
 	}
 	if !slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "never sent") }) {
