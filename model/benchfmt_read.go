@@ -80,12 +80,18 @@ type metricKey struct {
 }
 
 // A pendingSample is a sample of metrics[metric], before finish places it.
+// Its indexes are 32 bits (24 bytes a sample, not 32): both files' pending
+// samples are live beside the merged run's when merge places them, the
+// peak of rigor compare's heap. add refuses a line beyond that.
 type pendingSample struct {
-	metric int
-	round  int
 	iters  int64
 	value  float64
+	metric int32
+	round  int32
 }
+
+// maxPending bounds a pendingSample's indexes.
+const maxPending = math.MaxInt32
 
 // pendingChunk is the length of each chunk of sideBuilder.pending.
 const pendingChunk = 1024
@@ -191,6 +197,10 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			return
 		}
 	}
+	if len(b.metrics)+len(res.Values) > maxPending {
+		b.warn(fmt.Sprintf("%s: more than %d metrics in all; line skipped", where(), maxPending))
+		return
+	}
 	if u, ok := repeatedUnit(res.Values); ok {
 		b.warn(fmt.Sprintf("%s: unit %s appears twice; line skipped", where(), u))
 		return
@@ -241,6 +251,10 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 		}
 	}
 	round := b.rounds[bi]
+	if round >= maxPending {
+		b.warn(fmt.Sprintf("%s: more than %d results of %s; line skipped", where(), maxPending, res.Name))
+		return
+	}
 	b.rounds[bi]++
 	for _, v := range res.Values {
 		gi := b.metricIndex(bi, v.Unit)
@@ -249,7 +263,7 @@ func (b *sideBuilder) add(res *benchfmt.Result, defaultPkg string) {
 			b.pending = append(b.pending, make([]pendingSample, 0, pendingChunk))
 		}
 		last := &b.pending[len(b.pending)-1]
-		*last = append(*last, pendingSample{metric: gi, round: round, iters: int64(res.Iters), value: v.Value})
+		*last = append(*last, pendingSample{metric: int32(gi), round: int32(round), iters: int64(res.Iters), value: v.Value})
 	}
 	b.results++
 }
@@ -306,7 +320,7 @@ func (b *sideBuilder) placeInto(win [][]Sample) {
 	for _, chunk := range b.pending {
 		for _, p := range chunk {
 			w := win[p.metric]
-			w[0] = Sample{Side: b.side, Round: p.round, Iters: p.iters, Value: p.value}
+			w[0] = Sample{Side: b.side, Round: int(p.round), Iters: p.iters, Value: p.value}
 			win[p.metric] = w[1:]
 		}
 	}
