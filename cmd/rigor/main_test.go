@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -32,6 +33,52 @@ func TestRootLists(t *testing.T) {
 	want := []string{"ab", "baseline", "bisect", "changes", "compare", "completion", "doctor", "env", "exec", "gc", "help", "history", "import", "lint", "ramp", "report", "run", "serve", "version"}
 	if !slices.Equal(names, want) {
 		t.Errorf("commands %q, want %q", names, want)
+	}
+}
+
+// TestCommandListNames: each name in commands is the name of the command its
+// constructor builds, so that newRootCmdFor runs the command a name asks
+// for.
+func TestCommandListNames(t *testing.T) {
+	for _, c := range commands {
+		if got := c.new(stdio{}).Name(); got != c.name {
+			t.Errorf("commands lists %q for a command named %q", c.name, got)
+		}
+	}
+}
+
+// TestRootForSameAsWhole: a command run from the tree of that command
+// alone (newRootCmdFor) prints and exits as from the whole tree, for its
+// help, a bad flag, a missing argument and a run; other command lines
+// (help, a mistyped command) get the whole tree.
+func TestRootForSameAsWhole(t *testing.T) {
+	run := func(build func(stdio, []string) *cobra.Command, args []string) (string, string, error) {
+		var out, errb strings.Builder
+		root := build(stdio{in: strings.NewReader(""), out: &out, err: &errb}, args)
+		root.SetArgs(args)
+		err := root.ExecuteContext(context.Background())
+		return out.String(), errb.String(), err
+	}
+	whole := func(s stdio, _ []string) *cobra.Command { return newRootCmd(s) }
+	s := stdio{in: strings.NewReader("")}
+	lines := [][]string{{"compare", "--no-record", seedBase, seedOpt}, {"compare", "--nope"}, {"compare"}}
+	for _, c := range commands {
+		lines = append(lines, []string{c.name, "--help"}, []string{c.name, "-h"})
+	}
+	for _, args := range lines {
+		if n := len(newRootCmdFor(s, args).Commands()); n > 3 { // the command, help, completion
+			t.Errorf("%q: a tree of %d commands", args, n)
+		}
+		gotOut, gotErr, gotE := run(newRootCmdFor, args)
+		wantOut, wantErr, wantE := run(whole, args)
+		if gotOut != wantOut || gotErr != wantErr || fmt.Sprint(gotE) != fmt.Sprint(wantE) {
+			t.Errorf("%q: alone\n%s%s%v\nin the whole tree\n%s%s%v", args, gotOut, gotErr, gotE, wantOut, wantErr, wantE)
+		}
+	}
+	for _, args := range [][]string{nil, {"help"}, {"help", "compare"}, {"--help"}, {"compre"}, {"completion", "bash"}} {
+		if got, want := len(newRootCmdFor(s, args).Commands()), len(newRootCmd(s).Commands()); got != want {
+			t.Errorf("%q: %d commands, want the whole tree's %d", args, got, want)
+		}
 	}
 }
 
