@@ -12,8 +12,6 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-func init() { register("benchfmt", renderBenchfmt) }
-
 // renderBenchfmt writes the run's raw samples in the Go benchmark format,
 // one section per side. Each section starts with a comment naming the
 // side and where it came from, and every result carries a "side"

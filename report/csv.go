@@ -9,8 +9,6 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 )
 
-func init() { register("csv", renderCSV) }
-
 var csvHeader = []string{
 	"pkg", "benchmark", "unit", "better", "base", "side",
 	"base_center", "base_lo", "base_hi", "base_n",

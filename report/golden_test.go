@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,4 +86,25 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "paired.tree-color-72.golden", b.Bytes())
+}
+
+// TestFormatsListed: Formats is the formats documented (and the
+// commands' --format help lists), sorted, each Known and rendered by its
+// own renderer; an unknown one is not.
+func TestFormatsListed(t *testing.T) {
+	want := []string{"benchfmt", "csv", "html", "json", "llm", "md", "table", "text", "tree"}
+	if got := Formats(); !slices.Equal(got, want) {
+		t.Errorf("Formats() = %q, want %q", got, want)
+	}
+	for _, f := range want {
+		if !Known(f) {
+			t.Errorf("Known(%q) = false", f)
+		}
+	}
+	if Known("xml") || Known("") {
+		t.Error("Known says yes to a format that does not exist")
+	}
+	if err := Render(io.Discard, &analysis.Report{}, Options{Format: "xml"}); err == nil || !strings.Contains(err.Error(), `unknown format "xml"`) {
+		t.Errorf("Render of an unknown format: %v", err)
+	}
 }

@@ -19,8 +19,6 @@ import (
 	"github.com/rigorbench/rigor/stats"
 )
 
-func init() { register("html", renderHTML) }
-
 //go:embed templates/report.html.tmpl templates/report.css
 var htmlFiles embed.FS
 

@@ -13,8 +13,6 @@ import (
 	"github.com/rigorbench/rigor/stats"
 )
 
-func init() { register("json", renderJSON) }
-
 // The JSON contract of an analysed comparison (documented in
 // docs/schema.md). Numbers that do not exist (no interval with too few
 // samples) are null, never NaN.

@@ -10,8 +10,6 @@ import (
 	"github.com/rigorbench/rigor/analysis"
 )
 
-func init() { register("llm", renderLLM) }
-
 // renderLLM writes key=value lines for tools that read text: one "run"
 // line, then per benchmark a "benchmark" line with its one verdict per
 // side (and the metric it is taken from) and one line per metric with

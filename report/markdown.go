@@ -10,8 +10,6 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-func init() { register("md", renderMarkdown) }
-
 // renderMarkdown writes GitHub-flavoured Markdown, fit for a pull-request
 // comment or $GITHUB_STEP_SUMMARY: the head (A/A, the verdicts counted by
 // benchmark, the gate), the sides, one results table per package (as

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 
 	"github.com/rigorbench/rigor/analysis"
 )
@@ -34,35 +33,53 @@ type Options struct {
 // A renderer writes one format.
 type renderer func(w io.Writer, rep *analysis.Report, opts Options) error
 
-var renderers = map[string]renderer{}
+// formats are the known formats, sorted, each with its renderer: a table
+// the program's start does not build (a map filled by each format's init
+// paged in a window of each renderer's code at the start of every rigor
+// command, whatever it did next).
+var formats = [...]struct {
+	name string
+	r    renderer
+}{
+	{"benchfmt", renderBenchfmt},
+	{"csv", renderCSV},
+	{"html", renderHTML},
+	{"json", renderJSON},
+	{"llm", renderLLM},
+	{"md", renderMarkdown},
+	{"table", renderTable},
+	{"text", renderText},
+	{"tree", renderTree},
+}
 
-// register adds a format; each format's file calls it from init.
-func register(format string, r renderer) {
-	if _, dup := renderers[format]; dup {
-		panic("report: format registered twice: " + format)
+// rendererOf returns format's renderer.
+func rendererOf(format string) (renderer, bool) {
+	for _, f := range formats {
+		if f.name == format {
+			return f.r, true
+		}
 	}
-	renderers[format] = r
+	return nil, false
 }
 
 // Formats lists the known formats, sorted.
 func Formats() []string {
-	var f []string
-	for k := range renderers {
-		f = append(f, k)
+	f := make([]string, len(formats))
+	for i := range formats {
+		f[i] = formats[i].name
 	}
-	sort.Strings(f)
 	return f
 }
 
 // Known reports whether format is a known format.
 func Known(format string) bool {
-	_, ok := renderers[format]
+	_, ok := rendererOf(format)
 	return ok
 }
 
 // Render writes rep to w in opts.Format.
 func Render(w io.Writer, rep *analysis.Report, opts Options) error {
-	r, ok := renderers[opts.Format]
+	r, ok := rendererOf(opts.Format)
 	if !ok {
 		return fmt.Errorf("unknown format %q", opts.Format)
 	}

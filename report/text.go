@@ -13,8 +13,6 @@ import (
 	"github.com/rigorbench/rigor/stats"
 )
 
-func init() { register("text", renderText) }
-
 // ANSI colours for verdicts on a terminal.
 const (
 	green = "\x1b[32m"

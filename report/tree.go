@@ -15,11 +15,6 @@ import (
 	"github.com/rigorbench/rigor/model"
 )
 
-func init() {
-	register("tree", renderTree)
-	register("table", renderTable)
-}
-
 // renderTree writes zenbench's terminal layout: per package (or, when the
 // sides are a group's variants, per benchmark) a tree of rows giving the
 // median ± its CI's relative half-width, the CI or the change against the
