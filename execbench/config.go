@@ -142,11 +142,12 @@ type Config struct {
 	// Analysis are the options of the stopping rule.
 	Analysis analysis.Options
 	// Observer, when set, is told which benchmark, side and round each
-	// timed run belongs to and gets its resource usage through
-	// ProcessStats; Run stops it and records what Stop returns (package
-	// observe's Observer and ProcessStats fit).
+	// timed run belongs to and, with ProcessStats, gets its resource
+	// usage (wait4's rusage, as package observe's RusageStats makes it);
+	// Run stops it and records what Stop returns (package observe's
+	// Observer fits).
 	Observer     Observer
-	ProcessStats func(*os.ProcessState) *model.ProcessStats
+	ProcessStats bool
 	// Annotate, when set, is called once measuring ends, to add notes to
 	// the run (package observe's Annotate).
 	Annotate func(*model.Run)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/internal/words"
+	"github.com/rigorbench/rigor/model"
 )
 
 // A measurement is what one run of a command took and how it ended.
@@ -28,7 +29,9 @@ type measurement struct {
 	// exit is the exit code, -1 when a signal ended the process.
 	exit   int
 	signal string
-	state  *os.ProcessState
+	// usage is the process's resource usage as the observer records it
+	// (package observe's RusageStats).
+	usage model.ProcessStats
 	// tail is the end of what the process wrote to its standard error,
 	// when it was captured; out, what it wrote to its standard output,
 	// when that was compared (see Config.checksOutput).
@@ -98,18 +101,38 @@ type runner struct {
 	// digest is true when a capturing run's standard output is kept as
 	// an outputDigest.
 	digest bool
-	// env is the commands' environment, as exec.Cmd would make it (this
-	// process's, a variable given twice kept once), made once: exec.Cmd
-	// copies and de-duplicates it at every start, inside the timed
-	// interval.
-	env []string
-	// dog stops a run that outlives its time-out.
-	dog watchdog
+	// spawn starts the commands, in this process's environment as
+	// exec.Cmd would make it (a variable given twice kept once), made
+	// once: exec.Cmd copies and de-duplicates it at every start, inside
+	// the timed interval.
+	spawn spawner
+	// files are a run's standard streams, reused from run to run.
+	files [3]*os.File
+	// dog stops a run that outlives its time-out, calling onTimeout.
+	dog       watchdog
+	onTimeout func()
+
+	// mu guards the current run's state, which a time-out or an
+	// interrupt reads from other goroutines: the child while it runs
+	// (live), the Done channel of the context it runs under, and whether
+	// its time-out stopped it.
+	mu       sync.Mutex
+	cur      child
+	live     bool
+	curDone  <-chan struct{}
+	timedOut bool
+	// hooked is the Done channel of the context whose cancellation stops
+	// the current run (one context.AfterFunc for all the runs under it,
+	// not one per run); unhook removes that hook.
+	hooked <-chan struct{}
+	unhook func() bool
 }
 
 func newRunner(cfg *Config) (*runner, error) {
 	r := &runner{input: cfg.Input, output: cfg.Output, stdout: cfg.Stdout, stderr: cfg.Stderr, rss: newRSSProbe(), paths: map[string]string{},
-		env: (&exec.Cmd{}).Environ(), digest: cfg.checksOutput()}
+		digest: cfg.checksOutput()}
+	r.spawn.init((&exec.Cmd{}).Environ())
+	r.onTimeout = r.timeout
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", os.DevNull, err)
@@ -129,12 +152,49 @@ func newRunner(cfg *Config) (*runner, error) {
 // that still holds the output pipe is not waited for beyond drainWait.
 func (r *runner) close() {
 	r.dog.close()
+	if r.unhook != nil {
+		r.unhook()
+	}
 	r.rss.close()
 	r.null.Close()
 	if r.pipe != nil {
 		r.pipe.w.Close()
 		closePipes([]*outPipe{r.pipe}, drainWait)
 	}
+}
+
+// timeout stops the current run, which outlived its time-out.
+func (r *runner) timeout() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.live {
+		r.timedOut = true
+		r.cur.kill()
+	}
+}
+
+// interrupt stops the current run when it runs under the context whose
+// Done channel is done, which was cancelled.
+func (r *runner) interrupt(done <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.live && r.curDone == done {
+		r.cur.kill()
+	}
+}
+
+// hook makes ctx's cancellation stop the run that runs under it. The
+// hook stays for the next runs under the same context.
+func (r *runner) hook(ctx context.Context) {
+	done := ctx.Done()
+	if done == nil || done == r.hooked {
+		return
+	}
+	if r.unhook != nil {
+		r.unhook()
+	}
+	r.hooked = done
+	r.unhook = context.AfterFunc(ctx, func() { r.interrupt(done) })
 }
 
 // tailMax bounds the standard error kept from a probing run.
@@ -154,7 +214,15 @@ const tailMax = 4 << 10
 // A command that exits non-zero is not an error: the measurement says how
 // it ended. A command that cannot start or runs past its timeout is a
 // *startError.
+//
+// A run of a command whose streams are files (--output null, pipe or a
+// file) starts no goroutine and no timer, and allocates only its
+// measurement (see spawner and watchdog): at a run of true every 1 ms,
+// what rigor spends between the runs is what it costs.
 func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, capture bool) (*measurement, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	path, ok := r.paths[argv[0]]
 	if !ok {
 		var err error
@@ -198,14 +266,13 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 			stdout = out
 		}
 	}
-	// The process starts from os.StartProcess, its standard streams
-	// files: exec.Cmd costs about 20 µs more of this process's CPU per
-	// run, most of it (its environment) after the clock has started, and
-	// its Wait waits for the end of the output it copies, which a process
-	// the command left running in the background holds open. A writer
-	// that is not a file gets a pipe, copied from while the process runs
-	// and drained after it ends (see outPipe).
-	files := []*os.File{stdin, nil, nil}
+	// The process's standard streams are files: a writer that is not a
+	// file gets a pipe, copied from while the process runs and drained
+	// after it ends (see outPipe). exec.Cmd's Wait would wait for the end
+	// of the output it copies, which a process the command left running
+	// in the background holds open.
+	files := r.files[:]
+	files[0] = stdin
 	var pipes []*outPipe
 	for i, w := range []io.Writer{stdout, stderr} {
 		if f, ok := w.(*os.File); ok && f != nil {
@@ -228,56 +295,43 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 		files[i+1] = p.w
 		pipes = append(pipes, p)
 	}
-	attr := &os.ProcAttr{Env: r.env, Files: files, Sys: sysProcAttr()}
-	var (
-		mu       sync.Mutex
-		proc     *os.Process
-		reaped   bool
-		timedOut bool
-	)
-	stop := func(why bool) func() {
-		return func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if !reaped {
-				timedOut = timedOut || why
-				killGroup(proc)
-			}
-		}
-	}
+	r.hook(ctx)
 	floor := r.rss.floor()
 	t0 := time.Now()
-	p, err := os.StartProcess(path, argv, attr)
+	c, err := r.spawn.start(path, argv, files)
 	for _, pp := range pipes {
 		pp.w.Close() // the process has its own copy
 	}
+	clear(r.files[:])
 	if err != nil {
 		closePipes(pipes, 0)
 		return nil, &startError{reason: fmt.Sprintf("%s: %v", argv[0], unwrapStartError(err))}
 	}
-	mu.Lock()
-	proc = p
-	mu.Unlock()
-	if timeout > 0 {
-		r.dog.watch(t0.Add(timeout), stop(true))
+	r.mu.Lock()
+	r.cur, r.live, r.curDone, r.timedOut = c, true, ctx.Done(), false
+	if ctx.Err() != nil {
+		c.kill() // cancelled before the hook could see the child
 	}
-	unhook := context.AfterFunc(ctx, stop(false))
-	state, err := p.Wait()
-	wall := time.Since(t0)
-	mu.Lock()
-	reaped = true
-	mu.Unlock()
+	r.mu.Unlock()
+	if timeout > 0 {
+		r.dog.watch(t0.Add(timeout), r.onTimeout)
+	}
+	m := &measurement{rssFloor: floor}
+	err = c.wait(m)
+	m.wall = time.Since(t0)
+	r.mu.Lock()
+	r.live, r.curDone = false, nil
+	timedOut := r.timedOut
+	r.mu.Unlock()
 	if timeout > 0 {
 		r.dog.done()
 	}
-	unhook()
 	// The process has ended: what it left running in its process group
 	// is not waited for, nor its hold on a pipe beyond drainWait.
-	var left int
-	if err == nil && groupAlive(p.Pid) {
-		left = p.Pid
+	if err == nil && groupAlive(c.group()) {
+		m.group = c.group()
 	}
-	held := closePipes(pipes, drainWait)
+	m.heldOutput = closePipes(pipes, drainWait)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -287,9 +341,6 @@ func (r *runner) run(ctx context.Context, argv []string, timeout time.Duration, 
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", argv[0], err)
 	}
-	m := &measurement{wall: wall, state: state, exit: state.ExitCode(), rssFloor: floor, group: left, heldOutput: held}
-	m.user, m.sys, m.maxRSS = usage(state)
-	m.signal = signalName(state)
 	if tail != nil {
 		m.tail = tail.String()
 	}

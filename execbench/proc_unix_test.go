@@ -50,8 +50,8 @@ func TestRunnerPaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.exit != 3 || m.status() != "exit status 3" || m.state == nil {
-				t.Errorf("exit %d (%s), state %v; want exit status 3", m.exit, m.status(), m.state)
+			if m.exit != 3 || m.status() != "exit status 3" || m.usage.PID <= 0 {
+				t.Errorf("exit %d (%s), usage %+v; want exit status 3 and the pid", m.exit, m.status(), m.usage)
 			}
 			got := buf.String()
 			if !tc.inherit {

@@ -181,10 +181,8 @@ func (s *session) sample(ctx context.Context, u *unit, si, k int) error {
 	}
 	s.leftBehind(u, si, m)
 	if obs != nil {
-		if m != nil && s.cfg.ProcessStats != nil {
-			if ps := s.cfg.ProcessStats(m.state); ps != nil {
-				obs.AddProcess(ps)
-			}
+		if m != nil && s.cfg.ProcessStats {
+			obs.AddProcess(&m.usage)
 		}
 		obs.Pause()
 	}

@@ -489,11 +489,20 @@ func TestSleepVerdict(t *testing.T) {
 }
 
 // fakeObserver counts what it is told.
-type fakeObserver struct{ marks, procs, stops int }
+type fakeObserver struct {
+	marks, procs, stops int
+	pids                map[int]bool // of the processes added
+}
 
 func (f *fakeObserver) Mark(string, string, int)          { f.marks++ }
 func (f *fakeObserver) Pause()                            {}
-func (f *fakeObserver) AddProcess(*model.ProcessStats)    { f.procs++ }
+func (f *fakeObserver) AddProcess(ps *model.ProcessStats) {
+	f.procs++
+	if f.pids == nil {
+		f.pids = map[int]bool{}
+	}
+	f.pids[ps.PID] = true
+}
 func (f *fakeObserver) Observations() []model.Observation { return nil }
 func (f *fakeObserver) Stop() []model.Observation         { f.stops++; return nil }
 
@@ -502,12 +511,16 @@ func (f *fakeObserver) Stop() []model.Observation         { f.stops++; return ni
 func TestObserver(t *testing.T) {
 	obs := &fakeObserver{}
 	cfg := config(t, 3, h(), h())
-	cfg.Observer, cfg.ProcessStats = obs, func(*os.ProcessState) *model.ProcessStats { return &model.ProcessStats{} }
+	cfg.Observer, cfg.ProcessStats = obs, true
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if obs.marks != 6 || obs.procs != 6 || obs.stops != 1 {
 		t.Errorf("marks %d, processes %d, stops %d; want 6, 6, 1", obs.marks, obs.procs, obs.stops)
+	}
+	// Each run's own usage: six processes, none of them this one.
+	if len(obs.pids) != 6 || obs.pids[0] || obs.pids[os.Getpid()] {
+		t.Errorf("the processes added had pids %v, want 6 commands' own", obs.pids)
 	}
 	for _, lines := range [][]string{{""}, {h("-exit", "1")}} {
 		obs = &fakeObserver{}

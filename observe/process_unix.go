@@ -23,17 +23,24 @@ func ProcessStats(ps *os.ProcessState) *model.ProcessStats {
 	if !ok || ru == nil {
 		return nil
 	}
+	p := RusageStats(ps.Pid(), ru)
+	return &p
+}
+
+// RusageStats is ProcessStats from the rusage wait4 reported for process
+// pid, for a caller that reaps its processes itself.
+func RusageStats(pid int, ru *syscall.Rusage) model.ProcessStats {
 	p := fromRusage(ru)
-	p.PID = ps.Pid()
+	p.PID = pid
 	return p
 }
 
-func fromRusage(ru *syscall.Rusage) *model.ProcessStats {
+func fromRusage(ru *syscall.Rusage) model.ProcessStats {
 	rss := int64(ru.Maxrss)
 	if runtime.GOOS != "darwin" && runtime.GOOS != "ios" {
 		rss *= 1024 // kilobytes everywhere but Apple's systems
 	}
-	return &model.ProcessStats{
+	return model.ProcessStats{
 		UserSec:        float64(ru.Utime.Nano()) / 1e9,
 		SystemSec:      float64(ru.Stime.Nano()) / 1e9,
 		VoluntaryCtx:   int64(ru.Nvcsw),
@@ -48,7 +55,6 @@ func selfUsage() *model.ProcessStats {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return nil
 	}
-	p := fromRusage(&ru)
-	p.PID = os.Getpid()
-	return p
+	p := RusageStats(os.Getpid(), &ru)
+	return &p
 }

@@ -579,7 +579,7 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	}
 	env := observe.CaptureEnv(ctx)
 	cfg.Env = &env
-	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), observe.ProcessStats, observe.Annotate
+	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), true, observe.Annotate
 	cfg.Log = safeLines{s.err}
 	var bar *progressBar
 	if o.hf.progress() {
