@@ -494,8 +494,8 @@ type fakeObserver struct {
 	pids                map[int]bool // of the processes added
 }
 
-func (f *fakeObserver) Mark(string, string, int)          { f.marks++ }
-func (f *fakeObserver) Pause()                            {}
+func (f *fakeObserver) Mark(string, string, int) { f.marks++ }
+func (f *fakeObserver) Pause()                   {}
 func (f *fakeObserver) AddProcess(ps *model.ProcessStats) {
 	f.procs++
 	if f.pids == nil {
