@@ -163,3 +163,50 @@ func TestRunPipeOutputLeftover(t *testing.T) {
 		t.Errorf("run and close took %v: close waited for the background process", d)
 	}
 }
+
+// TestRunnerInterrupt: cancelling the context a run runs under stops it
+// and its process group at once, and so does a context cancelled before
+// the run; the hook one context left does not stop the runs under
+// another (the runner keeps one hook per context, not one per run).
+func TestRunnerInterrupt(t *testing.T) {
+	r, err := newRunner(&Config{Input: InputNull, Output: OutputNull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	for i := range 2 { // the second run under a new context: a new hook
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		t0 := time.Now()
+		_, err := r.run(ctx, []string{"sh", "-c", "sleep 3600 & " + helper + " -sleep 1h"}, time.Hour, false)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: err = %v, want context.Canceled", i, err)
+		}
+		if d := time.Since(t0); d > time.Minute {
+			t.Errorf("run %d stopped after %v", i, d)
+		}
+		if r.cur.pid <= 0 {
+			t.Fatalf("run %d: no child recorded", i)
+		}
+		// The whole group was killed, the background sleep too.
+		for j := 0; groupAlive(r.cur.pid) && j < 300; j++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if groupAlive(r.cur.pid) {
+			killPgid(r.cur.pid)
+			t.Errorf("run %d: its process group outlived the interrupt", i)
+		}
+	}
+	// Already cancelled: nothing starts.
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if m, err := r.run(done, []string{"true"}, time.Minute, false); !errors.Is(err, context.Canceled) || m != nil {
+		t.Errorf("under a cancelled context: %v, %v; want context.Canceled", m, err)
+	}
+	// Under another context, the runs go on: the cancelled contexts'
+	// hooks stop nothing else.
+	m, err := r.run(context.Background(), []string{helper, "-sleep", "200ms"}, time.Minute, false)
+	if err != nil || m.exit != 0 || m.wall < 200*time.Millisecond {
+		t.Errorf("after the interrupts: %+v, %v; want a run of 200ms that exits 0", m, err)
+	}
+}
