@@ -332,7 +332,7 @@ func (s *session) unclaim() {
 // writeJSON rewrites run.json atomically.
 func (s *session) writeJSON() error {
 	s.lastWrite = time.Now()
-	err := experiment.WriteRun(s.cfg.Out, experiment.RunFile, s.run)
+	err := writeRun(s.cfg.Out, experiment.RunFile, s.run)
 	s.writeCost = time.Since(s.lastWrite)
 	return err
 }
