@@ -155,4 +155,3 @@ func BenchmarkWriteRun(b *testing.B) {
 		})
 	}
 }
-
