@@ -2,8 +2,11 @@ package history
 
 import (
 	"cmp"
+	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -33,7 +36,7 @@ type burst struct {
 // alpha; it is then left out and the search starts again. So a series
 // without bursts shows one with probability at most alpha, for normal
 // results.
-func bursts(v []float64, maxLen, context int, alpha float64) ([]burst, []int) {
+func bursts(v []float64, maxLen, context int, alpha float64, memo *burstMemo) ([]burst, []int) {
 	kept := make([]int, len(v))
 	for i := range kept {
 		kept[i] = i
@@ -43,7 +46,7 @@ func bursts(v []float64, maxLen, context int, alpha float64) ([]burst, []int) {
 	}
 	var out []burst
 	for len(kept) >= 1+2*minSide {
-		lo, hi, p, ratio := strongestBurst(v, kept, maxLen, context, alpha)
+		lo, hi, p, ratio := strongestBurst(v, kept, maxLen, context, alpha, memo)
 		if !(p < alpha) {
 			break
 		}
@@ -56,38 +59,19 @@ func bursts(v []float64, maxLen, context int, alpha float64) ([]burst, []int) {
 
 // strongestBurst returns the run kept[lo:hi] of v most off its context,
 // its corrected p-value and its ratio (see bursts), when that p-value is
-// below alpha; otherwise p is 1.
-func strongestBurst(v []float64, kept []int, maxLen, context int, alpha float64) (lo, hi int, p, ratio float64) {
+// below alpha; otherwise p is 1. The runs are searched in blocks of
+// burstBlock starting points (see burstCandidates), kept in memo (when
+// not nil) by their values.
+func strongestBurst(v []float64, kept []int, maxLen, context int, alpha float64, memo *burstMemo) (lo, hi int, p, ratio float64) {
 	n := len(kept)
 	u := make([]float64, n)
 	for i, k := range kept {
 		u[i] = v[k]
 	}
-	// Relative values, so that the sums of squares keep their digits.
-	w := slices.Clone(u)
-	if med := stats.Median(u); med != 0 && !math.IsNaN(med) {
-		for i := range w {
-			w[i] = w[i]/med - 1
-		}
-	}
-	sum, sq := make([]float64, n+1), make([]float64, n+1)
-	for i, x := range w {
-		sum[i+1], sq[i+1] = sum[i]+x, sq[i]+x*x
-	}
-	part := func(a, b int) moments {
-		k := float64(b - a)
-		s := sum[b] - sum[a]
-		return moments{n: k, mean: s / k, ss: max(0, sq[b]-sq[a]-s*s/k)}
-	}
-	// The runs searched, i..i+l with enough context on both sides.
-	valid := func(i, l int) (c1, c2 int, ok bool) {
-		c1, c2 = max(0, i-context), min(n, i+l+context)
-		return c1, c2, i-c1 >= minSide && c2-(i+l) >= minSide
-	}
 	searched := 0
 	for l := 1; l <= maxLen; l++ {
 		for i := 0; i+l <= n; i++ {
-			if _, _, ok := valid(i, l); ok {
+			if _, _, ok := burstContext(i, l, n, context); ok {
 				searched++
 			}
 		}
@@ -100,24 +84,22 @@ func strongestBurst(v []float64, kept []int, maxLen, context int, alpha float64)
 	// below the normal quantile cannot pass: its p-value is not needed.
 	level := alpha / float64(searched)
 	z := distuv.UnitNormal.Quantile(1 - level/2)
+	var cands []burstRun
+	for s := 0; s < n; s += burstBlock {
+		cands = memo.candidates(u, s, min(n, s+burstBlock), maxLen, context, z, cands)
+	}
+	// In the order of a search by length, then start: the first of
+	// equally strong runs is kept.
+	slices.SortFunc(cands, func(a, b burstRun) int { return cmp.Or(cmp.Compare(a.l, b.l), cmp.Compare(a.i, b.i)) })
 	passes := func(t, df float64) bool { return math.Abs(t) > z && twoSided(t, df) < level }
 	best, bestStat := 1.0, -1.0
-	for l := 1; l <= maxLen; l++ {
-		for i := 0; i+l <= n; i++ {
-			c1, c2, ok := valid(i, l)
-			if !ok {
-				continue
-			}
-			b := part(i, i+l)
-			t1, df1 := pooledT(b, part(c1, i))
-			t2, df2 := pooledT(b, part(i+l, c2))
-			if !(t1*t2 > 0) || !passes(t1, df1) || !passes(t2, df2) {
-				continue
-			}
-			q, stat := max(twoSided(t1, df1), twoSided(t2, df2)), min(math.Abs(t1), math.Abs(t2))
-			if q < best || q == best && stat > bestStat {
-				best, bestStat, lo, hi = q, stat, i, i+l
-			}
+	for _, c := range cands {
+		if !passes(c.t1, c.df1) || !passes(c.t2, c.df2) {
+			continue
+		}
+		q, stat := max(twoSided(c.t1, c.df1), twoSided(c.t2, c.df2)), min(math.Abs(c.t1), math.Abs(c.t2))
+		if q < best || q == best && stat > bestStat {
+			best, bestStat, lo, hi = q, stat, c.i, c.i+c.l
 		}
 	}
 	if bestStat < 0 {
@@ -125,6 +107,137 @@ func strongestBurst(v []float64, kept []int, maxLen, context int, alpha float64)
 	}
 	around := append(slices.Clone(u[max(0, lo-context):lo]), u[hi:min(n, hi+context)]...)
 	return lo, hi, min(1, best*float64(searched)), stats.Median(u[lo:hi]) / stats.Median(around)
+}
+
+// burstContext returns the context u[c1:i] and u[i+l:c2] of the run
+// u[i:i+l] of n results, and whether the run is searched: at least
+// minSide results on either side.
+func burstContext(i, l, n, context int) (c1, c2 int, ok bool) {
+	c1, c2 = max(0, i-context), min(n, i+l+context)
+	return c1, c2, i-c1 >= minSide && c2-(i+l) >= minSide
+}
+
+// burstBlock is the number of starting points of the runs a block of
+// strongestBurst's search holds: a result added to a series of a
+// thousand changes the last block or two, of some 17.
+const burstBlock = 64
+
+// A burstRun is a run u[i:i+l] off its context in the same direction on
+// both sides, with the t statistics of the two sides.
+type burstRun struct {
+	i, l    int
+	t1, df1 float64
+	t2, df2 float64
+}
+
+// burstCandidates appends to cands the runs of u starting at s..e-1
+// whose t statistics on both sides have the same sign and pass z in
+// absolute value. The statistics are of the values u[a:b] alone, the
+// runs' contexts (a = max(0, s-context), b = min(len(u),
+// e-1+maxLen+context)): relative to their median, so that the sums of
+// squares keep their digits, the moments from sums over u[a:b]. So the
+// block's runs, their statistics bit for bit, depend on those values
+// and the block's place among them only.
+func burstCandidates(u []float64, s, e, maxLen, context int, z float64, cands []burstRun) []burstRun {
+	n := len(u)
+	a, b := max(0, s-context), min(n, e-1+maxLen+context)
+	w := slices.Clone(u[a:b])
+	if med := stats.Median(w); med != 0 && !math.IsNaN(med) {
+		for i := range w {
+			w[i] = w[i]/med - 1
+		}
+	}
+	sum, sq := make([]float64, len(w)+1), make([]float64, len(w)+1)
+	for i, x := range w {
+		sum[i+1], sq[i+1] = sum[i]+x, sq[i]+x*x
+	}
+	part := func(from, to int) moments {
+		from, to = from-a, to-a
+		k := float64(to - from)
+		s := sum[to] - sum[from]
+		return moments{n: k, mean: s / k, ss: max(0, sq[to]-sq[from]-s*s/k)}
+	}
+	for l := 1; l <= maxLen; l++ {
+		for i := s; i < e && i+l <= n; i++ {
+			c1, c2, ok := burstContext(i, l, n, context)
+			if !ok {
+				continue
+			}
+			r := part(i, i+l)
+			t1, df1 := pooledT(r, part(c1, i))
+			t2, df2 := pooledT(r, part(i+l, c2))
+			if t1*t2 > 0 && math.Abs(t1) > z && math.Abs(t2) > z {
+				cands = append(cands, burstRun{i: i, l: l, t1: t1, df1: df1, t2: t2, df2: df2})
+			}
+		}
+	}
+	return cands
+}
+
+// A burstMemo keeps the candidates of strongestBurst's blocks by their
+// values (a 128-bit hash of them: two seeds of hash/maphash), as a
+// windowMemo keeps E-divisive's windows. A nil burstMemo keeps nothing.
+type burstMemo struct {
+	mu     sync.Mutex
+	seeded bool
+	seeds  [2]maphash.Seed
+	blocks map[[2]uint64]burstBlockFound
+}
+
+// burstBlockFound is a block's candidates at the level z: the same at
+// any larger z, once those below it are dropped.
+type burstBlockFound struct {
+	z    float64
+	runs []burstRun // starting at offsets from the block's first point
+}
+
+// candidates is burstCandidates(u, s, e, maxLen, context, z, cands),
+// kept.
+func (m *burstMemo) candidates(u []float64, s, e, maxLen, context int, z float64, cands []burstRun) []burstRun {
+	if m == nil {
+		return burstCandidates(u, s, e, maxLen, context, z, cands)
+	}
+	n := len(u)
+	a, b := max(0, s-context), min(n, e-1+maxLen+context)
+	m.mu.Lock()
+	if !m.seeded {
+		m.seeds, m.seeded = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true
+	}
+	seeds := m.seeds
+	m.mu.Unlock()
+	// The key: the block's place among the values, the search's
+	// lengths, and the values (a run's context is clipped to them, as to
+	// the series).
+	buf := make([]byte, 8*(4+b-a))
+	for j, x := range []uint64{uint64(s - a), uint64(e - s), uint64(maxLen), uint64(context)} {
+		binary.LittleEndian.PutUint64(buf[8*j:], x)
+	}
+	for j, x := range u[a:b] {
+		binary.LittleEndian.PutUint64(buf[8*(4+j):], math.Float64bits(x))
+	}
+	key := [2]uint64{maphash.Bytes(seeds[0], buf), maphash.Bytes(seeds[1], buf)}
+	m.mu.Lock()
+	found, ok := m.blocks[key]
+	m.mu.Unlock()
+	if !ok || found.z > z {
+		found = burstBlockFound{z: z, runs: burstCandidates(u, s, e, maxLen, context, z, nil)}
+		for i := range found.runs {
+			found.runs[i].i -= s
+		}
+		m.mu.Lock()
+		if m.blocks == nil || len(m.blocks) >= maxWindows {
+			m.blocks = map[[2]uint64]burstBlockFound{}
+		}
+		m.blocks[key] = found
+		m.mu.Unlock()
+	}
+	for _, r := range found.runs {
+		if math.Abs(r.t1) > z && math.Abs(r.t2) > z {
+			r.i += s
+			cands = append(cands, r)
+		}
+	}
+	return cands
 }
 
 // moments are a run's count, mean and sum of squared deviations.

@@ -41,21 +41,30 @@ const minSide = 2
 // maximum of the t statistics themselves: it is tight for small p, and
 // conservative for large ones.
 func scanP(m int, t float64) float64 {
+	p, _ := scanPBelow(m, t, 1)
+	return p
+}
+
+// scanPBelow is scanP(m, t) when that is below level, and below reports
+// so. Otherwise below is false and p is at least level, but the sum of
+// the bound's terms stopped there (the rest of them, one integral each,
+// would not change that p is not below level).
+func scanPBelow(m int, t, level float64) (p float64, below bool) {
 	lo, hi := minSide, m-minSide // splits k = lo..hi
 	if hi < lo || math.IsNaN(t) {
-		return 1
+		return 1, 1 < level
 	}
 	t = math.Abs(t)
 	if math.IsInf(t, 1) {
-		return 0
+		return 0, 0 < level
 	}
 	df := float64(m - 2)
-	p := 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t)
+	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t)
 	if p >= 1 {
-		return 1
+		return 1, 1 < level
 	}
 	if p == 0 {
-		return 0
+		return 0, 0 < level
 	}
 	r := t / math.Sqrt(df+t*t)
 	bound := p
@@ -71,10 +80,14 @@ func scanP(m int, t float64) float64 {
 		}
 		bound += term
 		if bound >= 1 {
-			return 1
+			return 1, 1 < level
+		}
+		if bound >= level {
+			// The terms are not negative.
+			return bound, false
 		}
 	}
-	return min(1, bound)
+	return min(1, bound), min(1, bound) < level
 }
 
 // neighbourAngle is the angle between the directions of the splits k and

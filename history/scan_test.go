@@ -98,3 +98,30 @@ func TestScanP(t *testing.T) {
 		t.Errorf("4 results, t 3: p %v, want the 2-df t-test's %v", p, want)
 	}
 }
+
+// TestScanPBelow: scanPBelow is scanP, bit for bit, where scanP is below
+// the level, and says that it is not otherwise (its sum stopped early).
+func TestScanPBelow(t *testing.T) {
+	stopped := 0
+	for _, m := range []int{3, 4, 5, 10, 50, 400} {
+		for _, tt := range []float64{0, 1, 2.5, 3, 3.5, 4, 5, 8, math.Inf(1), math.NaN()} {
+			want := scanP(m, tt)
+			for _, level := range []float64{1e-6, 0.001, 0.01, 0.05, 1} {
+				p, below := scanPBelow(m, tt, level)
+				switch {
+				case below != (want < level):
+					t.Errorf("scanPBelow(%d, %g, %g) below %v; scanP %g", m, tt, level, below, want)
+				case below && math.Float64bits(p) != math.Float64bits(want):
+					t.Errorf("scanPBelow(%d, %g, %g) = %g, scanP %g", m, tt, level, p, want)
+				case !below && !(p >= level):
+					t.Errorf("scanPBelow(%d, %g, %g) = %g, not below and not at least the level", m, tt, level, p)
+				case !below && p < want:
+					stopped++
+				}
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("no sum stopped early")
+	}
+}

@@ -202,16 +202,25 @@ func AnalyzeSteps(series []*Series, opts Options) *Analysis {
 // once; it keeps up to about 100,000 windows.
 type Analyzer struct {
 	windows windowMemo
+	bursts  burstMemo
 }
 
 // AnalyzeSteps is AnalyzeSteps(series, opts), reusing the windows kept.
 func (a *Analyzer) AnalyzeSteps(series []*Series, opts Options) *Analysis {
-	return analyze(series, opts, false, &a.windows)
+	return analyze(series, opts, false, a)
 }
 
-// analyze is Analyze, with the newest results checked when newest, the
-// windows kept in memo (when not nil).
-func analyze(series []*Series, opts Options, newest bool, memo *windowMemo) *Analysis {
+// memos returns what a keeps, nil for a nil a.
+func (a *Analyzer) memos() (*windowMemo, *burstMemo) {
+	if a == nil {
+		return nil, nil
+	}
+	return &a.windows, &a.bursts
+}
+
+// analyze is Analyze, with the newest results checked when newest, what
+// the searches found kept in memo (when not nil).
+func analyze(series []*Series, opts Options, newest bool, memo *Analyzer) *Analysis {
 	opts = opts.withDefaults()
 	out := &Analysis{Options: opts}
 	for _, s := range series {
@@ -247,7 +256,8 @@ type seriesResult struct {
 }
 
 // analyzeSeries is Analyze of one series.
-func analyzeSeries(s *Series, opts Options, memo *windowMemo) seriesResult {
+func analyzeSeries(s *Series, opts Options, a *Analyzer) seriesResult {
+	memo, bmemo := a.memos()
 	v := s.Values()
 	var r seriesResult
 	r.kept = make([]int, 0, len(v))
@@ -264,7 +274,7 @@ func analyzeSeries(s *Series, opts Options, memo *windowMemo) seriesResult {
 		}
 		return r
 	}
-	runs, kept := bursts(v, opts.Transient, opts.WindowLen/2, opts.MaxPValue)
+	runs, kept := bursts(v, opts.Transient, opts.WindowLen/2, opts.MaxPValue, bmemo)
 	r.kept = kept
 	for _, b := range runs {
 		tr := Transient{Series: s, From: b.from, To: b.to, Ratio: b.ratio, P: b.p, Regression: worse(s, b.ratio)}
@@ -339,7 +349,11 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 				continue
 			}
 			t := splitT(u, a, c.Index, b)
-			p := scanP(b-a, t)
+			// Only a p-value below the level can be admitted.
+			p, below := scanPBelow(b-a, t, opts.MaxPValue)
+			if !below {
+				continue
+			}
 			if p < bestP || p == bestP && math.Abs(t) > bestT {
 				best, bestP, bestT = c.Index, p, math.Abs(t)
 			}
@@ -362,17 +376,31 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 	// interval of its medians' ratio holds 1 (a difference of means that
 	// the medians do not show is a few unusual results in a short
 	// segment, not a step).
+	// A change whose neighbours a round did not move has the p-value
+	// and ratio of the round before.
+	type segments struct{ start, index, end int }
+	type tested struct {
+		p     float64
+		ratio stats.Interval
+	}
+	known := map[segments]tested{}
 	for len(cps) > 0 {
 		ivs := intervals(cps, len(u))
 		ps, qs, ratios = make([]float64, len(cps)), make([]float64, len(cps)), make([]stats.Interval, len(cps))
 		weakest, unseen := 0, -1
 		for i, c := range cps {
-			ps[i] = scanP(ivs[i+1].end-ivs[i].start, splitT(u, ivs[i].start, c.Index, ivs[i+1].end))
+			seg := segments{ivs[i].start, c.Index, ivs[i+1].end}
+			k, ok := known[seg]
+			if !ok {
+				k.p = scanP(seg.end-seg.start, splitT(u, seg.start, seg.index, seg.end))
+				k.ratio = boot.MedianRatio(u[seg.start:seg.index], u[seg.index:seg.end])
+				known[seg] = k
+			}
+			ps[i], ratios[i] = k.p, k.ratio
 			qs[i] = max(ps[i], admitted[c.Index])
 			if ps[i] > ps[weakest] {
 				weakest = i
 			}
-			ratios[i] = boot.MedianRatio(u[ivs[i].start:c.Index], u[c.Index:ivs[i+1].end])
 			if r := ratios[i]; unseen < 0 && !(r.Lo > 1 || r.Hi < 1) {
 				unseen = i
 			}
