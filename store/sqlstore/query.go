@@ -328,9 +328,12 @@ func (s *sqlStore) eachSummary(ctx context.Context, f Filter, fn func(*Point) er
 	}
 	if f.AfterRun != 0 {
 		// The runs' metrics first, through metrics' (run_id, ...) key:
-		// the range of the medians to read.
+		// the range of the medians to read. (+id: SQLite reads min(id)
+		// in the order of ids, every metric of the runs before AfterRun
+		// until the first after it, 150,000 rows and 50-100 ms of a
+		// history of 1,000 runs of 50 benchmarks.)
 		mc.add("run_id > $%d", f.AfterRun)
-		mc.add("metric_id >= (SELECT min(id) FROM metrics WHERE run_id > $%d)", f.AfterRun)
+		mc.add("metric_id >= (SELECT min(+id) FROM metrics WHERE run_id > $%d)", f.AfterRun)
 	}
 	if f.ThroughRun != 0 {
 		mc.add("run_id <= $%d", f.ThroughRun)
