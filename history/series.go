@@ -341,6 +341,10 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 	// p-value corrected for the search within the stretch, splits it
 	// when that is below the level; then each part in turn.
 	admitted := map[int]float64{}
+	// The p-values of splits u[start:index], u[index:end] computed, for
+	// the rounds below (a split that admission found below the level).
+	type segments struct{ start, index, end int }
+	pOf := map[segments]float64{}
 	var visit func(a, b int, parent float64)
 	visit = func(a, b int, parent float64) {
 		best, bestP, bestT := -1, 1.0, 0.0
@@ -354,6 +358,7 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 			if !below {
 				continue
 			}
+			pOf[segments{a, c.Index, b}] = p
 			if p < bestP || p == bestP && math.Abs(t) > bestT {
 				best, bestP, bestT = c.Index, p, math.Abs(t)
 			}
@@ -378,25 +383,24 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 	// segment, not a step).
 	// A change whose neighbours a round did not move has the p-value
 	// and ratio of the round before.
-	type segments struct{ start, index, end int }
-	type tested struct {
-		p     float64
-		ratio stats.Interval
-	}
-	known := map[segments]tested{}
+	ratioOf := map[segments]stats.Interval{}
 	for len(cps) > 0 {
 		ivs := intervals(cps, len(u))
 		ps, qs, ratios = make([]float64, len(cps)), make([]float64, len(cps)), make([]stats.Interval, len(cps))
 		weakest, unseen := 0, -1
 		for i, c := range cps {
 			seg := segments{ivs[i].start, c.Index, ivs[i+1].end}
-			k, ok := known[seg]
+			p, ok := pOf[seg]
 			if !ok {
-				k.p = scanP(seg.end-seg.start, splitT(u, seg.start, seg.index, seg.end))
-				k.ratio = boot.MedianRatio(u[seg.start:seg.index], u[seg.index:seg.end])
-				known[seg] = k
+				p = scanP(seg.end-seg.start, splitT(u, seg.start, seg.index, seg.end))
+				pOf[seg] = p
 			}
-			ps[i], ratios[i] = k.p, k.ratio
+			r, ok := ratioOf[seg]
+			if !ok {
+				r = boot.MedianRatio(u[seg.start:seg.index], u[seg.index:seg.end])
+				ratioOf[seg] = r
+			}
+			ps[i], ratios[i] = p, r
 			qs[i] = max(ps[i], admitted[c.Index])
 			if ps[i] > ps[weakest] {
 				weakest = i
