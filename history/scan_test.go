@@ -125,3 +125,19 @@ func TestScanPBelow(t *testing.T) {
 		t.Error("no sum stopped early")
 	}
 }
+
+// TestScanPMonotone: scanP does not grow with |t| for a given m, on a
+// fine grid (calibrated's admission takes the largest |t| of a stretch
+// for its smallest p-value).
+func TestScanPMonotone(t *testing.T) {
+	for _, m := range []int{4, 5, 7, 20, 100, 400} {
+		last := 1.0
+		for tt := 0.0; tt <= 12; tt += 0.05 {
+			p := scanP(m, tt)
+			if p > last {
+				t.Errorf("m %d: scanP(%.2f) = %g > scanP(%.2f) = %g", m, tt, p, tt-0.05, last)
+			}
+			last = p
+		}
+	}
+}

@@ -347,25 +347,27 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 	pOf := map[segments]float64{}
 	var visit func(a, b int, parent float64)
 	visit = func(a, b int, parent float64) {
-		best, bestP, bestT := -1, 1.0, 0.0
+		// The splits of u[a:b] share scanP's m, so the smallest p-value
+		// is that of the largest |t| (scanP is not increasing in |t|): the
+		// first of the largest, as the first of equal p-values.
+		best, bestT := -1, 0.0
 		for _, c := range cands {
 			if c.Index-a < minSide || b-c.Index < minSide {
 				continue
 			}
-			t := splitT(u, a, c.Index, b)
-			// Only a p-value below the level can be admitted.
-			p, below := scanPBelow(b-a, t, opts.MaxPValue)
-			if !below {
-				continue
-			}
-			pOf[segments{a, c.Index, b}] = p
-			if p < bestP || p == bestP && math.Abs(t) > bestT {
-				best, bestP, bestT = c.Index, p, math.Abs(t)
+			if t := math.Abs(splitT(u, a, c.Index, b)); t > bestT {
+				best, bestT = c.Index, t
 			}
 		}
-		if best < 0 || !(bestP < opts.MaxPValue) {
+		if best < 0 {
 			return
 		}
+		// Only a p-value below the level can be admitted.
+		bestP, below := scanPBelow(b-a, bestT, opts.MaxPValue)
+		if !below {
+			return
+		}
+		pOf[segments{a, best, b}] = bestP
 		admitted[best] = max(parent, bestP)
 		visit(a, best, admitted[best])
 		visit(best, b, admitted[best])
