@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rigorbench/rigor/history"
@@ -37,6 +38,12 @@ type keptSeries struct {
 	// the analysis reads every point's, and one allocation a point
 	// scattered them over the heap (a cache miss each).
 	medians []float64
+	// extended is set when a later set took the series to append to in
+	// place, past the points this one holds (its slices' lengths).
+	extended atomic.Bool
+	// shared is set while the slices are those of the set before, by
+	// extended's claim: sorting them must copy them first.
+	shared bool
 }
 
 // add puts p in its series, copied first if it is base's (kept).
@@ -49,10 +56,17 @@ func (set *seriesSet) add(p *sqlstore.Point, base *seriesSet, touched map[*keptS
 		set.byKey[k] = ks
 		set.order = append(set.order, ks)
 	case !touched[ks] && base != nil && base.byKey[k] == ks:
-		// Clipped: an append of the copy must not write where another
-		// copy of ks could.
-		c := &keptSeries{s: ks.s, recorded: slices.Clone(ks.recorded), medians: slices.Clip(ks.medians)}
-		c.s.Points = slices.Clone(ks.s.Points)
+		var c *keptSeries
+		if ks.extended.CompareAndSwap(false, true) {
+			// The first set after base appends past base's points in
+			// place: base's readers see their slices' lengths only.
+			c = &keptSeries{s: ks.s, recorded: ks.recorded, medians: ks.medians, shared: true}
+		} else {
+			// Clipped: an append of the copy must not write where
+			// another copy of ks could.
+			c = &keptSeries{s: ks.s, recorded: slices.Clone(ks.recorded), medians: slices.Clip(ks.medians)}
+			c.s.Points = slices.Clone(ks.s.Points)
+		}
 		set.byKey[k] = c
 		set.order[slices.Index(set.order, ks)] = c
 		ks = c
@@ -151,6 +165,11 @@ func (c *seriesSets) read(ctx context.Context, st sqlstore.Store, f filter, sf s
 	for ks := range touched {
 		// Mostly in order already (a new run is mostly the newest).
 		if b := (byTime{ks}); !sort.IsSorted(b) {
+			if ks.shared {
+				// Not in place: base's points are among them.
+				ks.s.Points, ks.recorded = slices.Clone(ks.s.Points), slices.Clone(ks.recorded)
+				ks.shared = false
+			}
 			sort.Stable(b)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -750,8 +751,21 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 			t.Errorf("series %s of %d points: copied %v (%d points after); want only Work's copied, with its new point", ks.s.Benchmark, len(ks.s.Points), copied, len(after[k].s.Points))
 		}
 	}
+	// A set read before stays as it was while the next appends to its
+	// series' arrays in place (and sorts a copy, for a run older than
+	// the others).
+	prev := kept()
+	snapshot := map[string][]history.Point{}
+	for k, ks := range prev {
+		snapshot[k] = slices.Clone(ks.s.Points)
+	}
 	record("example.com/s", t0.Add(-24*time.Hour), "Work", `<script>alert(1)</script>`)
 	same("a run older than every other")
+	for k, ks := range prev {
+		if !reflect.DeepEqual(ks.s.Points, snapshot[k]) {
+			t.Errorf("series %s: the set read before changed when the next was read", ks.s.Benchmark)
+		}
+	}
 	record("example.com/s", t0.Add(50*time.Hour), "Work", "New")
 	same("a new benchmark")
 	record("example.com/other", t0.Add(51*time.Hour), "Work")
