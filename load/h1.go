@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -74,8 +75,10 @@ func (c *h1Client) Do(ctx context.Context) Outcome {
 		out.Bytes += n
 		if err != nil {
 			c.drop()
-			if reused && attempt == 0 && n == 0 && c.t.retry && errors.Is(err, io.EOF) {
-				continue // closed before it read the request: safe to resend
+			if reused && attempt == 0 && n == 0 && c.t.retry && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+				// Closed before it read the request, or reset as it
+				// closed with the request unread: safe to resend.
+				continue
 			}
 			if errors.Is(err, errProtocol) {
 				out.Class = ClassProtocol
@@ -165,11 +168,121 @@ func netClass(err error, fallback string) string {
 	return fallback
 }
 
+// respHead is what a response's status line and headers say about it.
+type respHead struct {
+	status        int
+	contentLength int64 // -1 when not given
+	chunked       bool
+	keepAlive     bool
+}
+
+// statusLine parses a status line ("HTTP/1.1 200 OK\r\n") into h,
+// resetting what the headers will say.
+func (h *respHead) statusLine(line []byte) error {
+	// "HTTP/1.1 200 OK": the status code is bytes 9..12.
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' || (line[7] != '0' && line[7] != '1') {
+		return errProtocol
+	}
+	status := 0
+	for _, ch := range line[9:12] {
+		if ch < '0' || ch > '9' {
+			return errProtocol
+		}
+		status = status*10 + int(ch-'0')
+	}
+	if status < 100 || len(line) > 12 && line[12] != ' ' && line[12] != '\r' && line[12] != '\n' {
+		return errProtocol
+	}
+	*h = respHead{status: status, contentLength: -1, keepAlive: line[7] == '1'}
+	return nil
+}
+
+// header parses one header line into h; end reports the empty line that
+// ends the headers.
+func (h *respHead) header(line []byte) (end bool, err error) {
+	line = trimCRLF(line)
+	if len(line) == 0 {
+		return true, nil
+	}
+	colon := bytes.IndexByte(line, ':')
+	if colon <= 0 {
+		return false, errProtocol
+	}
+	name, value := line[:colon], bytes.TrimSpace(line[colon+1:])
+	switch {
+	case asciiEqualFold(name, "content-length"):
+		v, ok := parseUint(value)
+		if !ok || h.contentLength >= 0 && h.contentLength != v {
+			return false, errProtocol
+		}
+		h.contentLength = v
+	case asciiEqualFold(name, "transfer-encoding"):
+		// Chunked must be the last coding; anything else is read until
+		// the connection closes.
+		last := value
+		if i := bytes.LastIndexByte(value, ','); i >= 0 {
+			last = bytes.TrimSpace(value[i+1:])
+		}
+		h.chunked = asciiEqualFold(last, "chunked")
+		if !h.chunked {
+			h.contentLength = -1
+			h.keepAlive = false
+		}
+	case asciiEqualFold(name, "connection"):
+		if containsToken(value, "close") {
+			h.keepAlive = false
+		} else if containsToken(value, "keep-alive") {
+			h.keepAlive = true
+		}
+	}
+	return false, nil
+}
+
+// interim reports a 1xx response that a final one follows.
+func (h *respHead) interim() bool { return h.status < 200 && h.status != 101 }
+
+// How a final response's body is delimited.
+const (
+	bodyNone    = iota // no body
+	bodyChunked        // chunked transfer coding
+	bodyLength         // Content-Length bytes
+	bodyToClose        // until the server closes the connection
+)
+
+// body says how the body that follows h is delimited, and clears
+// keepAlive for a body read to the connection's close and for 101. head
+// is true for a response to HEAD.
+func (h *respHead) body(head bool) int {
+	switch {
+	case head || h.status == 204 || h.status == 304 || h.status == 101:
+		if h.status == 101 {
+			h.keepAlive = false
+		}
+		return bodyNone
+	case h.chunked:
+		return bodyChunked
+	case h.contentLength >= 0:
+		return bodyLength
+	}
+	h.keepAlive = false
+	return bodyToClose
+}
+
+// chunkSize parses a chunk-size line, extensions and all.
+func chunkSize(line []byte) (int64, bool) {
+	line = trimCRLF(line)
+	if i := bytes.IndexByte(line, ';'); i >= 0 {
+		line = line[:i]
+	}
+	return parseHex(bytes.TrimSpace(line))
+}
+
 // readResponse reads one HTTP/1.x response from br, discarding its body.
 // It returns the final status (after any 1xx), the number of bytes read,
 // and whether the connection may carry another request. head is true for
 // a response to HEAD, which has no body whatever its headers say.
 func readResponse(br *bufio.Reader, head bool) (status int, n int64, keepAlive bool, err error) {
+	var h respHead
 	for {
 		line, err := br.ReadSlice('\n')
 		n += int64(len(line))
@@ -179,85 +292,38 @@ func readResponse(br *bufio.Reader, head bool) (status int, n int64, keepAlive b
 			}
 			return 0, n, false, err
 		}
-		// "HTTP/1.1 200 OK": the status code is bytes 9..12.
-		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' || (line[7] != '0' && line[7] != '1') {
-			return 0, n, false, errProtocol
+		if err := h.statusLine(line); err != nil {
+			return 0, n, false, err
 		}
-		status = 0
-		for _, ch := range line[9:12] {
-			if ch < '0' || ch > '9' {
-				return 0, n, false, errProtocol
-			}
-			status = status*10 + int(ch-'0')
-		}
-		if status < 100 || len(line) > 12 && line[12] != ' ' && line[12] != '\r' && line[12] != '\n' {
-			return 0, n, false, errProtocol
-		}
-		keepAlive = line[7] == '1'
-
-		contentLength := int64(-1)
-		chunked := false
 		for {
-			h, err := br.ReadSlice('\n')
-			n += int64(len(h))
+			line, err := br.ReadSlice('\n')
+			n += int64(len(line))
 			if err != nil {
 				if err == bufio.ErrBufferFull || err == io.EOF {
 					err = errProtocol
 				}
 				return 0, n, false, err
 			}
-			h = trimCRLF(h)
-			if len(h) == 0 {
+			end, err := h.header(line)
+			if err != nil {
+				return 0, n, false, err
+			}
+			if end {
 				break
 			}
-			colon := bytes.IndexByte(h, ':')
-			if colon <= 0 {
-				return 0, n, false, errProtocol
-			}
-			name, value := h[:colon], bytes.TrimSpace(h[colon+1:])
-			switch {
-			case asciiEqualFold(name, "content-length"):
-				v, ok := parseUint(value)
-				if !ok || contentLength >= 0 && contentLength != v {
-					return 0, n, false, errProtocol
-				}
-				contentLength = v
-			case asciiEqualFold(name, "transfer-encoding"):
-				// Chunked must be the last coding; anything else is
-				// read until the connection closes.
-				last := value
-				if i := bytes.LastIndexByte(value, ','); i >= 0 {
-					last = bytes.TrimSpace(value[i+1:])
-				}
-				chunked = asciiEqualFold(last, "chunked")
-				if !chunked {
-					contentLength = -1
-					keepAlive = false
-				}
-			case asciiEqualFold(name, "connection"):
-				if containsToken(value, "close") {
-					keepAlive = false
-				} else if containsToken(value, "keep-alive") {
-					keepAlive = true
-				}
-			}
 		}
-		if status < 200 && status != 101 {
+		if h.interim() {
 			continue // an interim response: the final one follows
 		}
-		switch {
-		case head || status == 204 || status == 304 || status == 101:
-			if status == 101 {
-				keepAlive = false
-			}
-		case chunked:
+		switch h.body(head) {
+		case bodyChunked:
 			m, err := discardChunked(br)
 			n += m
 			if err != nil {
 				return 0, n, false, err
 			}
-		case contentLength >= 0:
-			m, err := br.Discard(int(contentLength))
+		case bodyLength:
+			m, err := br.Discard(int(h.contentLength))
 			n += int64(m)
 			if err != nil {
 				if err == io.EOF {
@@ -265,16 +331,14 @@ func readResponse(br *bufio.Reader, head bool) (status int, n int64, keepAlive b
 				}
 				return 0, n, false, err
 			}
-		default:
-			// No length: the body ends when the server closes.
+		case bodyToClose:
 			m, err := io.Copy(io.Discard, br)
 			n += m
 			if err != nil {
 				return 0, n, false, err
 			}
-			keepAlive = false
 		}
-		return status, n, keepAlive, nil
+		return h.status, n, h.keepAlive, nil
 	}
 }
 
@@ -290,11 +354,7 @@ func discardChunked(br *bufio.Reader) (int64, error) {
 			}
 			return n, err
 		}
-		line = trimCRLF(line)
-		if i := bytes.IndexByte(line, ';'); i >= 0 {
-			line = line[:i]
-		}
-		size, ok := parseHex(bytes.TrimSpace(line))
+		size, ok := chunkSize(line)
 		if !ok {
 			return n, errProtocol
 		}

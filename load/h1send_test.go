@@ -65,6 +65,16 @@ func scriptedServer(t *testing.T, serve func(n int, c net.Conn, br *bufio.Reader
 
 const okResponse = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
+// resetOnNext waits for the next request on c and resets the connection
+// (SO_LINGER 0), as a server closing a connection with a request unread
+// does: the client's read fails with ECONNRESET, not EOF.
+func resetOnNext(c net.Conn) bool {
+	var b [1]byte
+	c.Read(b[:])
+	c.(*net.TCPConn).SetLinger(0)
+	return false
+}
+
 // The client's exchanges through its raw send path and around it: a kept
 // connection, a stale one retried, Connection: close, a request too large
 // to send raw, a response later than the timeout, and a request abandoned
@@ -91,6 +101,9 @@ func TestH1ClientExchanges(t *testing.T) {
 		// The server closes after each response without saying so: the
 		// next request finds the connection stale and is sent again.
 		{name: "stale connection", serve: answer(okResponse, func(net.Conn) bool { return false }), requests: 4, conns: 4},
+		// The server resets the connection when the next request
+		// arrives (closing with it unread): sent again, as a stale one.
+		{name: "reset as the next request arrives", serve: answer(okResponse, resetOnNext), requests: 4, conns: 4},
 		{name: "connection close", serve: answer("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", func(net.Conn) bool { return false }), requests: 3, conns: 3},
 		{name: "a body too large to send raw", serve: answer(okResponse, nil), body: 3 * maxRawSend, requests: 3, conns: 1},
 		{name: "chunked", serve: answer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", nil), requests: 3, conns: 1},

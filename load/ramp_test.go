@@ -58,98 +58,102 @@ func errorCount(s model.RampStep, class string) int64 {
 // A handler that fails every other request: the failures are reported by
 // class, and throughput and latency count only the successes.
 func TestRampHTTPHalfErrors(t *testing.T) {
-	var n atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1)%2 == 0 {
-			http.Error(w, "boom", http.StatusInternalServerError)
-			return
+	bothLoops(t, func(t *testing.T) {
+		var n atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1)%2 == 0 {
+				http.Error(w, "boom", http.StatusInternalServerError)
+				return
+			}
+			w.Write([]byte("ok"))
+		}))
+		defer srv.Close()
+		target, err := NewHTTP(HTTP{URL: srv.URL + "/x?y=1", Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
 		}
-		w.Write([]byte("ok"))
-	}))
-	defer srv.Close()
-	target, err := NewHTTP(HTTP{URL: srv.URL + "/x?y=1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rampEnough(t, target, Config{Concurrency: []int{2}, Warmup: testWarmup, Duration: testDuration}, 20)
-	if len(r.Steps) != 1 {
-		t.Fatalf("%d steps, want 1", len(r.Steps))
-	}
-	s := r.Steps[0]
-	if s.Requests < 20 {
-		t.Fatalf("only %d requests completed in %v", s.Requests, s.Duration)
-	}
-	if len(s.Errors) != 1 || s.Errors[0].Class != "status 500" {
-		t.Fatalf("errors = %+v, want only status 500", s.Errors)
-	}
-	failed := s.Errors[0].Count
-	if s.Successes+failed != s.Requests {
-		t.Errorf("successes %d + failures %d != requests %d", s.Successes, failed, s.Requests)
-	}
-	// The server alternates, so about half of those in the window failed.
-	if math.Abs(float64(failed)/float64(s.Requests)-0.5) > 0.05 {
-		t.Errorf("%d of %d failed, want about half", failed, s.Requests)
-	}
-	if math.Abs(s.ErrorRate-float64(failed)/float64(s.Requests)) > 1e-12 {
-		t.Errorf("error rate %v, want %d/%d", s.ErrorRate, failed, s.Requests)
-	}
-	if want := float64(s.Successes) / s.Duration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
-		t.Errorf("throughput %v, want successes/duration = %v", s.Throughput, want)
-	}
-	// Closed loop: the latency holds the successes and the requests still
-	// in flight at the window's end, at most one per worker.
-	if s.Latency.Count != s.Successes+s.InFlight || s.InFlight > 2 {
-		t.Errorf("latency histogram holds %d requests, want the %d successes and the %d in flight (at most 2)", s.Latency.Count, s.Successes, s.InFlight)
-	}
-	if s.ErrorLatency == nil || s.ErrorLatency.Count != failed {
-		t.Errorf("error latency = %+v, want %d failures", s.ErrorLatency, failed)
-	}
-	if s.BytesPerSec <= 0 {
-		t.Errorf("bytes/s = %v", s.BytesPerSec)
-	}
-	if s.Offered != s.Achieved || s.Achieved != float64(s.Requests)/s.Duration.Seconds() {
-		t.Errorf("closed loop: offered %v, achieved %v, want both requests/duration", s.Offered, s.Achieved)
-	}
+		r := rampEnough(t, target, Config{Concurrency: []int{2}, Warmup: testWarmup, Duration: testDuration}, 20)
+		if len(r.Steps) != 1 {
+			t.Fatalf("%d steps, want 1", len(r.Steps))
+		}
+		s := r.Steps[0]
+		if s.Requests < 20 {
+			t.Fatalf("only %d requests completed in %v", s.Requests, s.Duration)
+		}
+		if len(s.Errors) != 1 || s.Errors[0].Class != "status 500" {
+			t.Fatalf("errors = %+v, want only status 500", s.Errors)
+		}
+		failed := s.Errors[0].Count
+		if s.Successes+failed != s.Requests {
+			t.Errorf("successes %d + failures %d != requests %d", s.Successes, failed, s.Requests)
+		}
+		// The server alternates, so about half of those in the window failed.
+		if math.Abs(float64(failed)/float64(s.Requests)-0.5) > 0.05 {
+			t.Errorf("%d of %d failed, want about half", failed, s.Requests)
+		}
+		if math.Abs(s.ErrorRate-float64(failed)/float64(s.Requests)) > 1e-12 {
+			t.Errorf("error rate %v, want %d/%d", s.ErrorRate, failed, s.Requests)
+		}
+		if want := float64(s.Successes) / s.Duration.Seconds(); math.Abs(s.Throughput-want) > 1e-9*want {
+			t.Errorf("throughput %v, want successes/duration = %v", s.Throughput, want)
+		}
+		// Closed loop: the latency holds the successes and the requests still
+		// in flight at the window's end, at most one per worker.
+		if s.Latency.Count != s.Successes+s.InFlight || s.InFlight > 2 {
+			t.Errorf("latency histogram holds %d requests, want the %d successes and the %d in flight (at most 2)", s.Latency.Count, s.Successes, s.InFlight)
+		}
+		if s.ErrorLatency == nil || s.ErrorLatency.Count != failed {
+			t.Errorf("error latency = %+v, want %d failures", s.ErrorLatency, failed)
+		}
+		if s.BytesPerSec <= 0 {
+			t.Errorf("bytes/s = %v", s.BytesPerSec)
+		}
+		if s.Offered != s.Achieved || s.Achieved != float64(s.Requests)/s.Duration.Seconds() {
+			t.Errorf("closed loop: offered %v, achieved %v, want both requests/duration", s.Offered, s.Achieved)
+		}
+	})
 }
 
 func TestRampHTTPTimeoutsAndConnectErrors(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
+	bothLoops(t, func(t *testing.T) {
+		release := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}))
+		defer srv.Close()
+		defer close(release)
+		slow, err := NewHTTP(HTTP{URL: srv.URL, Timeout: 20 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	slow, err := NewHTTP(HTTP{URL: srv.URL, Timeout: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rampEnough(t, slow, Config{Concurrency: []int{1}, Warmup: -1, Duration: 200 * time.Millisecond}, 1)
-	s := r.Steps[0]
-	if errorCount(s, ClassTimeout) == 0 || s.Successes != 0 || s.Throughput != 0 {
-		t.Errorf("slow server: errors %+v, successes %d, throughput %v; want only timeouts", s.Errors, s.Successes, s.Throughput)
-	}
+		r := rampEnough(t, slow, Config{Concurrency: []int{1}, Warmup: -1, Duration: 200 * time.Millisecond}, 1)
+		s := r.Steps[0]
+		if errorCount(s, ClassTimeout) == 0 || s.Successes != 0 || s.Throughput != 0 {
+			t.Errorf("slow server: errors %+v, successes %d, throughput %v; want only timeouts", s.Errors, s.Successes, s.Throughput)
+		}
 
-	// A port with nothing listening.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	closed, err := NewHTTP(HTTP{URL: "http://" + addr + "/", Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r = rampEnough(t, closed, Config{Concurrency: []int{1}, Warmup: -1, Duration: 100 * time.Millisecond}, 1)
-	if s := r.Steps[0]; errorCount(s, ClassConnect) == 0 || s.Successes != 0 {
-		t.Errorf("closed port: errors %+v, successes %d; want connect errors", s.Errors, s.Successes)
-	}
-	if r.Headline.Basis != "none" {
-		t.Errorf("headline %+v for a target that never answered", r.Headline)
-	}
+		// A port with nothing listening.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		closed, err := NewHTTP(HTTP{URL: "http://" + addr + "/", Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = rampEnough(t, closed, Config{Concurrency: []int{1}, Warmup: -1, Duration: 100 * time.Millisecond}, 1)
+		if s := r.Steps[0]; errorCount(s, ClassConnect) == 0 || s.Successes != 0 {
+			t.Errorf("closed port: errors %+v, successes %d; want connect errors", s.Errors, s.Successes)
+		}
+		if r.Headline.Basis != "none" {
+			t.Errorf("headline %+v for a target that never answered", r.Headline)
+		}
+	})
 }
 
 func TestRampFuncErrorClasses(t *testing.T) {
@@ -401,26 +405,28 @@ func TestHTTPRequestShape(t *testing.T) {
 // window except at most one per worker still in flight at its end: the
 // generator counts what really happened.
 func TestRampCountsMatchServer(t *testing.T) {
-	var served atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
-		w.Write([]byte("hello"))
-	}))
-	defer srv.Close()
-	target, err := NewHTTP(HTTP{URL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const workers = 4
-	r, err := Ramp(context.Background(), target, Config{Concurrency: []int{workers}, Warmup: -1, Duration: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := r.Steps[0]
-	if d := served.Load() - s.Requests; d < 0 || d > workers {
-		t.Errorf("server handled %d requests, rigor counted %d in the window: want at most %d more", served.Load(), s.Requests, workers)
-	}
-	if s.Successes != s.Requests || len(s.Errors) != 0 {
-		t.Errorf("errors %+v", s.Errors)
-	}
+	bothLoops(t, func(t *testing.T) {
+		var served atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			served.Add(1)
+			w.Write([]byte("hello"))
+		}))
+		defer srv.Close()
+		target, err := NewHTTP(HTTP{URL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const workers = 4
+		r, err := Ramp(context.Background(), target, Config{Concurrency: []int{workers}, Warmup: -1, Duration: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Steps[0]
+		if d := served.Load() - s.Requests; d < 0 || d > workers {
+			t.Errorf("server handled %d requests, rigor counted %d in the window: want at most %d more", served.Load(), s.Requests, workers)
+		}
+		if s.Successes != s.Requests || len(s.Errors) != 0 {
+			t.Errorf("errors %+v", s.Errors)
+		}
+	})
 }

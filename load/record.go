@@ -34,6 +34,7 @@ type stepRecorder struct {
 	lag    *hdrhistogram.Histogram // open loop: actual send − intended send
 	reqs   *requestRecorder        // a workload's requests, or nil
 	tally
+	loopCPU float64 // the busiest event-loop thread's share of a CPU (closedLoop.busiest)
 }
 
 // A tally counts requests by outcome. Each worker keeps its own and hands

@@ -104,7 +104,35 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	}
 
 	var notSent int64
+	var loop closedLoop
 	if !open {
+		loop = closedLoopFor(ctx, t, sc.workers)
+	}
+	switch {
+	case loop != nil:
+		// The event loop: the same closed loop on a few threads, each
+		// worker's requests recorded by its own workerRecorder.
+		mu.Lock()
+		workers = sc.workers
+		mu.Unlock()
+		ws := make([]*workerRecorder, sc.workers)
+		for i := range ws {
+			ws[i] = rec.worker()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			loop.run(ctx, sc.workers, base, we, &stop, func(i int, sent, end int64, out Outcome) {
+				finish(ws[i], sent, sent, end, out)
+			})
+			for _, w := range ws {
+				w.flush()
+			}
+			rec.loopCPU = loop.busiest()
+		}()
+		sleepUntil(ctx, base, we)
+		stop.Store(true)
+	case !open:
 		for i := 0; i < sc.workers; i++ {
 			startWorker(func(c Client, w *workerRecorder) {
 				for !stop.Load() {
@@ -120,7 +148,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 		}
 		sleepUntil(ctx, base, we)
 		stop.Store(true)
-	} else {
+	default:
 		queue := make(chan int64, 1<<16)
 		var busy atomic.Int64 // workers with a request in hand
 		work := func(c Client, w *workerRecorder) {
@@ -179,6 +207,9 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 			c.Close()
 		}
 		mu.Unlock()
+		if loop != nil {
+			loop.Close()
+		}
 		<-done
 	}
 	for _, c := range clients {

@@ -116,6 +116,11 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 	case st.Generator.CPU >= saturatedCPU && !sc.inProcess:
 		st.Valid = false
 		st.Invalid = fmt.Sprintf("the generator used %.0f%% of %d CPUs: it was saturated, so this step may have measured the generator", 100*st.Generator.CPU, int(cpus))
+	case rec.loopCPU >= saturatedCPU:
+		// One thread drives many connections: it saturates at one CPU,
+		// whatever the machine has.
+		st.Valid = false
+		st.Invalid = fmt.Sprintf("an event-loop thread of the generator used %.0f%% of a CPU: it was saturated, so this step may have measured the generator", 100*rec.loopCPU)
 	}
 	if st.Generator.CPU >= saturatedCPU && sc.inProcess {
 		st.Notes = append(st.Notes, fmt.Sprintf("the process used %.0f%% of %d CPUs; the target runs in the generator's process, so this is both", 100*st.Generator.CPU, int(cpus)))
