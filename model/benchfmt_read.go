@@ -327,6 +327,12 @@ func (b *sideBuilder) placeInto(win [][]Sample) {
 	b.pending = nil
 }
 
+// release drops all that placeInto does not need: the run read (which
+// merge has copied from) and the indexes that built it.
+func (b *sideBuilder) release() {
+	b.run, b.byBench, b.rounds, b.benchCfg = nil, nil, nil, nil
+}
+
 func sum(v []int) int {
 	t := 0
 	for _, x := range v {

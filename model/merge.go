@@ -39,15 +39,28 @@ func merge(runs []*Run, unplaced []*sideBuilder) (*Run, error) {
 		out.Paired = runs[0].Paired
 		out.Command = runs[0].Command
 	}
-	sideOf := make(map[string]int)    // label -> index of its run
-	bench := make(map[string]int)     // Benchmark.Key -> index in out.Benchmarks
-	from := make([]int, 0)            // index of the run each benchmark came from
-	metric := make(map[metricKey]int) // (benchmark, unit) -> index in refs
+	// The largest input's benchmarks and metrics: the merged run's when the
+	// inputs are the same benchmarks (as rigor compare's usually are),
+	// made at that size rather than grown to it.
+	most, mostMetrics := 0, 0
+	for _, r := range runs {
+		if r != nil && len(r.Benchmarks) > most {
+			most, mostMetrics = len(r.Benchmarks), 0
+			for i := range r.Benchmarks {
+				mostMetrics += len(r.Benchmarks[i].Metrics)
+			}
+		}
+	}
+	out.Benchmarks = make([]Benchmark, 0, most)
+	sideOf := make(map[string]int)                 // label -> index of its run
+	bench := make(map[string]int, most)            // Benchmark.Key -> index in out.Benchmarks
+	from := make([]int, 0, most)                   // index of the run each benchmark came from
+	metric := make(map[metricKey]int, mostMetrics) // (benchmark, unit) -> index in refs
 	// Samples are copied at the end, once every metric's count is known,
 	// into one array: cloning the first run's and appending the others'
 	// grew every metric's slice once per side.
-	var refs []metricRef // every metric of out
-	var counts []int     // its samples
+	refs := make([]metricRef, 0, mostMetrics) // every metric of out
+	counts := make([]int, 0, mostMetrics)     // its samples
 	type copyFrom struct {
 		metric  int // index in refs
 		samples []Sample
@@ -166,6 +179,14 @@ func merge(runs []*Run, unplaced []*sideBuilder) (*Run, error) {
 				c.metric = gi
 				copies = append(copies, c)
 			}
+		}
+	}
+	// The inputs read by ReadFiles are needed no more, only their pending
+	// samples: let them go before the merged samples are made, the heap's
+	// peak.
+	for _, b := range unplaced {
+		if b != nil {
+			b.release()
 		}
 	}
 	total := 0
