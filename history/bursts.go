@@ -175,13 +175,33 @@ func burstCandidates(u []float64, s, e, maxLen, context int, z float64, cands []
 }
 
 // A burstMemo keeps the candidates of strongestBurst's blocks by their
-// values (a 128-bit hash of them: two seeds of hash/maphash), as a
-// windowMemo keeps E-divisive's windows. A nil burstMemo keeps nothing.
+// values, as a windowMemo keeps E-divisive's windows. A nil burstMemo
+// keeps nothing.
 type burstMemo struct {
+	hash   valuesHash
 	mu     sync.Mutex
-	seeded bool
-	seeds  [2]maphash.Seed
 	blocks map[[2]uint64]burstBlockFound
+}
+
+// A valuesHash hashes values, bit for bit, to the 128 bits a memo keeps
+// a search's result by (two seeds of hash/maphash): two different
+// inputs share a key with a chance of about 2^-128.
+type valuesHash struct {
+	once  sync.Once
+	seeds [2]maphash.Seed
+}
+
+// key returns the hash of head, then values.
+func (h *valuesHash) key(head []uint64, values []float64) [2]uint64 {
+	h.once.Do(func() { h.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()} })
+	buf := make([]byte, 8*(len(head)+len(values)))
+	for j, x := range head {
+		binary.LittleEndian.PutUint64(buf[8*j:], x)
+	}
+	for j, x := range values {
+		binary.LittleEndian.PutUint64(buf[8*(len(head)+j):], math.Float64bits(x))
+	}
+	return [2]uint64{maphash.Bytes(h.seeds[0], buf), maphash.Bytes(h.seeds[1], buf)}
 }
 
 // burstBlockFound is a block's candidates at the level z: the same at
@@ -199,23 +219,10 @@ func (m *burstMemo) candidates(u []float64, s, e, maxLen, context int, z float64
 	}
 	n := len(u)
 	a, b := max(0, s-context), min(n, e-1+maxLen+context)
-	m.mu.Lock()
-	if !m.seeded {
-		m.seeds, m.seeded = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true
-	}
-	seeds := m.seeds
-	m.mu.Unlock()
 	// The key: the block's place among the values, the search's
 	// lengths, and the values (a run's context is clipped to them, as to
 	// the series).
-	buf := make([]byte, 8*(4+b-a))
-	for j, x := range []uint64{uint64(s - a), uint64(e - s), uint64(maxLen), uint64(context)} {
-		binary.LittleEndian.PutUint64(buf[8*j:], x)
-	}
-	for j, x := range u[a:b] {
-		binary.LittleEndian.PutUint64(buf[8*(4+j):], math.Float64bits(x))
-	}
-	key := [2]uint64{maphash.Bytes(seeds[0], buf), maphash.Bytes(seeds[1], buf)}
+	key := m.hash.key([]uint64{uint64(s - a), uint64(e - s), uint64(maxLen), uint64(context)}, u[a:b])
 	m.mu.Lock()
 	found, ok := m.blocks[key]
 	m.mu.Unlock()

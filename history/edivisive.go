@@ -1,7 +1,6 @@
 package history
 
 import (
-	"encoding/binary"
 	"math"
 	"slices"
 	"sync"
@@ -392,14 +391,15 @@ func Detect(series []float64, opts Options) []ChangePoint {
 }
 
 // A windowMemo keeps what detect found in windows of series, by the
-// window's values (bit for bit) and level.
+// window's values (bit for bit) and level (a valuesHash of them).
 type windowMemo struct {
+	hash  valuesHash
 	mu    sync.Mutex
-	found map[string][]ChangePoint
+	found map[[2]uint64][]ChangePoint
 }
 
 // maxWindows bounds the windows a windowMemo keeps (about 40 a series of
-// 1,000 results, each some 500 bytes).
+// 1,000 results, each some 100 bytes).
 const maxWindows = 100_000
 
 // detect is detect(x, maxP), kept; a nil memo keeps nothing.
@@ -407,12 +407,7 @@ func (m *windowMemo) detect(x []float64, maxP float64) []ChangePoint {
 	if m == nil {
 		return detect(x, maxP)
 	}
-	b := make([]byte, 8*(len(x)+1))
-	binary.LittleEndian.PutUint64(b, math.Float64bits(maxP))
-	for i, v := range x {
-		binary.LittleEndian.PutUint64(b[8*(i+1):], math.Float64bits(v))
-	}
-	k := string(b)
+	k := m.hash.key([]uint64{math.Float64bits(maxP)}, x)
 	m.mu.Lock()
 	found, ok := m.found[k]
 	m.mu.Unlock()
@@ -420,7 +415,7 @@ func (m *windowMemo) detect(x []float64, maxP float64) []ChangePoint {
 		found = detect(x, maxP)
 		m.mu.Lock()
 		if m.found == nil || len(m.found) >= maxWindows {
-			m.found = map[string][]ChangePoint{}
+			m.found = map[[2]uint64][]ChangePoint{}
 		}
 		m.found[k] = found
 		m.mu.Unlock()

@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	encbinary "encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"math"
 	"net"
@@ -479,6 +481,8 @@ type analyses struct {
 	// analyzer keeps the change-point search's windows: a series with a
 	// result more is searched again only at its end.
 	analyzer history.Analyzer
+	once     sync.Once
+	seeds    [2]maphash.Seed
 }
 
 // seriesID is what names a series apart from its points.
@@ -487,26 +491,34 @@ type seriesID struct{ project, pkg, bench, unit, machine, branch string }
 type keptAnalysis struct {
 	better int
 	opts   history.Options
-	// samples are the points' samples one after the other, sizes the
-	// number of each point's.
-	samples  []float64
-	sizes    []int
+	// samples is the samplesKey of the points it was made of.
+	samples  [2]uint64
 	analysis *history.Analysis // of the series alone
 }
 
-// sameSamples reports whether s's points have k's samples.
-func (k *keptAnalysis) sameSamples(s *history.Series) bool {
-	if len(s.Points) != len(k.sizes) {
-		return false
-	}
-	at := 0
-	for i, p := range s.Points {
-		if len(p.Samples) != k.sizes[i] || !sameBits(p.Samples, k.samples[at:at+len(p.Samples)]) {
-			return false
+// samplesKey returns a 128-bit hash of s's points' samples, bit for bit,
+// with each point's number of them (two seeds of hash/maphash: two
+// different series share it with a chance of about 2^-128). Kept in
+// place of the samples themselves, which were 16 bytes a point of serve's
+// memory.
+func (c *analyses) samplesKey(s *history.Series) [2]uint64 {
+	c.once.Do(func() { c.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()} })
+	var key [2]uint64
+	for j, seed := range c.seeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		var b [8]byte
+		for _, p := range s.Points {
+			encbinary.LittleEndian.PutUint64(b[:], uint64(len(p.Samples)))
+			h.Write(b[:])
+			for _, v := range p.Samples {
+				encbinary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+				h.Write(b[:])
+			}
 		}
-		at += len(p.Samples)
+		key[j] = h.Sum64()
 	}
-	return true
+	return key
 }
 
 // analyze is history.AnalyzeSteps(series, opts), reusing the kept
@@ -518,12 +530,9 @@ func (c *analyses) analyze(series []*history.Series, opts history.Options) *hist
 		c.mu.Lock()
 		k := c.kept[id]
 		c.mu.Unlock()
-		if k == nil || k.better != s.Better || k.opts != opts || !k.sameSamples(s) {
-			k = &keptAnalysis{better: s.Better, opts: opts, analysis: c.analyzer.AnalyzeSteps([]*history.Series{s}, opts)}
-			for _, p := range s.Points {
-				k.samples = append(k.samples, p.Samples...)
-				k.sizes = append(k.sizes, len(p.Samples))
-			}
+		key := c.samplesKey(s)
+		if k == nil || k.better != s.Better || k.opts != opts || k.samples != key {
+			k = &keptAnalysis{better: s.Better, opts: opts, samples: key, analysis: c.analyzer.AnalyzeSteps([]*history.Series{s}, opts)}
 			c.mu.Lock()
 			if c.kept == nil {
 				c.kept = map[seriesID]*keptAnalysis{}
@@ -557,12 +566,6 @@ func (c *analyses) analyze(series []*history.Series, opts history.Options) *hist
 		out.Options = history.AnalyzeSteps(nil, opts).Options
 	}
 	return out
-}
-
-// sameBits reports whether a and b hold the same floats, bit for bit
-// (NaN as NaN).
-func sameBits(a, b []float64) bool {
-	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }
 
 func seriesQuery(s *history.Series) string {
