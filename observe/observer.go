@@ -48,9 +48,12 @@ type Observer struct {
 	stopped bool
 	result  []model.Observation
 	// interim holds the observations Observations built, of the first
-	// built marks' intervals.
+	// built marks' intervals; stale is set when a process or profile was
+	// attached to one of those intervals after it was built, so that Stop
+	// builds them again.
 	interim []model.Observation
 	built   int
+	stale   bool
 	rt      *RuntimeSampler     // self mode
 	usage   *model.ProcessStats // self mode: rusage at the last boundary
 }
@@ -231,10 +234,7 @@ func (o *Observer) closeRigor(m *mark) {
 	if o.self {
 		return
 	}
-	now := -1.0
-	if u := selfUsage(); u != nil {
-		now = u.UserSec + u.SystemSec
-	}
+	now := selfCPUSec()
 	if n := len(o.marks); n > 0 && !o.marks[n-1].paused && now >= 0 && o.marks[n-1].rigor0 >= 0 {
 		o.marks[n-1].rigor = now - o.marks[n-1].rigor0
 	}
@@ -278,10 +278,12 @@ func (o *Observer) AddProcess(ps *model.ProcessStats) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	m := o.current()
-	if m == nil {
+	i := o.current()
+	if i < 0 {
 		return
 	}
+	o.touch(i)
+	m := &o.marks[i]
 	if m.proc == nil {
 		c := *ps
 		m.proc = &c
@@ -303,19 +305,29 @@ func (o *Observer) AddProfile(p *model.ProfileStats) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if m := o.current(); m != nil {
-		m.prof = p
+	if i := o.current(); i >= 0 {
+		o.touch(i)
+		o.marks[i].prof = p
 	}
 }
 
-// current is the last labelled interval, or nil. o.mu is held.
-func (o *Observer) current() *mark {
+// touch notes that o.marks[i] changes: an observation built of it
+// before is stale. o.mu is held.
+func (o *Observer) touch(i int) {
+	if i < o.built {
+		o.stale = true
+	}
+}
+
+// current is the index of the last labelled interval in o.marks, or -1.
+// o.mu is held.
+func (o *Observer) current() int {
 	for i := len(o.marks) - 1; i >= 0; i-- {
 		if !o.marks[i].paused {
-			return &o.marks[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // Stop ends sampling and returns one Observation per marked interval, in
@@ -356,7 +368,14 @@ func (o *Observer) Stop() []model.Observation {
 	if len(marks) == 0 {
 		marks = []mark{{t: o.start}}
 	}
-	for i, m := range marks {
+	// The intervals Observations built are final (the sampler had read
+	// past their ends), unless something was attached to one since.
+	from := 0
+	if !o.stale {
+		o.result, from = slices.Clip(o.interim), o.built
+	}
+	for i := from; i < len(marks); i++ {
+		m := marks[i]
 		if m.paused {
 			continue
 		}

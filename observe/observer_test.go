@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"testing"
 	"time"
@@ -199,6 +200,50 @@ func TestWantsSample(t *testing.T) {
 	} {
 		if got := wantsSample(tc.prev, tc.last, tc.at, period); got != tc.want {
 			t.Errorf("%s: wantsSample = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStopReusesInterim: Stop keeps the observations an interim look
+// built, and they are what building them again from every sample gives;
+// a process attached to a built interval after the look (after its Pause,
+// before the next Mark, as AddProcess allows) is in Stop's.
+func TestStopReusesInterim(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		o := Start(context.Background(), 5*time.Millisecond)
+		for i := range 3 {
+			o.Mark("A", "old", i+1)
+			time.Sleep(3 * time.Millisecond)
+			o.Pause()
+		}
+		var look []model.Observation
+		for deadline := time.Now().Add(10 * time.Second); len(look) < 3 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			look = o.Observations()
+		}
+		if len(look) != 3 {
+			t.Fatalf("the look gave %d observations, want 3", len(look))
+		}
+		if late {
+			o.AddProcess(&model.ProcessStats{UserSec: 0.5})
+		}
+		o.Mark("B", "new", 1)
+		final := o.Stop()
+		if len(final) != 4 {
+			t.Fatalf("Stop gave %d observations, want 4", len(final))
+		}
+		o.mu.Lock()
+		for i, j := 0, 0; i+1 < len(o.marks); i++ {
+			if o.marks[i].paused {
+				continue
+			}
+			if again := o.observation(o.marks[i], o.marks[i+1].t); !reflect.DeepEqual(again, final[j]) {
+				t.Errorf("late %v: Stop's observation %d is %+v; built again from every sample, %+v", late, j, final[j], again)
+			}
+			j++
+		}
+		o.mu.Unlock()
+		if p := final[2].Process; late != (p != nil && p.UserSec == 0.5) {
+			t.Errorf("late %v: the third interval's process is %+v", late, p)
 		}
 	}
 }

@@ -22,3 +22,5 @@ func ProcessStats(ps *os.ProcessState) *model.ProcessStats {
 }
 
 func selfUsage() *model.ProcessStats { return nil }
+
+func selfCPUSec() float64 { return -1 }
