@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +125,32 @@ func TestLegacyAddCommand(t *testing.T) {
 		if stdout != "legacy ran\n" || stderr != "rigor: and failed\n" || code != exitUsage {
 			t.Errorf("legacy: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 		}
+	}
+}
+
+// BenchmarkExecuteVersion is the start-up every command pays before its
+// work, as rigor version pays it: the command tree for the command line
+// (newRootCmdFor), flags parsed, the command run. "whole" builds every
+// command, as newRootCmdFor does for help and a mistyped name.
+func BenchmarkExecuteVersion(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		build func(stdio, []string) *cobra.Command
+	}{
+		{"for-args", newRootCmdFor},
+		{"whole", func(s stdio, _ []string) *cobra.Command { return newRootCmd(s) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := stdio{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
+			args := []string{"version"}
+			b.ReportAllocs()
+			for b.Loop() {
+				root := bc.build(s, args)
+				root.SetArgs(args)
+				if err := root.ExecuteContext(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
