@@ -32,8 +32,9 @@ func (b Bootstrap) MedianRatio(x, y []float64) Interval {
 	if !(vx[0] > 0) {
 		return b.medianRatioResampled(x, y)
 	}
-	cy := make([]float64, len(py))
-	acc := 0.0
+	// py becomes My's cumulative probabilities in place: it is
+	// medianDistribution's own, used for nothing else.
+	cy, acc := py, 0.0
 	for i, p := range py {
 		acc += p
 		cy[i] = acc
@@ -217,18 +218,18 @@ func medianDistribution(x []float64) (values, probs []float64) {
 	s := slices.Clone(x)
 	slices.Sort(s)
 	w := medianWeightsOf(len(s))
-	type point struct{ v, p float64 }
-	pts := make([]point, len(w))
+	ptsp := medianPoints.Get().(*[]medianPoint)
+	pts := slices.Grow((*ptsp)[:0], len(w))[:len(w)]
 	for i, t := range w {
 		v := s[t.a]
 		if t.b != t.a {
 			v = (s[t.a] + s[t.b]) / 2
 		}
-		pts[i] = point{v, t.p}
+		pts[i] = medianPoint{v, t.p}
 	}
-	slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.v, b.v) })
-	values = make([]float64, 0, len(pts))
-	probs = make([]float64, 0, len(pts))
+	slices.SortFunc(pts, func(a, b medianPoint) int { return cmp.Compare(a.v, b.v) })
+	both := make([]float64, 2*len(pts)) // values, then probs: one allocation
+	values, probs = both[:0:len(pts)], both[len(pts):len(pts)]
 	for _, pt := range pts {
 		if len(values) > 0 && values[len(values)-1] == pt.v {
 			probs[len(probs)-1] += pt.p
@@ -237,8 +238,19 @@ func medianDistribution(x []float64) (values, probs []float64) {
 		values = append(values, pt.v)
 		probs = append(probs, pt.p)
 	}
+	*ptsp = pts
+	medianPoints.Put(ptsp)
 	return values, probs
 }
+
+// A medianPoint is a point of a resampled median's support, before
+// medianDistribution sorts and merges them.
+type medianPoint struct{ v, p float64 }
+
+// medianPoints keeps medianDistribution's points between calls: two per
+// comparison of sec/op, each n(n+1)/2 points (1.7 MB of rigor compare's
+// garbage at 1,000 benchmarks of 10 samples).
+var medianPoints = sync.Pool{New: func() any { return new([]medianPoint) }}
 
 // A medianWeight is one point of the support of a resampled median, by
 // the positions in the sorted sample whose values make it (a == b: the

@@ -106,6 +106,7 @@ func BenchmarkMedianRatio10(b *testing.B) {
 	x := []float64{100, 103, 98, 120, 101, 99, 102, 97, 110, 100.5}
 	y := []float64{90, 93, 88, 108, 91, 89, 92, 87, 99, 90.5}
 	bs := Bootstrap{Seed: 1}
+	b.ReportAllocs()
 	for b.Loop() {
 		bs.MedianRatio(x, y)
 	}
