@@ -456,3 +456,16 @@ func TestMedianVariance(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMannWhitneyU10 is rigor compare's U test of one metric: two
+// sides of go test -count 10, no value repeated (as times are).
+func BenchmarkMannWhitneyU10(b *testing.B) {
+	x := []float64{100, 103, 98, 120, 101, 99, 102, 97, 110, 100.5}
+	y := []float64{90, 93, 88, 108, 91, 89, 92, 87, 99.5, 90.5}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := MannWhitneyU(x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
