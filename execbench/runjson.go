@@ -29,17 +29,13 @@ func writeRun(dir, name string, run *model.Run) error {
 	if err := validateRun(run); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	out := *run
-	out.SchemaVersion = model.SchemaVersion
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&out); err != nil {
+	compact, err := encodeRun(run)
+	if err != nil {
 		return fmt.Errorf("writing %s: writing rigor JSON: %w", name, err)
 	}
 	// Indentation at most doubles a run's size (an observation's fields
 	// are short), so one allocation is usually enough.
-	b := appendIndent(make([]byte, 0, 2*compact.Len()), compact.Bytes())
+	b := appendIndent(make([]byte, 0, 2*len(compact)), compact)
 	tmp, err := os.CreateTemp(dir, "."+name+"-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
@@ -60,6 +56,53 @@ func writeRun(dir, name string, run *model.Run) error {
 	}
 	return nil
 }
+
+// encodeRun encodes run compactly, as encoding/json does with HTML left
+// unescaped, with a newline after it: the observations by obsEncoder,
+// the rest by encoding/json, with a placeholder where the observations
+// go (an observation with a benchmark name no run has, whose encoding is
+// found and replaced).
+func encodeRun(run *model.Run) ([]byte, error) {
+	out := *run
+	out.SchemaVersion = model.SchemaVersion
+	obs := out.Observations
+	if len(obs) > 0 {
+		out.Observations = []model.Observation{placeholder}
+	}
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&out); err != nil {
+		return nil, err
+	}
+	b := compact.Bytes()
+	if len(obs) == 0 {
+		return b, nil
+	}
+	var ph bytes.Buffer
+	enc = json.NewEncoder(&ph)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out.Observations); err != nil {
+		return nil, err
+	}
+	key := append([]byte(`"observations":`), bytes.TrimSuffix(ph.Bytes(), []byte("\n"))...)
+	i := bytes.Index(b, key)
+	if i < 0 {
+		return nil, errors.New("no placeholder for the observations") // cannot happen: it was just encoded
+	}
+	var e obsEncoder
+	spliced := append(make([]byte, 0, len(b)+900*len(obs)), b[:i+len(`"observations":`)]...)
+	spliced, err := e.appendObservations(spliced, obs)
+	if err != nil {
+		return nil, err
+	}
+	return append(spliced, b[i+len(key):]...), nil
+}
+
+// placeholder stands for the observations in encodeRun: its benchmark
+// name holds NULs, which encoding/json escapes, so that its encoding
+// cannot appear in the run's JSON but where it stands.
+var placeholder = model.Observation{Benchmark: "\x00rigor execbench: the observations go here\x00"}
 
 // validateRun checks run as model's WriteJSON does before it encodes
 // anything, by calling it with a run that cannot be encoded past its

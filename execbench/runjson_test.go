@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -153,5 +155,85 @@ func BenchmarkWriteRun(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestObsEncoderIsJSONs: obsEncoder writes what encoding/json writes for
+// observations with every field set, found by reflection (a field added
+// to model's types is set here and fails the test until obsEncoder
+// encodes it), with every optional field empty, and with pointers to
+// empty structs; and refuses what encoding/json refuses.
+func TestObsEncoderIsJSONs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	floats := []float64{0.1, 1, 1e-7, 1e-6, 123456.789, 1e21, 1e20, 5e-324, -2.5e-9, 0.30000000000000004, math.MaxFloat64, -1}
+	strs := []string{"a", "exec", "x\"y\\z", "<&>", "\u2028", "\x01\t\n", "é𝄞", "\xff"}
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			if v.Type() == reflect.TypeFor[time.Time]() {
+				v.Set(reflect.ValueOf(time.Date(2026, 12, 2, 5, rng.IntN(60), rng.IntN(60), rng.IntN(1e9), time.FixedZone("", 3600*rng.IntN(3)))))
+				return
+			}
+			for i := range v.NumField() {
+				fill(v.Field(i))
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem())
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			for i := range 2 {
+				fill(v.Index(i))
+			}
+		case reflect.String:
+			v.SetString(strs[rng.IntN(len(strs))])
+		case reflect.Float64:
+			f := floats[rng.IntN(len(floats))]
+			if g := f * (1 + float64(rng.IntN(3))); !math.IsInf(g, 0) {
+				f = g
+			}
+			v.SetFloat(f)
+		case reflect.Int, reflect.Int64:
+			v.SetInt(rng.Int64N(1<<40) - 1<<20)
+		case reflect.Uint64:
+			v.SetUint(rng.Uint64())
+		default:
+			t.Fatalf("fill: a field of kind %v: teach the test (and obsEncoder) about it", v.Kind())
+		}
+	}
+	var obs []model.Observation
+	for range 50 {
+		var o model.Observation
+		fill(reflect.ValueOf(&o).Elem())
+		obs = append(obs, o)
+	}
+	obs = append(obs, model.Observation{}, model.Observation{System: &model.SystemStats{}, Process: &model.ProcessStats{},
+		Runtime: &model.RuntimeStats{}, Profile: &model.ProfileStats{Top: []model.FuncShare{}}})
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(obs); err != nil {
+		t.Fatal(err)
+	}
+	var e obsEncoder
+	got, err := e.appendObservations(nil, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(got, w) {
+		i := 0
+		for i < min(len(got), len(w)) && got[i] == w[i] {
+			i++
+		}
+		t.Errorf("differs from encoding/json at byte %d: got %q, want %q", i, got[max(0, i-60):min(len(got), i+40)], w[max(0, i-60):min(len(w), i+40)])
+	}
+	for _, bad := range []model.Observation{{OtherCPU: math.NaN()}, {System: &model.SystemStats{User: math.Inf(1)}}, {Start: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}} {
+		if _, err := json.Marshal([]model.Observation{bad}); err == nil {
+			t.Fatalf("encoding/json took %+v", bad)
+		}
+		if _, err := (&obsEncoder{}).appendObservations(nil, []model.Observation{bad}); err == nil {
+			t.Errorf("obsEncoder took %+v, which encoding/json refuses", bad)
+		}
 	}
 }
