@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,4 +228,41 @@ func TestCompareVerbose(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, exact) || strings.Contains(stdout, "-v shows") {
 		t.Errorf("-v: exit %d, want the exact note shown:\n%s", code, stdout)
 	}
+}
+
+// TestCompareGCPercent: compare runs with compareGCPercent and gives the
+// process its collector's setting back (tests run compare in process),
+// and leaves a GOGC the user set alone.
+func TestCompareGCPercent(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(123))
+	var during int
+	o := &compareOptions{inputs: []string{seedBase, seedOpt}}
+	o.verdict = verdictDefaults(t)
+	o.record.noRecord = true
+	if err := runCompare(context.Background(), o, stdio{out: gcProbe{&during}, err: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if during != compareGCPercent {
+		t.Errorf("GOGC while compare wrote its report: %d, want %d", during, compareGCPercent)
+	}
+	if got := debug.SetGCPercent(123); got != 123 {
+		t.Errorf("GOGC after compare: %d, want 123 as before", got)
+	}
+	t.Setenv("GOGC", "123")
+	if err := runCompare(context.Background(), o, stdio{out: gcProbe{&during}, err: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if during != 123 {
+		t.Errorf("GOGC=123 set: %d while compare wrote its report", during)
+	}
+}
+
+// gcProbe is a writer that notes the collector's GOGC when written to.
+type gcProbe struct{ gogc *int }
+
+func (p gcProbe) Write(b []byte) (int, error) {
+	*p.gogc = debug.SetGCPercent(-1)
+	debug.SetGCPercent(*p.gogc)
+	return len(b), nil
 }
