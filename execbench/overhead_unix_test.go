@@ -124,3 +124,26 @@ func BenchmarkStartWait(b *testing.B) {
 	}
 	b.ReportMetric(float64((selfCPU(b)-c0).Nanoseconds())/1e3/float64(b.N), "self-µs/run")
 }
+
+// BenchmarkRunnerRun measures rigor's start-and-wait path alone: the
+// runner's run of true (-N, --output null, a time-out armed), what
+// every timed run pays before any bookkeeping, this process's CPU per
+// run (self-µs/run). Beside BenchmarkStartWait it shows what the runner
+// saves over os.StartProcess, and beside BenchmarkExecOverhead what the
+// session's bookkeeping adds.
+func BenchmarkRunnerRun(b *testing.B) {
+	r, err := newRunner(&Config{Input: InputNull, Output: OutputNull})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.close()
+	ctx := context.Background()
+	c0 := selfCPU(b)
+	for b.Loop() {
+		m, err := r.run(ctx, []string{"true"}, time.Minute, false)
+		if err != nil || m.exit != 0 {
+			b.Fatal(m, err)
+		}
+	}
+	b.ReportMetric(float64((selfCPU(b)-c0).Nanoseconds())/1e3/float64(b.N), "self-µs/run")
+}
