@@ -210,3 +210,40 @@ func TestRunnerInterrupt(t *testing.T) {
 		t.Errorf("after the interrupts: %+v, %v; want a run of 200ms that exits 0", m, err)
 	}
 }
+
+// TestRunnerStatus: what wait4 reports reaches the measurement: a
+// signal's name, the CPU time and peak RSS of a command that spins and
+// allocates, the same usage for the observer; a file that cannot be
+// executed is a *startError that says why.
+func TestRunnerStatus(t *testing.T) {
+	r, err := newRunner(&Config{Input: InputNull, Output: OutputNull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	ctx := context.Background()
+	m, err := r.run(ctx, []string{"sh", "-c", "kill -TERM $$"}, time.Minute, false)
+	if err != nil || m.exit != -1 || m.status() != "killed by signal terminated" || !m.failed() {
+		t.Errorf("a command killed by SIGTERM: %+v, %v", m, err)
+	}
+	m, err = r.run(ctx, []string{helper, "-spin", "100ms", "-alloc", "64"}, time.Minute, false)
+	if err != nil || m.exit != 0 {
+		t.Fatal(m, err)
+	}
+	// Generous: 100ms of spinning is at least 50ms of CPU (10ms ticks).
+	if cpu := m.user + m.sys; cpu < 50*time.Millisecond || cpu > m.wall+50*time.Millisecond {
+		t.Errorf("CPU %v over %v of wall time, want about 100ms", cpu, m.wall)
+	}
+	if m.maxRSS < 64<<20 || m.usage.MaxRSSBytes != m.maxRSS || m.usage.UserSec != m.user.Seconds() || m.usage.SystemSec != m.sys.Seconds() {
+		t.Errorf("peak RSS %d (want 64 MiB or more), usage %+v against user %v sys %v", m.maxRSS, m.usage, m.user, m.sys)
+	}
+	bad := filepath.Join(t.TempDir(), "garbage")
+	if err := os.WriteFile(bad, []byte("\x00\x01\x02 not a program"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.run(ctx, []string{bad}, time.Minute, false)
+	var se *startError
+	if !errors.As(err, &se) || se.reason != bad+": exec format error" {
+		t.Errorf("a file that is not a program: %v, want %q", err, bad+": exec format error")
+	}
+}
