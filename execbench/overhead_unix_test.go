@@ -95,12 +95,12 @@ func selfCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkStartWait measures the floor under BenchmarkExecOverhead: a
-// bare loop of os.StartProcess and Wait of true, as runner.run starts and
-// waits (its own process group, standard streams /dev/null), this
-// process's CPU per run (self-µs/run). On the 2-core VM it costs about
-// what hyperfine's whole run of true costs (issue 28), and syscall.ForkExec
-// with syscall.Wait4 costs no less.
+// BenchmarkStartWait measures a bare loop of os.StartProcess and Wait of
+// true (its own process group, standard streams /dev/null), as runner.run
+// started and waited before it used syscall.ForkExec and wait4, this
+// process's CPU per run (self-µs/run): on the 2-core VM 153-180 µs
+// against the runner's 134-139 (BenchmarkRunnerRun) in one sitting
+// (experiments/execvs/RESULTS.md, issue 28).
 func BenchmarkStartWait(b *testing.B) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
