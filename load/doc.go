@@ -18,7 +18,9 @@
 //     and status codes as a command line gives them;
 //   - target.go: Target, Client, Func and error classes; http.go: HTTP
 //     targets (net/http, or h1.go's HTTP/1.1 client for plain http, which
-//     sends through h1send.go);
+//     sends through h1send.go); closedloop.go: a closed loop run by the
+//     target itself, h1loop_linux.go's event loop for plain http on Linux,
+//     which parses responses as they arrive with h1feed.go;
 //   - ramp.go: Ramp, the steps and when to stop rising;
 //   - step.go: one step, its schedule and dispatch; record.go: what the
 //     workers record, in HDR histograms; sysstat.go: the CPU the

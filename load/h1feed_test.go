@@ -111,3 +111,18 @@ func TestRespParserEOF(t *testing.T) {
 		t.Fatalf("no bytes: %v, want io.EOF", err)
 	}
 }
+
+// BenchmarkRespParser parses a small response arriving in one read, as
+// the event loop does for each.
+func BenchmarkRespParser(b *testing.B) {
+	resp := []byte("HTTP/1.1 200 OK\r\nDate: Wed, 02 Dec 2026 04:57:15 GMT\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 13\r\n\r\nhello, world\n")
+	rr := newRespReader()
+	b.ReportAllocs()
+	for b.Loop() {
+		rr.p.reset(false)
+		rr.w += copy(rr.space(), resp)
+		if done, err := rr.parse(false); !done || err != nil {
+			b.Fatal(done, err)
+		}
+	}
+}

@@ -4,7 +4,6 @@ package load
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -58,83 +57,24 @@ func loopRequests(t *testing.T, target Target, workers, n int) []Outcome {
 }
 
 // The event loop's exchanges, as TestH1ClientExchanges tests the
-// goroutines' client: a kept connection, a stale one sent again,
-// Connection: close, a request larger than the socket's buffer (partial
-// writes), chunked, a timeout, a bad response, and a host name whose
+// goroutines' client (exchangeCases), and several workers, a request
+// larger than the socket's buffer (partial writes), a host name whose
 // addresses are tried in order.
 func TestEventLoopExchanges(t *testing.T) {
-	answer := func(resp string, after func(c net.Conn) bool) func(int, net.Conn, *bufio.Reader) {
-		return func(_ int, c net.Conn, br *bufio.Reader) {
-			for readRequest(br) == nil {
-				if _, err := c.Write([]byte(resp)); err != nil || after != nil && !after(c) {
-					return
-				}
-			}
-		}
-	}
-	for _, tt := range []struct {
-		name     string
-		serve    func(int, net.Conn, *bufio.Reader)
-		host     string // instead of 127.0.0.1
-		body     int
-		workers  int
-		requests int
-		first    string // the first request's class
-		class    string // the others'
-		conns    int64  // connections the requests took
-	}{
-		{name: "keep-alive", serve: answer(okResponse, nil), requests: 5, conns: 1},
-		{name: "four workers", serve: answer(okResponse, nil), workers: 4, requests: 40, conns: 4},
-		{name: "stale connection", serve: answer(okResponse, func(net.Conn) bool { return false }), requests: 4, conns: 4},
-		// The server resets the connection when the next request
-		// arrives (closing with it unread): sent again, as a stale one.
-		{name: "reset as the next request arrives", serve: answer(okResponse, resetOnNext), requests: 4, conns: 4},
-		{name: "connection close", serve: answer("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", func(net.Conn) bool { return false }), requests: 3, conns: 3},
-		{name: "a body larger than the socket's buffer", serve: answer(okResponse, nil), body: 8 << 20, requests: 3, conns: 1},
-		{name: "chunked", serve: answer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", nil), requests: 3, conns: 1},
-		{name: "later than the timeout", serve: answer(okResponse, func(net.Conn) bool { time.Sleep(time.Second); return true }), requests: 2, class: ClassTimeout},
-		{name: "status 503", serve: answer("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n", nil), requests: 3, first: "status 503", class: "status 503", conns: 1},
-		{name: "not HTTP", serve: answer("HTTP/1.1 2x0 OK\r\n\r\n", nil), requests: 3, first: ClassProtocol, class: ClassProtocol, conns: 3},
-		{name: "localhost", serve: answer(okResponse, nil), host: "localhost", requests: 3, conns: 1},
-	} {
+	cases := append(exchangeCases(),
+		exchangeCase{name: "four workers", serve: answer(okResponse, nil), workers: 4, requests: 40, conns: 4},
+		exchangeCase{name: "a body larger than the socket's buffer", serve: answer(okResponse, nil), body: 8 << 20, requests: 3, conns: 1},
+		exchangeCase{name: "localhost", serve: answer(okResponse, nil), host: "localhost", requests: 3, conns: 1})
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			addr, conns := scriptedServer(t, tt.serve)
-			if tt.host != "" {
-				_, port, _ := net.SplitHostPort(addr)
-				addr = net.JoinHostPort(tt.host, port)
-			}
-			h := HTTP{URL: "http://" + addr + "/", Timeout: 300 * time.Millisecond}
-			if tt.body > 0 {
-				h.Method, h.Body = "POST", bytes.Repeat([]byte("x"), tt.body)
-			}
-			target, err := NewHTTP(h)
-			if err != nil {
-				t.Fatal(err)
-			}
+			target, conns := exchangeTarget(t, tt)
 			workers := max(1, tt.workers)
 			outs := loopRequests(t, target, workers, tt.requests)
 			// Requests in flight when the last was recorded complete too.
 			if len(outs) < tt.requests || len(outs) > tt.requests+workers-1 {
 				t.Fatalf("%d requests recorded, want %d to %d", len(outs), tt.requests, tt.requests+workers-1)
 			}
-			for i, out := range outs {
-				want := tt.class
-				if i == 0 {
-					want = tt.first
-				}
-				if out.Class != want {
-					t.Fatalf("request %d: %q, want %q", i+1, out.Class, want)
-				}
-				if want == "" && out.Bytes <= 0 {
-					t.Errorf("request %d: %d bytes", i+1, out.Bytes)
-				}
-			}
-			if tt.name == "keep-alive" && outs[0].Bytes != int64(len(okResponse)) {
-				t.Errorf("%d bytes, want %d", outs[0].Bytes, len(okResponse))
-			}
-			if tt.conns > 0 && tt.workers == 0 && conns() != tt.conns || tt.workers > 0 && conns() != int64(tt.workers) {
-				t.Errorf("%d requests took %d connections, want %d", tt.requests, conns(), tt.conns)
-			}
+			checkExchange(t, tt, outs, conns())
 		})
 	}
 }
@@ -230,4 +170,32 @@ func TestClosedLoopFor(t *testing.T) {
 			t.Errorf("%s: event loop %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// BenchmarkEventLoop is one request and response through the event loop
+// over loopback, one connection (BenchmarkH1Client's exchange); allocs/op
+// is the loop's hot path.
+func BenchmarkEventLoop(b *testing.B) {
+	addr, stop := cannedServer(b)
+	defer stop()
+	target, err := NewHTTP(HTTP{URL: "http://" + addr + "/", Timeout: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := closedLoopFor(context.Background(), target, 1)
+	var (
+		halt atomic.Bool
+		n    int
+	)
+	b.ReportAllocs()
+	b.ResetTimer()
+	l.run(context.Background(), 1, time.Now(), int64(time.Hour), &halt, func(_ int, _, _ int64, out Outcome) {
+		if out.Class != "" {
+			b.Error(out.Class)
+			halt.Store(true)
+		}
+		if n++; n >= b.N {
+			halt.Store(true)
+		}
+	})
 }

@@ -75,28 +75,38 @@ func resetOnNext(c net.Conn) bool {
 	return false
 }
 
-// The client's exchanges through its raw send path and around it: a kept
-// connection, a stale one retried, Connection: close, a request too large
-// to send raw, a response later than the timeout, and a request abandoned
-// while it waits.
-func TestH1ClientExchanges(t *testing.T) {
-	answer := func(resp string, after func(c net.Conn) bool) func(int, net.Conn, *bufio.Reader) {
-		return func(_ int, c net.Conn, br *bufio.Reader) {
-			for readRequest(br) == nil {
-				if _, err := c.Write([]byte(resp)); err != nil || after != nil && !after(c) {
-					return
-				}
+// answer serves each request on a connection with resp; after, if set,
+// runs after each and says whether to go on.
+func answer(resp string, after func(c net.Conn) bool) func(int, net.Conn, *bufio.Reader) {
+	return func(_ int, c net.Conn, br *bufio.Reader) {
+		for readRequest(br) == nil {
+			if _, err := c.Write([]byte(resp)); err != nil || after != nil && !after(c) {
+				return
 			}
 		}
 	}
-	for _, tt := range []struct {
-		name     string
-		serve    func(int, net.Conn, *bufio.Reader)
-		body     int
-		requests int
-		class    string
-		conns    int64 // connections the requests took
-	}{
+}
+
+// An exchangeCase is a scripted server and what a client's requests to it
+// must come to.
+type exchangeCase struct {
+	name     string
+	serve    func(int, net.Conn, *bufio.Reader)
+	host     string // instead of 127.0.0.1
+	body     int    // POST a body of this many bytes
+	workers  int    // event loop: connections (default 1)
+	requests int
+	first    string // the first request's class
+	class    string // the others'
+	conns    int64  // connections the requests took; 0 for any
+}
+
+// exchangeCases are the exchanges that both closed loops' clients are
+// tested on: a kept connection, a stale one sent again, one reset,
+// Connection: close, chunked, a response later than the timeout, an error
+// status, a response that is not HTTP.
+func exchangeCases() []exchangeCase {
+	return []exchangeCase{
 		{name: "keep-alive", serve: answer(okResponse, nil), requests: 5, conns: 1},
 		// The server closes after each response without saying so: the
 		// next request finds the connection stale and is sent again.
@@ -105,37 +115,73 @@ func TestH1ClientExchanges(t *testing.T) {
 		// arrives (closing with it unread): sent again, as a stale one.
 		{name: "reset as the next request arrives", serve: answer(okResponse, resetOnNext), requests: 4, conns: 4},
 		{name: "connection close", serve: answer("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", func(net.Conn) bool { return false }), requests: 3, conns: 3},
-		{name: "a body too large to send raw", serve: answer(okResponse, nil), body: 3 * maxRawSend, requests: 3, conns: 1},
 		{name: "chunked", serve: answer("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", nil), requests: 3, conns: 1},
 		{name: "later than the timeout", serve: answer(okResponse, func(net.Conn) bool { time.Sleep(time.Second); return true }), requests: 2, class: ClassTimeout},
-	} {
+		{name: "status 503", serve: answer("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n", nil), requests: 3, first: "status 503", class: "status 503", conns: 1},
+		{name: "not HTTP", serve: answer("HTTP/1.1 2x0 OK\r\n\r\n", nil), requests: 3, first: ClassProtocol, class: ClassProtocol, conns: 3},
+	}
+}
+
+// exchangeTarget starts tt's server and returns a target for it (300 ms
+// timeout) and the count of connections it accepted.
+func exchangeTarget(t *testing.T, tt exchangeCase) (Target, func() int64) {
+	t.Helper()
+	addr, conns := scriptedServer(t, tt.serve)
+	if tt.host != "" {
+		_, port, _ := net.SplitHostPort(addr)
+		addr = net.JoinHostPort(tt.host, port)
+	}
+	h := HTTP{URL: "http://" + addr + "/", Timeout: 300 * time.Millisecond}
+	if tt.body > 0 {
+		h.Method, h.Body = "POST", bytes.Repeat([]byte("x"), tt.body)
+	}
+	target, err := NewHTTP(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target, conns
+}
+
+// checkExchange checks the outcomes of tt's requests, and the connections
+// they took.
+func checkExchange(t *testing.T, tt exchangeCase, outs []Outcome, conns int64) {
+	t.Helper()
+	for i, out := range outs {
+		want := tt.class
+		if i == 0 {
+			want = tt.first
+		}
+		if out.Class != want {
+			t.Fatalf("request %d: %q, want %q", i+1, out.Class, want)
+		}
+		if want == "" && out.Bytes <= 0 {
+			t.Errorf("request %d: %d bytes", i+1, out.Bytes)
+		}
+	}
+	if tt.name == "keep-alive" && outs[0].Bytes != int64(len(okResponse)) {
+		t.Errorf("%d bytes, want %d", outs[0].Bytes, len(okResponse))
+	}
+	if tt.conns > 0 && conns != tt.conns {
+		t.Errorf("%d requests took %d connections, want %d", len(outs), conns, tt.conns)
+	}
+}
+
+// The client's exchanges through its raw send path and around it
+// (exchangeCases, a request too large to send raw), and a request
+// abandoned while it waits.
+func TestH1ClientExchanges(t *testing.T) {
+	cases := append(exchangeCases(),
+		exchangeCase{name: "a body too large to send raw", serve: answer(okResponse, nil), body: 3 * maxRawSend, requests: 3, conns: 1})
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			addr, conns := scriptedServer(t, tt.serve)
-			h := HTTP{URL: "http://" + addr + "/", Timeout: 300 * time.Millisecond}
-			if tt.body > 0 {
-				h.Method, h.Body = "POST", bytes.Repeat([]byte("x"), tt.body)
-			}
-			target, err := NewHTTP(h)
-			if err != nil {
-				t.Fatal(err)
-			}
+			target, conns := exchangeTarget(t, tt)
 			c := target.NewClient()
 			defer c.Close()
+			var outs []Outcome
 			for i := 0; i < tt.requests; i++ {
-				out := c.Do(context.Background())
-				if i == 0 || tt.class == "" {
-					if out.Class != "" {
-						t.Fatalf("request %d: %q, want a success", i+1, out.Class)
-					}
-					continue
-				}
-				if out.Class != tt.class {
-					t.Fatalf("request %d: %q, want %q", i+1, out.Class, tt.class)
-				}
+				outs = append(outs, c.Do(context.Background()))
 			}
-			if tt.conns > 0 && conns() != tt.conns {
-				t.Errorf("%d requests took %d connections, want %d", tt.requests, conns(), tt.conns)
-			}
+			checkExchange(t, tt, outs, conns())
 		})
 	}
 

@@ -83,7 +83,8 @@ requests the generator could not send on schedule are counted as not sent,
 and the step ends with its window whatever the rate.
 
 Plain http:// over HTTP/1.1 uses rigor's own lean client (one keep-alive
-connection per worker). https:// and --http2 use Go's net/http: --http2 is
+connection per worker); on Linux its closed loop runs on an event loop (an
+OS thread per 32 connections, each polling its own with epoll). https:// and --http2 use Go's net/http: --http2 is
 negotiated by ALPN over TLS, and is sent with prior knowledge (h2c) to
 http:// URLs.
 
