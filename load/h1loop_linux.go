@@ -43,9 +43,9 @@ type eventLoop struct {
 	rec   func(worker int, sent, end int64, out Outcome)
 
 	closed atomic.Bool
-	wakeFd int // an eventfd written by Close to wake every thread
 
 	mu      sync.Mutex
+	wakeFd  int // an eventfd Close writes to wake every thread; -1 once run has returned
 	threads []*loopThread
 }
 
@@ -116,13 +116,21 @@ func (l *eventLoop) run(ctx context.Context, workers int, base time.Time, we int
 		}()
 	}
 	wg.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	unix.Close(l.wakeFd)
+	l.wakeFd = -1 // Close after run must not write to a number reused since
 }
 
 // Close abandons the requests in flight: each is recorded as cancelled.
 func (l *eventLoop) Close() error {
 	if l.closed.Swap(true) {
 		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.wakeFd < 0 {
+		return nil // run has returned
 	}
 	var one [8]byte
 	one[0] = 1 // an eventfd counter is a native-endian uint64; any nonzero value wakes
@@ -226,6 +234,7 @@ func (th *loopThread) run() {
 		return
 	}
 	defer unix.Close(th.ep)
+	defer th.closeAll()
 	th.ready = append(th.ready, th.conns...)
 	events := make([]unix.EpollEvent, 2*len(th.conns)+1)
 	for {
@@ -573,6 +582,14 @@ func (th *loopThread) expire() {
 		if c.state != csIdle && c.dl > 0 && now >= c.dl {
 			th.fail(c, ClassTimeout, c.rr.p.n)
 		}
+	}
+}
+
+// closeAll closes the thread's connections when it is done with them,
+// as the step closes the goroutines' clients.
+func (th *loopThread) closeAll() {
+	for _, c := range th.conns {
+		th.drop(c)
 	}
 }
 

@@ -199,3 +199,25 @@ func BenchmarkEventLoop(b *testing.B) {
 		}
 	})
 }
+
+// When the loop returns, its connections are closed, as the step closes
+// the goroutines' clients: a ramp of many steps does not keep every
+// step's connections open.
+func TestEventLoopClosesConnections(t *testing.T) {
+	var open atomic.Int64
+	addr, _ := scriptedServer(t, func(n int, c net.Conn, br *bufio.Reader) {
+		open.Add(1)
+		defer open.Add(-1)
+		answer(okResponse, nil)(n, c, br)
+	})
+	target, err := NewHTTP(HTTP{URL: "http://" + addr + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loopRequests(t, target, 3, 30)
+	for wait := time.Now(); open.Load() > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Since(wait) > 5*time.Second {
+			t.Fatalf("%d connections still open 5 s after the loop returned", open.Load())
+		}
+	}
+}

@@ -50,6 +50,12 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	open := sc.rate > 0
+	var loop closedLoop
+	if !open {
+		// Before the step's clock starts: resolving a host name takes
+		// time that is not the step's.
+		loop = closedLoopFor(ctx, t, sc.workers)
+	}
 	ws := int64(sc.warmup)
 	we := ws + int64(sc.duration)
 	base := time.Now()
@@ -104,10 +110,6 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 	}
 
 	var notSent int64
-	var loop closedLoop
-	if !open {
-		loop = closedLoopFor(ctx, t, sc.workers)
-	}
 	switch {
 	case loop != nil:
 		// The event loop: the same closed loop on a few threads, each
