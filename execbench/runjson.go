@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/rigorbench/rigor/experiment"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -36,25 +35,10 @@ func writeRun(dir, name string, run *model.Run) error {
 	// Indentation at most doubles a run's size (an observation's fields
 	// are short), so one allocation is usually enough.
 	b := appendIndent(make([]byte, 0, 2*len(compact)), compact)
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Chmod(0o644) // not CreateTemp's 0600
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
+	return experiment.WriteFile(dir, name, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // encodeRun encodes run compactly, as encoding/json does with HTML left

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -15,11 +16,16 @@ const RunFile = "run.json"
 // so that a reader, or a crash, never sees half a file. The file is
 // readable by all (0644), as os.Create would make it.
 func WriteRun(dir, name string, run *model.Run) error {
+	return WriteFile(dir, name, run.WriteJSON)
+}
+
+// WriteFile writes dir/name, as WriteRun does, with what write writes.
+func WriteFile(dir, name string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(dir, "."+name+"-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	err = run.WriteJSON(tmp)
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(0o644) // not CreateTemp's 0600
 	}
