@@ -127,6 +127,9 @@ func (set *seriesSet) series() []*history.Series {
 	out := make([]*history.Series, len(kept))
 	for i, ks := range kept {
 		s := ks.s
+		// Clipped: the next set appends past these points in place
+		// (add), so an append by a reader must not write there.
+		s.Points = slices.Clip(s.Points)
 		out[i] = &s
 	}
 	nameSeries(out)

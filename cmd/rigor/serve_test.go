@@ -751,6 +751,30 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 			t.Errorf("series %s of %d points: copied %v (%d points after); want only Work's copied, with its new point", ks.s.Benchmark, len(ks.s.Points), copied, len(after[k].s.Points))
 		}
 	}
+	// A reader of the set may append to a series it was given: the next
+	// set, which appends past the set's points in place, must not write
+	// over what the reader appended (the series it hands out are
+	// clipped).
+	f := filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")
+	n, last, err := s.RecordedRuns(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	given, err := d.sets.read(context.Background(), s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n, last})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := history.Point{Commit: "the reader's", Samples: []float64{-1}}
+	for _, sr := range given {
+		sr.Points = append(sr.Points, mine)
+	}
+	defer func() {
+		for _, sr := range given {
+			if got := sr.Points[len(sr.Points)-1]; !reflect.DeepEqual(got, mine) {
+				t.Errorf("series %s: the point a reader appended became %+v when the next set was read", sr.Benchmark, got)
+			}
+		}
+	}()
 	// A set read before stays as it was while the next appends to its
 	// series' arrays in place (and sorts a copy, for a run older than
 	// the others).
