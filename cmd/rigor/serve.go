@@ -450,22 +450,17 @@ func (f filter) query() string {
 	return v.Encode()
 }
 
-// load reads and analyzes the series f selects, as the index shows
-// them: each point is its median (Store.EachSummary: one row a point, no
-// sample read), all the analysis and the sparklines use of it; the
-// series are kept, and after a change only the runs recorded since are
-// read (seriesSets).
-func (d *dashboard) load(ctx context.Context, f filter) ([]*history.Series, *history.Analysis, error) {
+// load reads the series f selects, as the index shows them: each point
+// is its median (Store.EachSummary: one row a point, no sample read),
+// all the analysis and the sparklines use of it; the series are kept,
+// and after a change only the runs recorded since are read (seriesSets).
+func (d *dashboard) load(ctx context.Context, f filter) (*seriesList, error) {
 	n, last, err := d.store.RecordedRuns(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	series, err := d.sets.read(ctx, d.store, f, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty},
+	return d.sets.read(ctx, d.store, f, sqlstore.Filter{Project: d.flags.project, Branch: f.Branch, Machine: f.Machine, Pkg: f.Pkg, Unit: f.Unit, Dirty: d.flags.dirty},
 		[2]int64{n, last})
-	if err != nil {
-		return nil, nil, err
-	}
-	return series, d.analyses.analyze(series, d.opts), nil
 }
 
 // analyses keeps the analysis of each series the pages showed, with the
@@ -521,6 +516,26 @@ func (c *analyses) samplesKey(s *history.Series) [2]uint64 {
 	return key
 }
 
+// detached returns a, of one series, holding none of the series' points:
+// analyze points its changes and transients at the series they are read
+// for. A kept analysis that held its series would hold every point of the
+// history, which the index makes one series at a time (seriesList).
+func detached(a *history.Analysis) *history.Analysis {
+	for i := range a.Changes {
+		a.Changes[i].Series, a.Changes[i].Before, a.Changes[i].After = nil, history.Point{}, history.Point{}
+	}
+	for i := range a.Transients {
+		a.Transients[i].Series = nil
+	}
+	for i := range a.Outliers {
+		a.Outliers[i].Series = nil
+	}
+	for i := range a.Short {
+		a.Short[i] = nil
+	}
+	return a
+}
+
 // analyze is history.AnalyzeSteps(series, opts), reusing the kept
 // analyses of series whose values have not changed.
 func (c *analyses) analyze(series []*history.Series, opts history.Options) *history.Analysis {
@@ -532,7 +547,7 @@ func (c *analyses) analyze(series []*history.Series, opts history.Options) *hist
 		c.mu.Unlock()
 		key := c.samplesKey(s)
 		if k == nil || k.better != s.Better || k.opts != opts || k.samples != key {
-			k = &keptAnalysis{better: s.Better, opts: opts, samples: key, analysis: c.analyzer.AnalyzeSteps([]*history.Series{s}, opts)}
+			k = &keptAnalysis{better: s.Better, opts: opts, samples: key, analysis: detached(c.analyzer.AnalyzeSteps([]*history.Series{s}, opts))}
 			c.mu.Lock()
 			if c.kept == nil {
 				c.kept = map[seriesID]*keptAnalysis{}
@@ -601,29 +616,34 @@ func (d *dashboard) index(ctx context.Context, r *http.Request) ([]byte, int, er
 		return nil, http.StatusNotFound, errors.New("404 page not found")
 	}
 	f := filterOf(r, d.flags.unit)
-	series, a, err := d.load(ctx, f)
+	list, err := d.load(ctx, f)
 	if err != nil {
 		return nil, http.StatusInternalServerError, err
 	}
+	// One series' points at a time: made, analyzed, drawn and let go.
+	a := &history.Analysis{Options: history.AnalyzeSteps(nil, d.opts).Options}
+	var rows []seriesRow
+	for i, s := range list.Series {
+		s.Points = list.Points(i)
+		one := d.analyses.analyze([]*history.Series{s}, d.opts)
+		a.Changes = append(a.Changes, one.Changes...)
+		a.Transients = append(a.Transients, one.Transients...)
+		rows = append(rows, seriesRow{Name: s.Name, URL: "/series?" + seriesQuery(s), Machine: s.Machine, Branch: s.Branch,
+			Unit: s.Unit, Points: len(s.Points), Changes: len(one.Changes), Spark: sparkSVG(s, one)})
+		s.Points = nil
+	}
 	var changes []changeRow
-	count := map[*history.Series]int{}
 	byTime := slices.Clone(a.Changes)
 	slices.SortStableFunc(byTime, func(x, y history.Change) int { return y.After.Time.Compare(x.After.Time) })
 	for i := range byTime {
-		count[byTime[i].Series]++
 		if byTime[i].Regression {
 			changes = append(changes, changeRowOf(&byTime[i]))
 		}
 	}
-	var rows []seriesRow
-	for _, s := range series {
-		rows = append(rows, seriesRow{Name: s.Name, URL: "/series?" + seriesQuery(s), Machine: s.Machine, Branch: s.Branch,
-			Unit: s.Unit, Points: len(s.Points), Changes: count[s], Spark: sparkSVG(s, a)})
-	}
 	machines, _ := d.store.Machines(ctx)
 	return render(indexTmpl, map[string]any{"Filter": f, "Regressions": changes, "Series": rows, "Machines": machines,
 		"Summary": fmt.Sprintf("%d series, %d changes, %d transients; %s",
-			len(series), len(a.Changes), len(a.Transients), methodLine(a.Options))})
+			len(list.Series), len(a.Changes), len(a.Transients), methodLine(a.Options))})
 }
 
 func (d *dashboard) seriesPage(ctx context.Context, r *http.Request) ([]byte, int, error) {

@@ -168,11 +168,11 @@ func BenchmarkServe(b *testing.B) {
 			b.StopTimer()
 			d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}
 			f := filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")
-			series, err := d.sets.read(ctx, s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n - 1, last - 1})
+			list, err := d.sets.read(ctx, s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n - 1, last - 1})
 			if err != nil {
 				b.Fatal(err)
 			}
-			d.analyses.analyze(series, opts)
+			d.analyses.analyze(list.All(), opts)
 			h := d.handler()
 			cpu -= processCPU()
 			b.StartTimer()

@@ -17,8 +17,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -653,6 +653,18 @@ func TestServeAnalysesKept(t *testing.T) {
 	id := seriesID{"p", "p", "step", "sec/op", "m", "main"}
 	check("first", []*history.Series{seriesOf("step", "a", 80), seriesOf("flat", "a", 80)}, opts)
 	first := d.analyses.kept[id].analysis
+	// Kept, it holds none of the points it was made of: the index makes
+	// one series' points at a time and lets them go (seriesList).
+	for _, c := range first.Changes {
+		if c.Series != nil || c.Before.Samples != nil || c.After.Samples != nil {
+			t.Errorf("a kept change holds its series' points: %p, %v, %v", c.Series, c.Before.Samples, c.After.Samples)
+		}
+	}
+	for _, tr := range append(slices.Clone(first.Transients), first.Outliers...) {
+		if tr.Series != nil {
+			t.Errorf("a kept transient holds its series %p", tr.Series)
+		}
+	}
 	check("same values", []*history.Series{seriesOf("step", "b", 80), seriesOf("flat", "b", 80)}, opts)
 	if d.analyses.kept[id].analysis != first {
 		t.Errorf("the same values were analyzed again")
@@ -705,7 +717,7 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := d.sets.read(context.Background(), s, f, sf, [2]int64{n, last})
-			if want := groupSeries(pts, nil); err != nil || !reflect.DeepEqual(got, want) {
+			if want := groupSeries(pts, nil); err != nil || !reflect.DeepEqual(got.All(), want) {
 				t.Errorf("%s: GET %s: the series kept are not those of the points sorted and grouped (%v)", what, u, err)
 			}
 		}
@@ -747,8 +759,8 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 	}
 	for k, ks := range before {
 		copied := after[k] != ks
-		if len(ks.s.Points) != 30 || copied != (ks.s.Benchmark == "Work") {
-			t.Errorf("series %s of %d points: copied %v (%d points after); want only Work's copied, with its new point", ks.s.Benchmark, len(ks.s.Points), copied, len(after[k].s.Points))
+		if len(ks.heads) != 30 || copied != (ks.s.Benchmark == "Work") {
+			t.Errorf("series %s of %d points: copied %v (%d points after); want only Work's copied, with its new point", ks.s.Benchmark, len(ks.heads), copied, len(after[k].heads))
 		}
 	}
 	// A reader of the set may append to a series it was given: the next
@@ -760,10 +772,11 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	given, err := d.sets.read(context.Background(), s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n, last})
+	list, err := d.sets.read(context.Background(), s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n, last})
 	if err != nil {
 		t.Fatal(err)
 	}
+	given := list.All()
 	mine := history.Point{Commit: "the reader's", Samples: []float64{-1}}
 	for _, sr := range given {
 		sr.Points = append(sr.Points, mine)
@@ -779,14 +792,20 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 	// series' arrays in place (and sorts a copy, for a run older than
 	// the others).
 	prev := kept()
+	heads := func() []pointHead {
+		d.sets.mu.Lock()
+		defer d.sets.mu.Unlock()
+		return d.sets.sets[filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")].heads
+	}
+	prevHeads := heads()
 	snapshot := map[string][]history.Point{}
 	for k, ks := range prev {
-		snapshot[k] = slices.Clone(ks.s.Points)
+		snapshot[k] = ks.points(prevHeads)
 	}
 	record("example.com/s", t0.Add(-24*time.Hour), "Work", `<script>alert(1)</script>`)
 	same("a run older than every other")
 	for k, ks := range prev {
-		if !reflect.DeepEqual(ks.s.Points, snapshot[k]) {
+		if !reflect.DeepEqual(ks.points(prevHeads), snapshot[k]) {
 			t.Errorf("series %s: the set read before changed when the next was read", ks.s.Benchmark)
 		}
 	}
