@@ -620,11 +620,15 @@ func (d *dashboard) index(ctx context.Context, r *http.Request) ([]byte, int, er
 	if err != nil {
 		return nil, http.StatusInternalServerError, err
 	}
-	// One series' points at a time: made, analyzed, drawn and let go.
+	// One series' points at a time, in one array: made, analyzed and
+	// drawn. Nothing kept holds them (a kept analysis is detached; a
+	// change's Before and After are copies).
 	a := &history.Analysis{Options: history.AnalyzeSteps(nil, d.opts).Options}
 	var rows []seriesRow
+	var points []history.Point
 	for i, s := range list.Series {
-		s.Points = list.Points(i)
+		points = list.Points(i, points)
+		s.Points = points
 		one := d.analyses.analyze([]*history.Series{s}, d.opts)
 		a.Changes = append(a.Changes, one.Changes...)
 		a.Transients = append(a.Transients, one.Transients...)

@@ -68,9 +68,10 @@ func (ks *keptSeries) head(heads []pointHead, i int) *pointHead {
 	return &heads[h]
 }
 
-// points returns the series' points, as historyPoint makes them.
-func (ks *keptSeries) points(heads []pointHead) []history.Point {
-	out := make([]history.Point, len(ks.heads))
+// points returns the series' points, as historyPoint makes them, in
+// buf's array when it is large enough.
+func (ks *keptSeries) points(heads []pointHead, buf []history.Point) []history.Point {
+	out := slices.Grow(buf[:0], len(ks.heads))[:len(ks.heads)]
 	for i := range out {
 		h := ks.head(heads, i)
 		out[i] = history.Point{Commit: h.commit, Subject: h.subject, Time: h.time, RunID: h.runID}
@@ -162,8 +163,11 @@ type seriesList struct {
 	heads  []pointHead
 }
 
-// Points returns the points of l.Series[i].
-func (l *seriesList) Points(i int) []history.Point { return l.kept[i].points(l.heads) }
+// Points returns the points of l.Series[i], in buf's array when it is
+// large enough (the index reuses one for every series).
+func (l *seriesList) Points(i int, buf []history.Point) []history.Point {
+	return l.kept[i].points(l.heads, buf)
+}
 
 // All returns the series with their points: what groupSeries makes of
 // the same points.
@@ -174,7 +178,7 @@ func (l *seriesList) All() []*history.Series {
 	out := make([]*history.Series, len(l.Series))
 	for i, s := range l.Series {
 		c := *s
-		c.Points = l.Points(i)
+		c.Points = l.Points(i, nil)
 		out[i] = &c
 	}
 	return out

@@ -17,8 +17,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -800,12 +800,12 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 	prevHeads := heads()
 	snapshot := map[string][]history.Point{}
 	for k, ks := range prev {
-		snapshot[k] = ks.points(prevHeads)
+		snapshot[k] = ks.points(prevHeads, nil)
 	}
 	record("example.com/s", t0.Add(-24*time.Hour), "Work", `<script>alert(1)</script>`)
 	same("a run older than every other")
 	for k, ks := range prev {
-		if !reflect.DeepEqual(ks.points(prevHeads), snapshot[k]) {
+		if !reflect.DeepEqual(ks.points(prevHeads, nil), snapshot[k]) {
 			t.Errorf("series %s: the set read before changed when the next was read", ks.s.Benchmark)
 		}
 	}
