@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -185,6 +186,37 @@ func BenchmarkServe(b *testing.B) {
 		}
 		if cpu > 0 {
 			b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		}
+	})
+	// What the dashboard keeps of the history once it made the index,
+	// per point of the index's series (the live heap after a collection):
+	// issue 28's serve memory against the history's length.
+	b.Run("index/kept", func(b *testing.B) {
+		var kept, points uint64
+		for b.Loop() {
+			d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}, opts: opts}
+			h := d.handler()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+			if w.Code != http.StatusOK {
+				b.Fatalf("GET /: %d\n%.500s", w.Code, w.Body.String())
+			}
+			w = nil
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			if after.HeapAlloc > before.HeapAlloc {
+				kept += after.HeapAlloc - before.HeapAlloc
+			}
+			for _, ks := range d.sets.sets[filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")].byKey {
+				points += uint64(len(ks.heads))
+			}
+			runtime.KeepAlive(h)
+		}
+		if points > 0 {
+			b.ReportMetric(float64(kept)/float64(points), "kept-B/point")
 		}
 	})
 	// A series page first asked for after the index (as rigor serve
