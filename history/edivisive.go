@@ -207,28 +207,45 @@ func changePoint(index int, qhat float64, series []float64, ivs []interval) (Cha
 // (PairDistanceCalculator, power 1).
 type calculator struct {
 	x []float64
-	// within[p][q] is the sum of |x[i]-x[k]| over p <= i < k < q.
-	within [][]float64
+	// within[p*stride+q] is the sum of |x[i]-x[k]| over p <= i < k < q.
+	within []float64
+	stride int
+	col    []float64
 }
+
+// calculators keeps calculators' arrays between windows: a window of
+// 50 results takes 21 kB, and rigor serve's index searches thousands.
+var calculators sync.Pool
 
 func newCalculator(x []float64) *calculator {
 	n := len(x)
-	c := &calculator{x: x, within: make([][]float64, n+1)}
-	for p := range c.within {
-		c.within[p] = make([]float64, n+1)
+	c, _ := calculators.Get().(*calculator)
+	if c == nil {
+		c = &calculator{}
 	}
+	c.x, c.stride = x, n+1
+	c.within = slices.Grow(c.within[:0], c.stride*c.stride)[:c.stride*c.stride]
+	clear(c.within)
 	// col[p] is the sum of |x[i]-x[q-1]| over p <= i < q-1.
-	col := make([]float64, n+1)
+	col := slices.Grow(c.col[:0], n+1)[:n+1]
+	clear(col)
+	c.col = col
 	for q := 2; q <= n; q++ {
 		col[q-1] = 0
 		for p := q - 2; p >= 0; p-- {
 			col[p] = col[p+1] + math.Abs(x[p]-x[q-1])
 		}
 		for p := 0; p <= q-2; p++ {
-			c.within[p][q] = c.within[p][q-1] + col[p]
+			c.within[p*c.stride+q] = c.within[p*c.stride+q-1] + col[p]
 		}
 	}
 	return c
+}
+
+// free gives c's arrays back for the next window.
+func (c *calculator) free() {
+	c.x = nil
+	calculators.Put(c)
 }
 
 // candidate returns the τ in (start, end) that, with some κ in (τ, end],
@@ -241,11 +258,11 @@ func (c *calculator) candidate(iv interval) (index int, qhat float64) {
 	best, bestTau := math.Inf(-1), -1
 	for tau := s + 1; tau < iv.end; tau++ {
 		n := float64(tau - s)
-		wx := c.within[s][tau]
+		wx := c.within[s*c.stride+tau]
 		for kappa := tau + 1; kappa <= iv.end; kappa++ {
 			m := float64(kappa - tau)
-			wy := c.within[tau][kappa]
-			cross := c.within[s][kappa] - wx - wy
+			wy := c.within[tau*c.stride+kappa]
+			cross := c.within[s*c.stride+kappa] - wx - wy
 			q := 2 / (m + n) * cross
 			if n > 1 {
 				q -= 2 * m / (m + n) / (n - 1) * wx
@@ -281,6 +298,7 @@ func (c *calculator) nextCandidate(ivs []interval) (index int, qhat float64, ok 
 // maxP, and returns the change points sorted by index.
 func detect(x []float64, maxP float64) []ChangePoint {
 	calc := newCalculator(x)
+	defer calc.free()
 	var cps []ChangePoint
 	for {
 		ivs := intervals(cps, len(x))

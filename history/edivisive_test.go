@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,6 +169,26 @@ func TestCandidate(t *testing.T) {
 	si, sq := slow(x)
 	if i != si || math.Abs(q-sq) > 1e-9*sq {
 		t.Errorf("candidate %d (q̂ %v), direct evaluation %d (q̂ %v)", i, q, si, sq)
+	}
+	c.free()
+	// Calculators' arrays are reused (calculators): a longer window, then
+	// shorter ones and a longer one, each against its direct evaluation.
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{40, 7, 25, 2, 40} {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = r.NormFloat64()
+			if i >= n/2 {
+				y[i] += 2
+			}
+		}
+		c := newCalculator(y)
+		i, q := c.candidate(interval{0, n})
+		c.free()
+		si, sq := slow(y)
+		if i != si || math.Abs(q-sq) > 1e-9*sq {
+			t.Errorf("window of %d reusing arrays: candidate %d (q̂ %v), direct evaluation %d (q̂ %v)", n, i, q, si, sq)
+		}
 	}
 	// Otava's test_ttest: the detector alone at p 0.01.
 	if got := indexes(detect(x, 0.01)); !slices.Equal(got, []int{5, 8}) {
