@@ -72,11 +72,15 @@ type config struct {
 	neighbourSeed     uint64
 	neighbourThreads  int
 	chunks, chunkRuns int
+	// pairs are part 1's pairs ("sleep", "gzip"); sleepNew is the
+	// second sleep's argument, seconds.
+	pairs    map[string]bool
+	sleepNew string
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
-	var parts string
+	var parts, pairs string
 	fs := flag.NewFlagSet("execvs", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&c.trials, "trials", 3, "trials of parts 1 (side by side) and 2 (overhead)")
@@ -89,6 +93,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.inputMB, "input-mb", 20, "size of gzip's generated input in MiB")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of gzip's generated input")
 	fs.StringVar(&parts, "parts", "1,2,3,4", "the parts to run, comma-separated")
+	fs.StringVar(&pairs, "pairs", "sleep,gzip", "part 1's pairs, comma-separated (sleep: sleep 0.01 against -sleep-new; gzip: -1 against -9)")
+	fs.StringVar(&c.sleepNew, "sleep-new", "0.012", "the second sleep of part 1's sleep pair, seconds (0.0102: a +2% change)")
 	fs.IntVar(&c.chunks, "chunks", 10, "chunks per pair and trial in part 4 (the tools take turns chunk by chunk)")
 	fs.IntVar(&c.chunkRuns, "chunk-runs", 0, "runs of every command per tool and chunk in part 4 (default: 100 for true, 50 for sleep, 4 for gzip)")
 	fs.StringVar(&c.rigor, "rigor", "", "rigor binary (default: build ./cmd/rigor of the repository into a temporary directory)")
@@ -114,6 +120,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return c, fmt.Errorf("-parts %q: want numbers from 1 to 4, comma-separated", parts)
 		}
 		c.parts[n] = true
+	}
+	c.pairs = map[string]bool{}
+	for _, p := range strings.Split(pairs, ",") {
+		p = strings.TrimSpace(p)
+		if p != "sleep" && p != "gzip" {
+			return c, fmt.Errorf("-pairs %q: want sleep, gzip or both, comma-separated", pairs)
+		}
+		c.pairs[p] = true
+	}
+	if v, err := strconv.ParseFloat(c.sleepNew, 64); err != nil || !(v > 0) || v > 10 {
+		return c, fmt.Errorf("-sleep-new %q: want seconds, above 0 and at most 10", c.sleepNew)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -203,7 +220,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer e.results.Close()
 
 	input := fmt.Sprintf("gzip-input-%dMiB.txt", c.inputMB)
-	if c.parts[1] || c.parts[4] {
+	if (c.parts[1] && c.pairs["gzip"]) || c.parts[4] {
 		e.logf("writing %s (seed %d)", input, c.seed)
 		if err := writeInput(filepath.Join(c.out, input), int64(c.inputMB)<<20, c.seed); err != nil {
 			return err
@@ -401,12 +418,20 @@ func (e *experiment) hfRunsFor(r record) int {
 
 // sideBySide is part 1.
 func (e *experiment) sideBySide(ctx context.Context, input string) error {
-	pairs := []struct {
+	var pairs []struct {
+		name string
+		cmds []string
+	}
+	for _, p := range []struct {
 		name string
 		cmds []string
 	}{
-		{"sleep", []string{"sleep 0.01", "sleep 0.012"}},
+		{"sleep", []string{"sleep 0.01", "sleep " + e.c.sleepNew}},
 		{"gzip", []string{"gzip -1 -c " + input, "gzip -9 -c " + input}},
+	} {
+		if e.c.pairs[p.name] {
+			pairs = append(pairs, p)
+		}
 	}
 	for t := 1; t <= e.c.trials && ctx.Err() == nil; t++ {
 		dir := filepath.Join(e.c.out, "part1", fmt.Sprintf("trial-%02d", t))

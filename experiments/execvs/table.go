@@ -265,7 +265,52 @@ func writeSides(tw *tabwriter.Writer, pairs []pairRun) {
 			verdict, fmtRatio(float64(h.Ratio)), fmtRatio(float64(h.Sigma)), fmtRatio(hfMed),
 			fmtSec(float64(r.WallSec)), fmtSec(float64(h.WallSec)), float64(r.Load1))
 	}
+	for _, d := range detections(pairs) {
+		fmt.Fprintf(tw, "%s: rigor said regressed in %d of %d trials (the wrong way in %d); hyperfine's means ratio was above 1 and clear of its ±σ in %d of %d (below 1 in %d).\n",
+			d.Pair, d.RigorRegressed, d.Trials, d.RigorImproved, d.HFClear, d.Trials, d.HFBelow)
+	}
 	fmt.Fprintln(tw)
+}
+
+// detection tallies, per pair of part 1, how often each tool found the
+// second command slower, which it is in every pair part 1 runs.
+type detection struct {
+	Pair                          string
+	Trials                        int
+	RigorRegressed, RigorImproved int
+	HFClear, HFBelow              int
+}
+
+// detections tallies pairs (the trials both tools finished), in the
+// order the pairs first appear.
+func detections(pairs []pairRun) []detection {
+	var out []detection
+	index := map[string]int{}
+	for _, p := range pairs {
+		if !p.ok() {
+			continue
+		}
+		i, seen := index[p.Pair]
+		if !seen {
+			i = len(out)
+			index[p.Pair] = i
+			out = append(out, detection{Pair: p.Pair})
+		}
+		d := &out[i]
+		d.Trials++
+		switch p.Rigor.Verdict {
+		case "regressed":
+			d.RigorRegressed++
+		case "improved":
+			d.RigorImproved++
+		}
+		if r := float64(p.HF.Ratio); r > 1 && p.HF.ClearOfSigma {
+			d.HFClear++
+		} else if r < 1 {
+			d.HFBelow++
+		}
+	}
+	return out
 }
 
 func writeInterleaved(tw *tabwriter.Writer, rows []pooledRow, failed []record) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -186,6 +187,38 @@ func TestWriteTables(t *testing.T) {
 	// rigor/hyperfine per-run wall: 10 ms over 5 ms.
 	if !strings.Contains(out, "2.0000") {
 		t.Errorf("output lacks the wall ratio 2.0000:\n%s", out)
+	}
+}
+
+// TestDetections: part 1b's tally counts, per pair, the trials both
+// tools finished: rigor's regressed and improved, hyperfine's ratio above
+// 1 and clear of its σ, and below 1.
+func TestDetections(t *testing.T) {
+	cmds := []cmdStat{{Command: "sleep 0.01"}, {Command: "sleep 0.0102"}}
+	pair := func(trial int, verdict string, ratio float64, clear bool) []record {
+		return []record{
+			{Part: partSides, Pair: "sleep", Trial: trial, Tool: "rigor", Verdict: verdict, Commands: cmds},
+			{Part: partSides, Pair: "sleep", Trial: trial, Tool: "hyperfine", Ratio: num(ratio), ClearOfSigma: clear, Commands: cmds},
+		}
+	}
+	var recs []record
+	recs = append(recs, pair(1, "regressed", 1.02, true)...)
+	recs = append(recs, pair(2, "regressed", 1.02, false)...)
+	recs = append(recs, pair(3, "inconclusive", 0.97, false)...)
+	recs = append(recs, pair(4, "improved", 0.9, true)...) // clear, the wrong way
+	recs = append(recs, record{Part: partSides, Pair: "sleep", Trial: 5, Tool: "rigor", Verdict: "regressed", Commands: cmds},
+		record{Part: partSides, Pair: "sleep", Trial: 5, Tool: "hyperfine", Error: "hyperfine: killed"})
+	got := detections(pairRuns(recs, partSides))
+	want := []detection{{Pair: "sleep", Trials: 4, RigorRegressed: 2, RigorImproved: 1, HFClear: 1, HFBelow: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	var b bytes.Buffer
+	if err := writeTables(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	if w := "sleep: rigor said regressed in 2 of 4 trials (the wrong way in 1); hyperfine's means ratio was above 1 and clear of its ±σ in 1 of 4 (below 1 in 2)."; !strings.Contains(b.String(), w) {
+		t.Errorf("tables lack %q:\n%s", w, b.String())
 	}
 }
 
