@@ -137,6 +137,11 @@ func (e *obsEncoder) observation(b []byte, o *model.Observation) []byte {
 		}
 		b = append(b, '}')
 	}
+	if io := o.StorageIO; io != nil {
+		b = strconv.AppendInt(append(b, `,"storage_io":{"read_bytes":`...), io.ReadBytes, 10)
+		b = strconv.AppendInt(append(b, `,"write_bytes":`...), io.WriteBytes, 10)
+		b = append(strconv.AppendInt(append(b, `,"cancelled_write_bytes":`...), io.CancelledWriteBytes, 10), '}')
+	}
 	b = e.optFloat(b, `,"other_cpu":`, o.OtherCPU)
 	b = e.optFloat(b, `,"rigor_cpu_sec":`, o.RigorCPUSec)
 	return append(b, '}')

@@ -209,7 +209,7 @@ func TestObsEncoderIsJSONs(t *testing.T) {
 		obs = append(obs, o)
 	}
 	obs = append(obs, model.Observation{}, model.Observation{System: &model.SystemStats{}, Process: &model.ProcessStats{},
-		Runtime: &model.RuntimeStats{}, Profile: &model.ProfileStats{Top: []model.FuncShare{}}})
+		Runtime: &model.RuntimeStats{}, Profile: &model.ProfileStats{Top: []model.FuncShare{}}, StorageIO: &model.StorageIO{}})
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
 	enc.SetEscapeHTML(false)

@@ -16,6 +16,15 @@ type Observation struct {
 	Process *ProcessStats `json:"process,omitempty"`
 	Runtime *RuntimeStats `json:"runtime,omitempty"`
 	Profile *ProfileStats `json:"profile,omitempty"`
+	// StorageIO is the storage I/O of rigor's own process over the
+	// interval, from Linux's task I/O accounting (/proc/self/io) at its
+	// ends. A reaped child's accounting is added to its parent's, so it
+	// holds that of every measured process rigor started and waited for
+	// in the interval (and of their descendants), and in-process the
+	// measured code's: unlike System's disk counters, it leaves out what
+	// other processes on the machine read and wrote. Absent where the
+	// kernel keeps no such accounting.
+	StorageIO *StorageIO `json:"storage_io,omitempty"`
 
 	// OtherCPU is the fraction of all logical CPUs (0..1) that processes
 	// other than the measured ones used during the interval: total busy
@@ -75,6 +84,25 @@ type ProcessStats struct {
 	VoluntaryCtx   int64   `json:"voluntary_ctx_switches"`
 	InvoluntaryCtx int64   `json:"involuntary_ctx_switches"`
 	MaxRSSBytes    int64   `json:"max_rss_bytes,omitempty"`
+}
+
+// StorageIO is what a process (and the children it reaped) caused to be
+// read from and written to storage over an interval, in bytes, as the
+// kernel's task I/O accounting counts it.
+type StorageIO struct {
+	// ReadBytes were fetched from storage: reads the page cache served
+	// are not in it.
+	ReadBytes int64 `json:"read_bytes"`
+	// WriteBytes were written to storage, or dirtied in the page cache to
+	// be written back; a buffered write is counted when it dirties a
+	// page, not when the page reaches the device.
+	WriteBytes int64 `json:"write_bytes"`
+	// CancelledWriteBytes are dirty pages the process truncated or
+	// deleted before they were written back: written, but never to a
+	// device. WriteBytes - CancelledWriteBytes is what went, or will go,
+	// to storage (a page dirtied in an earlier interval and dropped in
+	// this one can make it negative).
+	CancelledWriteBytes int64 `json:"cancelled_write_bytes"`
 }
 
 // RuntimeStats is Go's runtime/metrics over an interval of an in-process run.

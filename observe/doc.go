@@ -15,7 +15,8 @@
 //     bottleneck (user CPU, kernel, lock contention, GC, waiting on I/O,
 //     memory), interference from other processes, steal or frequency
 //     changes, a throughput above a physical limit, a file I/O throughput
-//     far above what the disks moved (the page cache), a result that was
+//     far above what the measured processes moved to and from storage
+//     (the page cache), a result that was
 //     likely optimized away (which ConfirmElision checks in the
 //     disassembly).
 //   - Check inspects the machine before a run, as rigor doctor does.
@@ -33,8 +34,9 @@
 //   - observer.go: the Observer and its intervals; sample_*.go: reading
 //     the system's counters; snapshot.go: the system's stats over an
 //     interval, from the readings around it; process_*.go: a measured
-//     process's resource usage; runtime.go: the Go runtime's metrics in
-//     process; profile.go, mutex.go: summaries of CPU and mutex profiles;
+//     process's resource usage; storageio.go: the storage I/O of this
+//     process and the children it reaped (/proc/self/io); runtime.go: the
+//     Go runtime's metrics in process; profile.go, mutex.go: summaries of CPU and mutex profiles;
 //   - annotate.go: Annotate, which writes the notes below onto a Run;
 //     aggregate.go: observations summed and weighted by duration, what
 //     every classifier reads; thresholds.go: the classifiers' thresholds,

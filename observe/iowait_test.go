@@ -299,3 +299,79 @@ func TestRecordedIOFixtures(t *testing.T) {
 		}
 	})
 }
+
+// With the measured processes' own storage I/O recorded (StorageIO),
+// the note compares with it, not with the machine's disks: a neighbour
+// writing 500 MiB/s neither hides the note of a benchmark that wrote to
+// the page cache nor raises one for a benchmark whose own writes reached
+// storage.
+func TestPageCacheNoteOwnIO(t *testing.T) {
+	nosync := &model.ProfileStats{Samples: 53, CPUSec: 0.53, Syscall: 0.98, FileIO: 0.96}
+	const mib = 1 << 20
+	// Each of 3 rounds claims 2 GiB over 2 s; the disks write a
+	// neighbour's 500 MiB/s throughout, far above a quarter of 2 GiB/2 s.
+	run := func(io func(r int) *model.StorageIO) (*model.Benchmark, []model.Observation) {
+		b, o := pageCacheRun(3, 500*mib, 0, nosync)
+		for i := range o {
+			if o[i].Round >= 1 {
+				o[i].StorageIO = io(o[i].Round)
+			}
+		}
+		return b, o
+	}
+	for _, tt := range []struct {
+		name string
+		io   func(r int) *model.StorageIO
+		want string
+	}{
+		// 257 MiB dirtied a round, 256 of them deleted before writeback.
+		{"the nosync benchmark beside a writer", func(int) *model.StorageIO {
+			return &model.StorageIO{WriteBytes: 257 * mib, CancelledWriteBytes: 256 * mib}
+		}, "the benchmark reported 2 GiB/s, its processes wrote 512 KiB/s to storage (and read 0 B/s) while it ran; its timed loops claim 6 GiB, its processes moved 3 MiB to and from storage in the same runs"},
+		{"reads from the cache", func(int) *model.StorageIO { return &model.StorageIO{ReadBytes: mib} }, "its processes wrote 0 B/s to storage (and read 512 KiB/s)"},
+		// fsync: what it wrote went to storage, nothing cancelled.
+		{"the fsync benchmark beside a writer", func(int) *model.StorageIO { return &model.StorageIO{WriteBytes: 2 << 30} }, ""},
+		{"reads from the device", func(int) *model.StorageIO { return &model.StorageIO{ReadBytes: 2 << 30} }, ""},
+		// A round that deletes what an earlier one left dirty counts
+		// for nothing, not against the others: 2 GiB + 0 + 0 moved.
+		{"a round's net below zero", func(r int) *model.StorageIO {
+			if r == 1 {
+				return &model.StorageIO{WriteBytes: 2 << 30}
+			}
+			return &model.StorageIO{CancelledWriteBytes: 2 << 30}
+		}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, o := run(tt.io)
+			got := pageCacheNote(b, o)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("one round without StorageIO: the disks decide", func(t *testing.T) {
+		b, o := run(func(r int) *model.StorageIO {
+			if r == 2 {
+				return nil
+			}
+			return &model.StorageIO{}
+		})
+		if n := pageCacheNote(b, o); n != "" {
+			t.Errorf("the neighbour's writes on the disks, which decide here, should hide the note: %q", n)
+		}
+		b, o = pageCacheRun(3, mib, 0, nosync)
+		o[1].StorageIO = &model.StorageIO{WriteBytes: 1 << 40}
+		if n := pageCacheNote(b, o); !strings.Contains(n, "the disks wrote 1 MiB/s") {
+			t.Errorf("%q", n)
+		}
+	})
+	t.Run("StorageIO without system statistics", func(t *testing.T) {
+		b, o := run(func(int) *model.StorageIO { return &model.StorageIO{} })
+		for i := range o {
+			o[i].System = nil
+		}
+		if n := pageCacheNote(b, o); !strings.Contains(n, "its processes moved 0 B to and from storage") {
+			t.Errorf("%q", n)
+		}
+	})
+}

@@ -56,6 +56,9 @@ type Observer struct {
 	stale   bool
 	rt      *RuntimeSampler     // self mode
 	usage   *model.ProcessStats // self mode: rusage at the last boundary
+	io      *selfIO             // nil where /proc/self/io cannot be read
+	io0     ioCounts            // the storage counters at Start
+	ioEnd   ioCounts            // and at Stop
 }
 
 // A mark starts an interval.
@@ -69,8 +72,12 @@ type mark struct {
 	// rigor is rigor's own CPU time over the interval (not self mode),
 	// from rigor0, its CPU time when the interval began.
 	rigor, rigor0 float64
-	prof          *model.ProfileStats
-	rt            *model.RuntimeStats
+	// io0 is this process's storage counters when the interval began,
+	// storage its I/O over the interval (see model.Observation.StorageIO).
+	io0     ioCounts
+	storage *model.StorageIO
+	prof    *model.ProfileStats
+	rt      *model.RuntimeStats
 }
 
 // Start begins sampling the system every interval (DefaultInterval when
@@ -109,6 +116,8 @@ func start(ctx context.Context, interval time.Duration, self bool) *Observer {
 	if rd, err := newReader(); err == nil {
 		o.rd = rd
 	}
+	o.io = openSelfIO()
+	o.io0 = o.io.read()
 	ready := make(chan struct{})
 	go o.loop(ctx, ready)
 	<-ready // the first snapshot exists before Start returns
@@ -194,6 +203,7 @@ func (o *Observer) boundary(m mark) {
 	}
 	o.closeSelf()
 	o.closeRigor(&m)
+	o.closeIO(&m)
 	// Ask for a sample only when the interval that ends lasted a quarter
 	// period or more, and the sampler would take one (a quarter period
 	// after its last). A short interval gets the rate of the period
@@ -241,6 +251,23 @@ func (o *Observer) closeRigor(m *mark) {
 	if m != nil {
 		m.rigor0 = now
 	}
+}
+
+// closeIO records this process's storage I/O over the interval that
+// ends now, and where the next, m, starts from; it returns the counters
+// it read. o.mu is held.
+func (o *Observer) closeIO(m *mark) ioCounts {
+	if o.io == nil {
+		return ioCounts{}
+	}
+	now := o.io.read()
+	if n := len(o.marks); n > 0 && !o.marks[n-1].paused {
+		o.marks[n-1].storage = storageIO(o.marks[n-1].io0, now)
+	}
+	if m != nil {
+		m.io0 = now
+	}
+	return now
 }
 
 // closeSelf records, in self mode, this process's usage and runtime
@@ -343,6 +370,8 @@ func (o *Observer) Stop() []model.Observation {
 	end := time.Now()
 	o.closeSelf()
 	o.closeRigor(nil)
+	o.ioEnd = o.closeIO(nil)
+	o.io.close()
 	o.stopped = true
 	o.mu.Unlock()
 
@@ -366,7 +395,7 @@ func (o *Observer) Stop() []model.Observation {
 	}
 	marks := o.marks
 	if len(marks) == 0 {
-		marks = []mark{{t: o.start}}
+		marks = []mark{{t: o.start, storage: storageIO(o.io0, o.ioEnd)}}
 	}
 	// The intervals Observations built are final (the sampler had read
 	// past their ends), unless something was attached to one since.
@@ -430,6 +459,7 @@ func (o *Observer) observation(m mark, t1 time.Time) model.Observation {
 		Process:   m.proc,
 		Runtime:   m.rt,
 		Profile:   m.prof,
+		StorageIO: m.storage,
 	}
 	if !o.self {
 		obs.RigorCPUSec = max(m.rigor, 0)

@@ -67,9 +67,11 @@ const (
 	// too, the journal adds a little). nosync measured 2265: the data
 	// stayed in memory. 4 leaves room for a filesystem that compresses
 	// and for writeback that lands after a run ends, and is still
-	// hundreds of times below what the page cache gives. The disk
-	// counters are machine-wide, so a neighbour's I/O can only hide the
-	// note, never raise it.
+	// hundreds of times below what the page cache gives. What went to
+	// storage is the measured processes' own (Observation.StorageIO), so
+	// a neighbour's disk traffic does not hide the note; in runs without
+	// it, the disk counters are machine-wide and a neighbour's I/O can
+	// only hide the note, never raise it.
 	pageCacheRatio = 4.0
 	// fileIOWaitShare: a process that mostly slept while the CPUs waited
 	// on I/O is named as waiting on I/O unless its CPU profile (with
