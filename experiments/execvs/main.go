@@ -94,7 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of gzip's generated input")
 	fs.StringVar(&parts, "parts", "1,2,3,4", "the parts to run, comma-separated")
 	fs.StringVar(&pairs, "pairs", "sleep,gzip", "part 1's pairs, comma-separated (sleep: sleep 0.01 against -sleep-new; gzip: -1 against -9)")
-	fs.StringVar(&c.sleepNew, "sleep-new", "0.012", "the second sleep of part 1's sleep pair, seconds (0.0102: a +2% change)")
+	fs.StringVar(&c.sleepNew, "sleep-new", "0.012", "the second sleep of part 1's sleep pair, seconds (0.0102: +0.2 ms, about +1.7% of a run)")
 	fs.IntVar(&c.chunks, "chunks", 10, "chunks per pair and trial in part 4 (the tools take turns chunk by chunk)")
 	fs.IntVar(&c.chunkRuns, "chunk-runs", 0, "runs of every command per tool and chunk in part 4 (default: 100 for true, 50 for sleep, 4 for gzip)")
 	fs.StringVar(&c.rigor, "rigor", "", "rigor binary (default: build ./cmd/rigor of the repository into a temporary directory)")
