@@ -61,7 +61,7 @@ func BenchmarkExecOverhead(b *testing.B) {
 					cfg.Commands = append(cfg.Commands, Command{Line: c})
 				}
 				ctx := context.Background()
-				cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), true, observe.Annotate
+				cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0, observe.WithoutStorageIO()), true, observe.Annotate
 				t0, c0 := time.Now(), selfCPU(b)
 				res, err := Run(ctx, cfg)
 				if err != nil {

@@ -27,13 +27,17 @@ func BenchmarkSnapshot(b *testing.B) {
 // BenchmarkMark measures Mark, which runs between a harness's timed
 // batches.
 func BenchmarkMark(b *testing.B) {
-	for _, self := range []bool{false, true} {
-		name := "external"
-		if self {
-			name = "self"
-		}
-		b.Run(name, func(b *testing.B) {
-			o := start(context.Background(), time.Hour, self)
+	for _, tc := range []struct {
+		name string
+		self bool
+		opts []Option
+	}{
+		{"external", false, nil},
+		{"external-nostorage", false, []Option{WithoutStorageIO()}}, // rigor exec's
+		{"self", true, nil},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			o := start(context.Background(), time.Hour, tc.self, tc.opts)
 			defer o.Stop()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -75,4 +79,20 @@ func TestOverhead(t *testing.T) {
 	t.Logf("wall %v, process CPU %v (user %v, sys %v) = %.3f%% of one CPU; observer thread CPU %.4fs; %d samples",
 		wall.Round(time.Millisecond), cpu, time.Duration(r1.Utime.Nano()-r0.Utime.Nano()), time.Duration(r1.Stime.Nano()-r0.Stime.Nano()),
 		100*cpu.Seconds()/wall.Seconds(), obs[0].System.ObserverCPUSec, obs[0].System.Samples)
+}
+
+// BenchmarkSelfIO measures one read of this process's storage counters,
+// which the Observer takes at every boundary.
+func BenchmarkSelfIO(b *testing.B) {
+	s := openSelfIO()
+	if s == nil {
+		b.Skip("no /proc/self/io")
+	}
+	defer s.close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if !s.read().ok {
+			b.Fatal("unreadable")
+		}
+	}
 }

@@ -72,12 +72,12 @@ type mark struct {
 	// rigor is rigor's own CPU time over the interval (not self mode),
 	// from rigor0, its CPU time when the interval began.
 	rigor, rigor0 float64
-	// io0 is this process's storage counters when the interval began,
-	// storage its I/O over the interval (see model.Observation.StorageIO).
-	io0     ioCounts
-	storage *model.StorageIO
-	prof    *model.ProfileStats
-	rt      *model.RuntimeStats
+	// io0 and io1 are this process's storage counters when the interval
+	// began and ended (see model.Observation.StorageIO); unknown (not
+	// ok) without them.
+	io0, io1 ioCounts
+	prof     *model.ProfileStats
+	rt       *model.RuntimeStats
 }
 
 // Start begins sampling the system every interval (DefaultInterval when
@@ -85,21 +85,41 @@ type mark struct {
 // processes are separate (go test binaries): attach what they did with
 // AddProcess. Where the system cannot be read (not Linux), observations
 // carry no system statistics but everything else still works.
-func Start(ctx context.Context, interval time.Duration) *Observer {
-	return start(ctx, interval, false)
+func Start(ctx context.Context, interval time.Duration, opts ...Option) *Observer {
+	return start(ctx, interval, false, opts)
 }
 
 // StartSelf is Start for in-process runs: the measured code runs in this
 // process, so at every Mark the Observer also records this process's
 // rusage and Go runtime metrics (GC, allocations, scheduling latency,
 // mutex wait) for the interval that ends.
-func StartSelf(ctx context.Context, interval time.Duration) *Observer {
-	return start(ctx, interval, true)
+func StartSelf(ctx context.Context, interval time.Duration, opts ...Option) *Observer {
+	return start(ctx, interval, true, opts)
 }
 
-func start(ctx context.Context, interval time.Duration, self bool) *Observer {
+// An Option changes what an Observer records.
+type Option func(*options)
+
+type options struct {
+	noStorageIO bool
+}
+
+// WithoutStorageIO leaves Observation.StorageIO out: no read of
+// /proc/self/io (about 2 µs of system time) at every boundary. For a
+// caller that marks boundaries often and whose notes never read it:
+// rigor exec takes no CPU profile, without which there is no page cache
+// note.
+func WithoutStorageIO() Option {
+	return func(o *options) { o.noStorageIO = true }
+}
+
+func start(ctx context.Context, interval time.Duration, self bool, opts []Option) *Observer {
 	if interval <= 0 {
 		interval = DefaultInterval
+	}
+	var opt options
+	for _, f := range opts {
+		f(&opt)
 	}
 	o := &Observer{
 		interval: interval,
@@ -116,8 +136,10 @@ func start(ctx context.Context, interval time.Duration, self bool) *Observer {
 	if rd, err := newReader(); err == nil {
 		o.rd = rd
 	}
-	o.io = openSelfIO()
-	o.io0 = o.io.read()
+	if !opt.noStorageIO {
+		o.io = openSelfIO()
+		o.io0 = o.io.read()
+	}
 	ready := make(chan struct{})
 	go o.loop(ctx, ready)
 	<-ready // the first snapshot exists before Start returns
@@ -262,7 +284,7 @@ func (o *Observer) closeIO(m *mark) ioCounts {
 	}
 	now := o.io.read()
 	if n := len(o.marks); n > 0 && !o.marks[n-1].paused {
-		o.marks[n-1].storage = storageIO(o.marks[n-1].io0, now)
+		o.marks[n-1].io1 = now
 	}
 	if m != nil {
 		m.io0 = now
@@ -395,7 +417,7 @@ func (o *Observer) Stop() []model.Observation {
 	}
 	marks := o.marks
 	if len(marks) == 0 {
-		marks = []mark{{t: o.start, storage: storageIO(o.io0, o.ioEnd)}}
+		marks = []mark{{t: o.start, io0: o.io0, io1: o.ioEnd}}
 	}
 	// The intervals Observations built are final (the sampler had read
 	// past their ends), unless something was attached to one since.
@@ -459,7 +481,7 @@ func (o *Observer) observation(m mark, t1 time.Time) model.Observation {
 		Process:   m.proc,
 		Runtime:   m.rt,
 		Profile:   m.prof,
-		StorageIO: m.storage,
+		StorageIO: storageIO(m.io0, m.io1),
 	}
 	if !o.self {
 		obs.RigorCPUSec = max(m.rigor, 0)

@@ -175,3 +175,39 @@ func TestPageCacheNoteBesideAWriter(t *testing.T) {
 		t.Errorf("notes\n%s\nlack %q and the 3 MiB that reached storage", notes, want)
 	}
 }
+
+// Start records StorageIO where /proc/self/io can be read, for every
+// interval and for the whole run without marks; WithoutStorageIO never
+// reads it.
+func TestObserverStorageIOOption(t *testing.T) {
+	_, setSelf := fakeIORoots(t)
+	setSelf(10, 100, 0)
+	o := Start(context.Background(), time.Hour)
+	o.Mark("A", "a", 1)
+	setSelf(15, 300, 50)
+	o.Pause()
+	setSelf(20, 400, 50) // between intervals: nobody's
+	o.Mark("A", "a", 2)
+	setSelf(20, 400, 60)
+	obs := o.Stop()
+	if len(obs) != 2 || obs[0].StorageIO == nil || obs[1].StorageIO == nil {
+		t.Fatalf("observations %+v", obs)
+	}
+	if got, want := *obs[0].StorageIO, (model.StorageIO{ReadBytes: 5, WriteBytes: 200, CancelledWriteBytes: 50}); got != want {
+		t.Errorf("round 1: %+v, want %+v", got, want)
+	}
+	if got, want := *obs[1].StorageIO, (model.StorageIO{CancelledWriteBytes: 10}); got != want {
+		t.Errorf("round 2: %+v, want %+v", got, want)
+	}
+	o = Start(context.Background(), time.Hour)
+	setSelf(30, 500, 60)
+	if obs := o.Stop(); len(obs) != 1 || obs[0].StorageIO == nil || *obs[0].StorageIO != (model.StorageIO{ReadBytes: 10, WriteBytes: 100}) {
+		t.Errorf("no marks: %+v", obs)
+	}
+	o = Start(context.Background(), time.Hour, WithoutStorageIO())
+	o.Mark("A", "a", 1)
+	setSelf(40, 600, 60)
+	if obs := o.Stop(); len(obs) != 1 || obs[0].StorageIO != nil {
+		t.Errorf("WithoutStorageIO: %+v", obs)
+	}
+}

@@ -579,7 +579,10 @@ func runExec(ctx context.Context, o *execOptions, s stdio) error {
 	}
 	env := observe.CaptureEnv(ctx)
 	cfg.Env = &env
-	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0), true, observe.Annotate
+	// No storage accounting: rigor exec takes no CPU profile, so no note
+	// reads it, and it would cost a pread of /proc/self/io at both ends of
+	// every run.
+	cfg.Observer, cfg.ProcessStats, cfg.Annotate = observe.Start(ctx, 0, observe.WithoutStorageIO()), true, observe.Annotate
 	cfg.Log = safeLines{s.err}
 	var bar *progressBar
 	if o.hf.progress() {
