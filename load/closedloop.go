@@ -20,6 +20,9 @@ type closedLoop interface {
 	// busiest is the largest share of one CPU used by one of the loop's
 	// threads, after run returns.
 	busiest() float64
+	// spun is the time its threads spent polling for events instead of
+	// blocking, after run returns: CPU used waiting, not working.
+	spun() time.Duration
 }
 
 // noEventLoop turns the event loop off, for tests of the goroutines'

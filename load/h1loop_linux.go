@@ -32,6 +32,14 @@ import (
 // machine using about 60% of a CPU.
 const loopConnsPerThread = 32
 
+// spinFor is how long a loop thread with nothing to send polls for events
+// before it blocks in epoll_wait (spin), and maxSkip the most blocking
+// waits it makes without spinning after spins that found nothing.
+const (
+	spinFor = 50 * time.Microsecond
+	maxSkip = 64
+)
+
 // eventLoop runs one step's closed loop for an h1Target.
 type eventLoop struct {
 	t     *h1Target
@@ -180,7 +188,10 @@ type loopThread struct {
 	conns []*loopConn
 	ready []*loopConn // to start a request on, after the events in hand
 	next  []*loopConn
-	cpu   float64 // the share of a CPU the thread used while it ran
+	cpu   float64       // the share of a CPU the thread used while it ran, less its spinning
+	spun  time.Duration // the time spent spinning (spin)
+	skip  int           // epoll waits to block in without spinning first
+	back  int           // what skip is set to when a spin finds nothing
 }
 
 // threadCPU is the calling thread's CPU time.
@@ -195,6 +206,17 @@ func threadCPU() time.Duration {
 // busiest returns the largest share of a CPU that one of the loop's
 // threads used, after run: a thread that used all of one was saturated,
 // though the process used a fraction of the machine.
+// spun returns the time the loop's threads spent spinning, after run.
+func (l *eventLoop) spun() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var d time.Duration
+	for _, th := range l.threads {
+		d += th.spun
+	}
+	return d
+}
+
 func (l *eventLoop) busiest() float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -212,7 +234,7 @@ func (th *loopThread) run() {
 	cpu0, wall0 := threadCPU(), time.Now()
 	defer func() {
 		if wall := time.Since(wall0); wall > 0 {
-			th.cpu = float64(threadCPU()-cpu0) / float64(wall)
+			th.cpu = max(0, float64(threadCPU()-cpu0-th.spun)/float64(wall))
 		}
 	}()
 	var err error
@@ -249,11 +271,12 @@ func (th *loopThread) run() {
 		if len(th.ready) == 0 && th.idle() {
 			return
 		}
-		timeout := th.timeout()
+		var n int
 		if len(th.ready) > 0 {
-			timeout = 0
+			n, err = unix.EpollWait(th.ep, events, 0)
+		} else if n, err = th.spin(events); n == 0 && err == nil {
+			n, err = unix.EpollWait(th.ep, events, th.timeout())
 		}
-		n, err := unix.EpollWait(th.ep, events, timeout)
 		if err != nil && err != unix.EINTR {
 			th.abandon()
 			return
@@ -269,6 +292,35 @@ func (th *loopThread) run() {
 			th.event(c, ev.Events)
 		}
 		th.expire()
+	}
+}
+
+// spin polls for events without blocking for up to spinFor, so that a
+// response arriving soon finds the thread running: it need not be woken,
+// and the server's write that delivers the response need not wake it.
+// A spin that finds nothing makes the next ones be skipped, twice as many
+// each time up to maxSkip, so that a loop whose responses come slower than
+// spinFor spends next to nothing spinning. The time spent is th.spun.
+func (th *loopThread) spin(events []unix.EpollEvent) (int, error) {
+	if th.skip > 0 {
+		th.skip--
+		return 0, nil
+	}
+	t0 := time.Now()
+	for {
+		n, err := unix.EpollWait(th.ep, events, 0)
+		d := time.Since(t0)
+		switch {
+		case n > 0 || err != nil && err != unix.EINTR:
+			th.spun += d
+			th.back = 0
+			return n, err
+		case d >= spinFor:
+			th.spun += d
+			th.back = min(max(1, 2*th.back), maxSkip)
+			th.skip = th.back
+			return 0, nil
+		}
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // loopRequests runs target's event loop with the given workers until it
@@ -219,5 +221,54 @@ func TestEventLoopClosesConnections(t *testing.T) {
 		if time.Since(wait) > 5*time.Second {
 			t.Fatalf("%d connections still open 5 s after the loop returned", open.Load())
 		}
+	}
+}
+
+// A spin returns the events that arrive while it polls; one that finds
+// nothing makes the next waits block without spinning, twice as many each
+// time up to maxSkip, and counts its time as spun.
+func TestLoopSpinBacksOff(t *testing.T) {
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(ep)
+	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(efd)
+	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, efd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLET, Fd: 7}); err != nil {
+		t.Fatal(err)
+	}
+	th := &loopThread{ep: ep}
+	events := make([]unix.EpollEvent, 4)
+	spins := 0
+	for i := 0; i < 150; i++ {
+		before := th.spun
+		n, err := th.spin(events)
+		if n != 0 || err != nil {
+			t.Fatalf("wait %d: %d events, %v from an empty set", i, n, err)
+		}
+		if th.spun > before {
+			spins++
+			if th.spun-before < spinFor {
+				t.Fatalf("wait %d: spun %v, less than spinFor", i, th.spun-before)
+			}
+		}
+	}
+	// Spins at waits 0, 2, 5, 10, 19, 36, 69, 134: skips of 1, 2, 4, ... 64.
+	if spins != 8 || th.back != maxSkip {
+		t.Errorf("%d spins in 150 empty waits, back %d; want 8 and %d", spins, th.back, maxSkip)
+	}
+	th.skip = 0
+	var one [8]byte
+	one[0] = 1
+	if _, err := unix.Write(efd, one[:]); err != nil {
+		t.Fatal(err)
+	}
+	n, err := th.spin(events)
+	if n != 1 || err != nil || events[0].Fd != 7 || th.back != 0 {
+		t.Errorf("spin with an event ready: %d events (fd %d), %v, back %d; want 1 (7), nil, 0", n, events[0].Fd, err, th.back)
 	}
 }

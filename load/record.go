@@ -34,7 +34,8 @@ type stepRecorder struct {
 	lag    *hdrhistogram.Histogram // open loop: actual send − intended send
 	reqs   *requestRecorder        // a workload's requests, or nil
 	tally
-	loopCPU float64 // the busiest event-loop thread's share of a CPU (closedLoop.busiest)
+	loopCPU  float64       // the busiest event-loop thread's share of a CPU (closedLoop.busiest)
+	loopSpun time.Duration // the event loop's time spent spinning (closedLoop.spun)
 }
 
 // A tally counts requests by outcome. Each worker keeps its own and hands

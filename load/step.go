@@ -131,6 +131,7 @@ func runStep(parent context.Context, t Target, sc stepConfig) (model.RampStep, e
 				w.flush()
 			}
 			rec.loopCPU = loop.busiest()
+			rec.loopSpun = loop.spun()
 		}()
 		sleepUntil(ctx, base, we)
 		stop.Store(true)

@@ -72,12 +72,14 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 	cpus := float64(runtime.NumCPU())
 	a, b := obs[0], obs[1]
 	st.Generator.Workers = workers
+	busy := 0.0 // the generator's CPU less the event loop's spinning, which waits
 	if a.self.ok && b.self.ok {
 		st.Generator.UserSec = (b.self.user - a.self.user).Seconds()
 		st.Generator.SystemSec = (b.self.sys - a.self.sys).Seconds()
 		wall := b.self.whenMonotonic.Sub(a.self.whenMonotonic).Seconds()
 		if wall > 0 {
 			st.Generator.CPU = (st.Generator.UserSec + st.Generator.SystemSec) / wall / cpus
+			busy = max(0, st.Generator.CPU-rec.loopSpun.Seconds()/wall/cpus)
 		}
 	}
 	st.Generator.SchedLatencyP99 = schedP99(a.sched, b.sched)
@@ -113,9 +115,9 @@ func buildStep(sc stepConfig, rec *stepRecorder, obs [2]observation, workers int
 		st.Valid = false
 		st.Invalid = fmt.Sprintf("sent %.0f/s of the %.0f/s offered (%.0f%%, below %.0f%%): the schedule was not kept, so the load was not what it claims",
 			st.Achieved, sc.rate, 100*st.Achieved/sc.rate, 100*minAchieved)
-	case st.Generator.CPU >= saturatedCPU && !sc.inProcess:
+	case busy >= saturatedCPU && !sc.inProcess:
 		st.Valid = false
-		st.Invalid = fmt.Sprintf("the generator used %.0f%% of %d CPUs: it was saturated, so this step may have measured the generator", 100*st.Generator.CPU, int(cpus))
+		st.Invalid = fmt.Sprintf("the generator used %.0f%% of %d CPUs: it was saturated, so this step may have measured the generator", 100*busy, int(cpus))
 	case rec.loopCPU >= saturatedCPU:
 		// One thread drives many connections: it saturates at one CPU,
 		// whatever the machine has.
