@@ -188,6 +188,25 @@ func BenchmarkServe(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 		}
 	})
+	// Reading every point of the index's series, as a dashboard that
+	// kept nothing between runs would at each index (issue 28: serve's
+	// memory flat in the history's length would cost this in CPU at
+	// every run, beside the analysis).
+	b.Run("index/read-all", func(b *testing.B) {
+		ctx := context.Background()
+		n, last, err := s.RecordedRuns(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := filterOf(httptest.NewRequest("GET", "/", nil), "sec/op")
+		defer reportCPU(b, processCPU())
+		for b.Loop() {
+			var sets seriesSets
+			if _, err := sets.read(ctx, s, f, sqlstore.Filter{Unit: f.Unit}, [2]int64{n, last}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	// What the dashboard keeps of the history once it made the index,
 	// per point of the index's series (the live heap after a collection):
 	// issue 28's serve memory against the history's length.
