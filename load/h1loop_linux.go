@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,6 +40,19 @@ const (
 	spinFor = 50 * time.Microsecond
 	maxSkip = 64
 )
+
+// yieldEvery is how often a loop thread calls runtime.Gosched. The Go
+// runtime's sysmon treats a goroutine that has not been rescheduled for
+// 10 ms as running too long: from then on, each time it looks (every 20
+// µs to 10 ms) it asks the goroutine to stop and, if the thread is in a
+// system call, takes its P and hands it to another thread. Each P taken
+// resets sysmon to its shortest sleep, so a loop that never yields kept
+// sysmon waking about 3,700 times a second, and its own thread getting a
+// P back after as many system calls (docs/ramp-generator.md). A yield of
+// the locked thread costs a hand-off of its P to another thread and back,
+// 200 times a second at this period; half sysmon's 10 ms, so that sysmon
+// always sees a new schedule between two looks 10 ms apart.
+const yieldEvery = 5 * time.Millisecond
 
 // eventLoop runs one step's closed loop for an h1Target.
 type eventLoop struct {
@@ -183,15 +197,16 @@ const (
 )
 
 type loopThread struct {
-	l     *eventLoop
-	ep    int
-	conns []*loopConn
-	ready []*loopConn // to start a request on, after the events in hand
-	next  []*loopConn
-	cpu   float64       // the share of a CPU the thread used while it ran, less its spinning
-	spun  time.Duration // the time spent spinning (spin)
-	skip  int           // epoll waits to block in without spinning first
-	back  int           // what skip is set to when a spin finds nothing
+	l      *eventLoop
+	ep     int
+	conns  []*loopConn
+	ready  []*loopConn // to start a request on, after the events in hand
+	next   []*loopConn
+	cpu    float64       // the share of a CPU the thread used while it ran, less its spinning
+	spun   time.Duration // the time spent spinning (spin)
+	skip   int           // epoll waits to block in without spinning first
+	back   int           // what skip is set to when a spin finds nothing
+	yields int           // the times it called runtime.Gosched
 }
 
 // threadCPU is the calling thread's CPU time.
@@ -259,10 +274,16 @@ func (th *loopThread) run() {
 	defer th.closeAll()
 	th.ready = append(th.ready, th.conns...)
 	events := make([]unix.EpollEvent, 2*len(th.conns)+1)
+	yieldAt := l.now() + int64(yieldEvery)
 	for {
 		if l.closed.Load() {
 			th.abandon()
 			return
+		}
+		if now := l.now(); now >= yieldAt {
+			runtime.Gosched() // see yieldEvery
+			th.yields++
+			yieldAt = now + int64(yieldEvery)
 		}
 		th.ready, th.next = th.next[:0], th.ready
 		for _, c := range th.next {
@@ -273,7 +294,7 @@ func (th *loopThread) run() {
 		}
 		var n int
 		if len(th.ready) > 0 {
-			n, err = unix.EpollWait(th.ep, events, 0)
+			n, err = pollNow(th.ep, events)
 		} else if n, err = th.spin(events); n == 0 && err == nil {
 			n, err = unix.EpollWait(th.ep, events, th.timeout())
 		}
@@ -308,7 +329,7 @@ func (th *loopThread) spin(events []unix.EpollEvent) (int, error) {
 	}
 	t0 := time.Now()
 	for {
-		n, err := unix.EpollWait(th.ep, events, 0)
+		n, err := pollNow(th.ep, events)
 		d := time.Since(t0)
 		switch {
 		case n > 0 || err != nil && err != unix.EINTR:
@@ -433,7 +454,7 @@ func (th *loopThread) write(c *loopConn) {
 		c.written = 0
 	}
 	for c.written < len(req) {
-		n, err := unix.Write(c.fd, req[c.written:])
+		n, err := rawWrite(c.fd, req[c.written:])
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -503,7 +524,7 @@ func (th *loopThread) read(c *loopConn) {
 			}
 		}
 		sp := rr.space()
-		n, err := unix.Read(c.fd, sp)
+		n, err := rawRead(c.fd, sp)
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -654,4 +675,38 @@ func (th *loopThread) abandon() {
 		th.drop(c)
 	}
 	th.ready = th.ready[:0]
+}
+
+// The system calls that cannot block (the sockets are non-blocking, and
+// pollNow does not wait) are made raw: without entersyscall, so that the
+// Go runtime's sysmon never finds the thread's P in a system call for
+// them (it would hand the P to another thread, and the thread would have
+// to get one back), and a few hundred ns cheaper each. Only the blocking
+// epoll_wait goes through unix.EpollWait, which lets the P go.
+
+// pollNow is epoll_wait without waiting.
+func pollNow(ep int, events []unix.EpollEvent) (int, error) {
+	r, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(unsafe.SliceData(events))), uintptr(len(events)), 0, 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
+}
+
+// rawWrite is write(2) on a non-blocking socket.
+func rawWrite(fd int, p []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
+}
+
+// rawRead is read(2) on a non-blocking socket.
+func rawRead(fd int, p []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
 }

@@ -272,3 +272,48 @@ func TestLoopSpinBacksOff(t *testing.T) {
 		t.Errorf("spin with an event ready: %d events (fd %d), %v, back %d; want 1 (7), nil, 0", n, events[0].Fd, err, th.back)
 	}
 }
+
+// A loop thread reschedules its goroutine at least every yieldEvery while
+// it runs, so that the Go runtime's sysmon does not take it for a
+// goroutine running too long (which kept sysmon at its shortest sleep,
+// taking the thread's P in its system calls). The loop runs until its
+// requests span 4 yieldEvery; it must have yielded at least once (about
+// 4 times, fewer only if its thread was not running).
+func TestEventLoopYields(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	target, err := NewHTTP(HTTP{URL: srv.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := closedLoopFor(context.Background(), target, 2).(*eventLoop)
+	if !ok {
+		t.Fatal("no event loop for a plain http:// target")
+	}
+	var stop atomic.Bool
+	n := 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.run(context.Background(), 2, time.Now(), int64(time.Hour), &stop, func(_ int, _, end int64, _ Outcome) {
+			n++
+			if end >= int64(4*yieldEvery) {
+				stop.Store(true)
+			}
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		l.Close()
+		<-done
+		t.Fatalf("the event loop did not run for %v in 30 s", 4*yieldEvery)
+	}
+	yields := 0
+	for _, th := range l.threads {
+		yields += th.yields
+	}
+	if yields == 0 {
+		t.Errorf("%d requests over %v: the loop never yielded", n, 4*yieldEvery)
+	}
+}
