@@ -20,8 +20,9 @@
 #                the warm-up to 1 s before the end): CPU, wake-ups
 #                (voluntary context switches) and run-queue wait per
 #                request, the generator's threads ranked by CPU (t1 the
-#                busiest), "others" the rest of the machine's task time,
-#                "idle", "irq" (with softirq) and "steal" its other time;
+#                busiest), "others" the rest of the machine's busy time
+#                (task and interrupt time), "idle", "irq" (irq and softirq,
+#                part of the tasks' time too) and "steal" as the machine's;
 #                threads.csv, medians at the end
 #   KEEP=dir     keep rounds.csv and threads.csv in dir
 set -euo pipefail
@@ -137,7 +138,9 @@ report() {
 		printf "%s,%s,rest,%.2f,%.3f,%.2f\n", name, round, rc, rv, rqq
 		printf "%s,%s,generator,%.2f,,\n", name, round, gcpu
 		printf "%s,%s,server,%.2f,%.3f,%.2f\n", name, round, scpu, svol, srq
-		printf "%s,%s,others,%.2f,,\n", name, round, busy - scpu - gcpu
+		# the time of a task includes the interrupts it was running when the tick
+		# came, which /proc/stat counts as irq and softirq
+		printf "%s,%s,others,%.2f,,\n", name, round, busy + irq - scpu - gcpu
 		printf "%s,%s,idle,%.2f,,\n", name, round, idle
 		printf "%s,%s,irq,%.2f,,\n", name, round, irq
 		printf "%s,%s,steal,%.2f,,\n", name, round, steal
