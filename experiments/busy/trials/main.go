@@ -1,25 +1,31 @@
 // Command trials is the rerunnable busy-machine experiment of issue 10: it
-// measures how often `rigor ab` and benchstat find a real +3% change
-// (power) and how often they call a non-change a change (false alarms),
-// with and without a noisy neighbour loading the machine.
+// measures how often `rigor ab` and benchstat find a real change of +3%,
+// +5% or +10% (power) and how often they call a non-change a change (false
+// alarms), with and without a noisy neighbour loading the machine.
 //
-// Each trial runs, in this order so that drift hits all alike:
+// Each trial runs its conditions (-conditions, default aa,plus3), in this
+// order so that drift hits all alike:
 //
-//  1. rigor ab, A/A: both sides the working tree, built without tags;
-//  2. rigor ab, +3%: the new side built with the tag plus3;
-//  3. benchstat A/A: the base test binary run twice in sequence
-//     (-test.count 10 -test.benchtime 100ms), then benchstat -format csv;
-//  4. benchstat +3%: the base binary, then the plus3 binary, likewise.
+//  1. rigor ab per condition: A/A both sides the working tree built without
+//     tags; plus3, plus5, plus10 the new side built with that tag; benchstat
+//     then compares the samples of each such run (rigor's old.txt, new.txt);
+//  2. unless -benchstat-runs=false, benchstat per condition: the base test
+//     binary, then the condition's (-test.count 10 -test.benchtime 100ms),
+//     then benchstat -format csv.
 //
 // All run experiments/busy/cpubench with GOMAXPROCS=1. The quiet series
 // runs first, then the neighbour series with experiments/busy/neighbour
 // running in the background for the whole series. Every output lands in
-// -out; the table goes to standard output (and -out/table.txt).
+// -out; the table goes to standard output (and -out/table.txt). With
+// -tally, it runs nothing and prints the table of the results.jsonl of
+// the -out directories given as arguments, so that a series run in chunks
+// (-first) is counted as one.
 //
 // Run it from anywhere inside the rigor repository:
 //
 //	go run ./experiments/busy/trials -n 20
 //	go run ./experiments/busy/trials -n 20 -extra-args '--profile off --benchtime 20ms'
+//	go run ./experiments/busy/trials -tally DIR1 DIR2
 package main
 
 import (
@@ -31,10 +37,12 @@ import (
 	"fmt"
 	"github.com/rigorbench/rigor/experiments/internal/lab"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -70,11 +78,16 @@ type config struct {
 	extraArgs        []string
 	bsCount          int
 	bsBenchtime      time.Duration
+	conds            []string // conditions per trial, in order
+	first            int      // the first trial's number (its rigor --seed)
+	bsRuns           bool     // run benchstat's own test-binary runs
+	tally            []string // -tally: the directories to count, nothing run
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
-	var extra string
+	var extra, conds string
+	var tallyOnly bool
 	fs := flag.NewFlagSet("trials", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&c.n, "n", 20, "trials per condition")
@@ -90,6 +103,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&extra, "extra-args", "", "arguments added to every rigor ab command, split at spaces (they come last, so they override)")
 	fs.IntVar(&c.bsCount, "benchstat-count", 10, "-test.count of each benchstat side")
 	fs.DurationVar(&c.bsBenchtime, "benchstat-benchtime", 100*time.Millisecond, "-test.benchtime of each benchstat side")
+	fs.StringVar(&conds, "conditions", condAA+","+condPlus3, "conditions of each trial, comma-separated, in order: aa, plus3, plus5, plus10")
+	fs.IntVar(&c.first, "first", 1, "the first trial's number and rigor --seed (to run a series in chunks)")
+	fs.BoolVar(&c.bsRuns, "benchstat-runs", true, "also run benchstat's own test-binary runs per condition (benchstat on rigor's samples runs always)")
+	fs.BoolVar(&tallyOnly, "tally", false, "run nothing: print the table of the -out directories given as arguments")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -99,9 +116,30 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	c.extraArgs = strings.Fields(extra)
+	if tallyOnly {
+		if fs.NArg() == 0 {
+			return c, errors.New("-tally: name at least one -out directory")
+		}
+		c.tally = fs.Args()
+		return c, nil
+	}
+	seen := map[string]bool{}
+	for f := range strings.SplitSeq(conds, ",") {
+		f = strings.TrimSpace(f)
+		if _, ok := condLabels[f]; !ok {
+			return c, fmt.Errorf("-conditions: unknown condition %q (want aa, plus3, plus5, plus10)", f)
+		}
+		if seen[f] {
+			return c, fmt.Errorf("-conditions: %s given twice", f)
+		}
+		seen[f] = true
+		c.conds = append(c.conds, f)
+	}
 	switch {
 	case fs.NArg() > 0:
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case c.first < 1:
+		return c, fmt.Errorf("-first %d: want at least 1", c.first)
 	case c.n < 1:
 		return c, fmt.Errorf("-n %d: want at least 1 trial", c.n)
 	case c.budget <= 0:
@@ -118,13 +156,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // bins are the programs a series runs.
 type bins struct {
-	rigor, benchstat, neighbour, baseTest, plus3Test string
+	rigor, benchstat, neighbour string
+	tests                       map[string]string // test binaries by condition (aa: the base)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if c.tally != nil {
+		return tallyDirs(c.tally, stdout)
 	}
 	if c.repo == "" {
 		if c.repo, err = lab.FindRepo(); err != nil {
@@ -176,31 +218,47 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		for i := 1; i <= c.n && ctx.Err() == nil; i++ {
+		for i := c.first; i < c.first+c.n && ctx.Err() == nil; i++ {
 			dir := filepath.Join(env, fmt.Sprintf("trial-%02d", i))
 			if err := os.MkdirAll(filepath.Join(c.out, dir), 0o755); err != nil {
 				return err
 			}
 			var line []string
-			for _, step := range []struct{ tool, cond string }{
-				{"rigor", condAA}, {"rigor", condPlus3}, {"benchstat", condAA}, {"benchstat", condPlus3},
-			} {
-				r := record{Env: env, Trial: i, Cond: step.cond, Tool: step.tool, Dir: dir, Load1: loadAverage()}
-				if step.tool == "rigor" {
+			type step struct{ tool, cond string }
+			var steps []step
+			for _, cond := range c.conds {
+				steps = append(steps, step{"rigor", cond})
+			}
+			if c.bsRuns {
+				for _, cond := range c.conds {
+					steps = append(steps, step{"benchstat", cond})
+				}
+			}
+			for _, st := range steps {
+				r := record{Env: env, Trial: i, Cond: st.cond, Tool: st.tool, Dir: dir, Load1: loadAverage()}
+				var more []record
+				if st.tool == "rigor" {
 					runRigor(ctx, c, b, &r)
+					if r.Error == "" && ctx.Err() == nil {
+						s := record{Env: env, Trial: i, Cond: st.cond, Tool: toolSamples, Dir: dir, Load1: r.Load1}
+						runBenchstatSamples(ctx, c, b, &s)
+						more = append(more, s)
+					}
 				} else {
 					runBenchstat(ctx, c, b, &r)
 				}
 				if ctx.Err() != nil {
 					break // an interrupted run measured nothing
 				}
-				recs = append(recs, r)
-				if err := json.NewEncoder(results).Encode(r); err != nil {
-					return err
+				for _, r := range append([]record{r}, more...) {
+					recs = append(recs, r)
+					if err := json.NewEncoder(results).Encode(r); err != nil {
+						return err
+					}
+					line = append(line, brief(r))
 				}
-				line = append(line, brief(r))
 			}
-			logf("%s trial %d/%d: %s", env, i, c.n, strings.Join(line, " | "))
+			logf("%s trial %d/%d: %s", env, i-c.first+1, c.n, strings.Join(line, " | "))
 		}
 		if stopNeighbour != nil {
 			if err := stopNeighbour(); err != nil {
@@ -224,17 +282,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // brief is a record in a few words, for the progress line.
 func brief(r record) string {
-	cond := map[string]string{condAA: "A/A", condPlus3: "+3%"}[r.Cond]
+	cond := condLabels[r.Cond]
 	if r.Error != "" {
 		return fmt.Sprintf("%s %s failed", r.Tool, cond)
 	}
 	s := fmt.Sprintf("%s %s %s", r.Tool, cond, r.Verdicts["sec/op"])
-	for m, v := range r.Verdicts {
+	for _, m := range slices.Sorted(maps.Keys(r.Verdicts)) {
 		if m != "sec/op" {
-			s += fmt.Sprintf(" (%s %s)", m, v)
+			s += fmt.Sprintf(" (%s %s)", m, r.Verdicts[m])
 		}
 	}
+	if r.Exit != 0 {
+		s += fmt.Sprintf(" exit %d", r.Exit)
+	}
+	if r.Tool == toolSamples {
+		return s
+	}
 	return s + fmt.Sprintf(" %.1fs", r.WallSec)
+}
+
+// tallyDirs prints the table of the results.jsonl of each directory.
+func tallyDirs(dirs []string, stdout io.Writer) error {
+	var recs []record
+	for _, d := range dirs {
+		f, err := os.Open(filepath.Join(d, "results.jsonl"))
+		if err != nil {
+			return err
+		}
+		rs, err := readRecords(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+		recs = append(recs, rs...)
+	}
+	return writeTable(stdout, tally(recs))
 }
 
 // build makes the programs the trials run: the test binaries always (once,
@@ -244,12 +326,17 @@ func build(ctx context.Context, c config, tmp string, stderr io.Writer) (bins, e
 	b := bins{
 		rigor: c.rigor, benchstat: c.benchstat,
 		neighbour: filepath.Join(tmp, "neighbour"),
-		baseTest:  filepath.Join(tmp, "base.test"), plus3Test: filepath.Join(tmp, "plus3.test"),
+		tests:     map[string]string{condAA: filepath.Join(tmp, "base.test")},
 	}
 	gos := [][]string{
 		{"build", "-o", b.neighbour, "./experiments/busy/neighbour"},
-		{"test", "-c", "-o", b.baseTest, benchPkg},
-		{"test", "-c", "-tags", "plus3", "-o", b.plus3Test, benchPkg},
+		{"test", "-c", "-o", b.tests[condAA], benchPkg},
+	}
+	for _, cond := range c.conds {
+		if tag := condTag(cond); tag != "" && c.bsRuns {
+			b.tests[cond] = filepath.Join(tmp, tag+".test")
+			gos = append(gos, []string{"test", "-c", "-tags", tag, "-o", b.tests[cond], benchPkg})
+		}
 	}
 	if b.rigor == "" {
 		b.rigor = filepath.Join(tmp, "rigor")
@@ -317,11 +404,7 @@ func command(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 // runRigor runs one rigor ab and fills r; a failure is recorded in r.Error.
 func runRigor(ctx context.Context, c config, b bins, r *record) {
 	base := filepath.Join(c.out, r.Dir, "rigor-"+r.Cond)
-	newTags := ""
-	if r.Cond == condPlus3 {
-		newTags = "plus3"
-	}
-	args := []string{"ab", "--old", ".", "--new", ".", "--old-tags", "", "--new-tags", newTags,
+	args := []string{"ab", "--old", ".", "--new", ".", "--old-tags", "", "--new-tags", condTag(r.Cond),
 		"--time", c.budget.String(), "--cpu", "1", "--format", "json",
 		"--seed", strconv.Itoa(r.Trial), "--out", base + "-run"}
 	args = append(append(args, c.extraArgs...), benchPkg)
@@ -335,10 +418,14 @@ func runRigor(ctx context.Context, c config, b bins, r *record) {
 	_ = os.WriteFile(base+".stderr", stderr.Bytes(), 0o644)
 	r.SessionSec = sessionSeconds(filepath.Join(base+"-run", "run.json"))
 	var exit *exec.ExitError
-	// Exit status 1 is a verdict (--max-regression in -extra-args), not a failure.
+	// Exit status 1 is the gate's verdict (--max-regression in -extra-args),
+	// not a failure: it is recorded and counted.
 	if runErr != nil && !(errors.As(runErr, &exit) && exit.ExitCode() == 1) {
 		r.Error = fmt.Sprintf("rigor ab: %v: %s", runErr, lastLine(stderr.String()))
 		return
+	}
+	if exit != nil {
+		r.Exit = exit.ExitCode()
 	}
 	rd, err := parseRigor(stdout.Bytes(), benchName)
 	if err == nil {
@@ -367,13 +454,9 @@ func sessionSeconds(path string) float64 {
 // with benchstat; a failure is recorded in r.Error.
 func runBenchstat(ctx context.Context, c config, b bins, r *record) {
 	base := filepath.Join(c.out, r.Dir, "benchstat-"+r.Cond)
-	newBin := b.baseTest
-	if r.Cond == condPlus3 {
-		newBin = b.plus3Test
-	}
 	pkgDir := filepath.Join(c.repo, filepath.FromSlash(benchPkg))
 	start := time.Now()
-	for _, side := range []struct{ name, bin string }{{"old", b.baseTest}, {"new", newBin}} {
+	for _, side := range []struct{ name, bin string }{{"old", b.tests[condAA]}, {"new", b.tests[r.Cond]}} {
 		cmd := command(ctx, pkgDir, side.bin, "-test.run", "^$", "-test.bench", ".",
 			"-test.count", strconv.Itoa(c.bsCount), "-test.benchtime", c.bsBenchtime.String(), "-test.cpu", "1")
 		out, err := cmd.Output()
@@ -386,8 +469,31 @@ func runBenchstat(ctx context.Context, c config, b bins, r *record) {
 	}
 	r.WallSec = time.Since(start).Seconds()
 	r.SessionSec = r.WallSec
-	cmd := command(ctx, filepath.Dir(base), b.benchstat, "-format", "csv",
-		filepath.Base(base)+"-old.txt", filepath.Base(base)+"-new.txt")
+	compareBenchstat(ctx, b, r, base, base+"-old.txt", base+"-new.txt")
+}
+
+// runBenchstatSamples compares the samples of r's condition's rigor run
+// (its results directory's old.txt and new.txt) with benchstat: the same
+// rounds, judged by benchstat's unpaired test. A failure is recorded in
+// r.Error.
+func runBenchstatSamples(ctx context.Context, c config, b bins, r *record) {
+	run := filepath.Join(c.out, r.Dir, "rigor-"+r.Cond+"-run")
+	compareBenchstat(ctx, b, r, filepath.Join(c.out, r.Dir, "benchstat-samples-"+r.Cond),
+		filepath.Join(run, "old.txt"), filepath.Join(run, "new.txt"))
+}
+
+// compareBenchstat runs benchstat -format csv on the files old and new,
+// writes its output to base.csv and fills r's verdicts.
+func compareBenchstat(ctx context.Context, b bins, r *record, base, oldFile, newFile string) {
+	// benchstat names the columns by the files' names, so it runs where
+	// they are when they share a directory.
+	dir := filepath.Dir(oldFile)
+	if filepath.Dir(newFile) == dir {
+		oldFile, newFile = filepath.Base(oldFile), filepath.Base(newFile)
+	} else {
+		dir = ""
+	}
+	cmd := command(ctx, dir, b.benchstat, "-format", "csv", oldFile, newFile)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -2,6 +2,8 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -17,23 +19,46 @@ const (
 	condPlus3 = "plus3" // the new side does 3% more work: regressed is a detection
 )
 
+// condLabels names each condition a trial can run: aa, and the build tags
+// of cpubench's new sides (3%, 5%, 10% more work).
+var condLabels = map[string]string{condAA: "A/A", condPlus3: "+3%", "plus5": "+5%", "plus10": "+10%"}
+
+// condOrder orders the conditions in the table.
+var condOrder = map[string]int{condAA: 0, condPlus3: 1, "plus5": 2, "plus10": 3}
+
+// condTag is the build tag of a condition's new side; "" for A/A.
+func condTag(cond string) string {
+	if cond == condAA {
+		return ""
+	}
+	return cond
+}
+
+// toolSamples is the tool of benchstat's comparison of a rigor run's own
+// samples (its old.txt and new.txt).
+const toolSamples = "benchstat-samples"
+
 // record is one run of one tool in one condition of one trial, as written
 // to results.jsonl.
 type record struct {
 	Env        string  `json:"env"`       // quiet or neighbour
 	Trial      int     `json:"trial"`     // from 1
-	Cond       string  `json:"condition"` // aa or plus3
-	Tool       string  `json:"tool"`      // rigor or benchstat
+	Cond       string  `json:"condition"` // aa, plus3, plus5 or plus10
+	Tool       string  `json:"tool"`      // rigor, benchstat or benchstat-samples
 	WallSec    float64 `json:"wall_sec"`  // the tool's whole run, builds included for rigor
 	SessionSec float64 `json:"session_sec,omitempty"`
 	// Load1 is the machine's 1-minute load average as the run started
 	// (/proc/loadavg); 0 where it cannot be read.
 	Load1  float64 `json:"load1,omitempty"`
 	Rounds int     `json:"rounds"`
+	// Exit is rigor's exit status: 1 when its gate failed
+	// (--max-regression in -extra-args), else 0.
+	Exit int `json:"exit,omitempty"`
 	// Verdicts by method: for rigor "sec/op", the CPU-time unit if
 	// reported, and "verdict metric" when the benchmark names the metric
-	// its verdict is taken from; for benchstat "sec/op". Values are rigor's
-	// verdicts, or for benchstat "regressed", "improved" or "~".
+	// its verdict is taken from; for benchstat "sec/op" and the CPU-time
+	// unit if reported. Values are rigor's verdicts, or for benchstat
+	// "regressed", "improved" or "~".
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 	// Changes by method, fractions; absent when there is none.
 	Changes      map[string]float64 `json:"changes,omitempty"`
@@ -42,6 +67,26 @@ type record struct {
 	ClockReason  string             `json:"clock_reason,omitempty"` // rigor's clock.reason
 	Error        string             `json:"error,omitempty"`
 	Dir          string             `json:"dir"` // where its files are, relative to the output directory
+}
+
+// readRecords reads a results.jsonl.
+func readRecords(rd io.Reader) ([]record, error) {
+	var recs []record
+	dec := json.NewDecoder(rd)
+	for {
+		var r record
+		err := dec.Decode(&r)
+		if errors.Is(err, io.EOF) {
+			return recs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("results.jsonl, record %d: %w", len(recs)+1, err)
+		}
+		if _, ok := condLabels[r.Cond]; !ok {
+			return nil, fmt.Errorf("results.jsonl, record %d: unknown condition %q", len(recs)+1, r.Cond)
+		}
+		recs = append(recs, r)
+	}
 }
 
 // methodHeadline is the method of a rigor record whose verdict comes from
@@ -84,73 +129,87 @@ const benchstatAlpha = 0.05
 // significant increase of time per op is "regressed", a decrease
 // "improved", anything else "~".
 func (r *record) fromBenchstat(rows []bsRow) error {
-	var row *bsRow
+	byUnit := map[string]*bsRow{}
 	for i := range rows {
-		if rows[i].Unit != "sec/op" {
+		u := rows[i].Unit
+		if u != "sec/op" && !(strings.HasPrefix(u, "cpu") && strings.HasSuffix(u, "sec/op")) {
 			continue
 		}
-		if row != nil {
+		if row := byUnit[u]; row != nil {
 			return fmt.Errorf("benchstat compared more than one benchmark (%s, %s)", row.Name, rows[i].Name)
 		}
-		row = &rows[i]
+		byUnit[u] = &rows[i]
 	}
-	if row == nil {
+	if byUnit["sec/op"] == nil {
 		return fmt.Errorf("benchstat reported no sec/op")
 	}
-	v := "~"
-	switch {
-	case row.significant(benchstatAlpha) && row.Delta > 0:
-		v = "regressed"
-	case row.significant(benchstatAlpha) && row.Delta < 0:
-		v = "improved"
+	r.Verdicts, r.Changes = map[string]string{}, map[string]float64{}
+	for u, row := range byUnit {
+		v := "~"
+		switch {
+		case row.significant(benchstatAlpha) && row.Delta > 0:
+			v = "regressed"
+		case row.significant(benchstatAlpha) && row.Delta < 0:
+			v = "improved"
+		}
+		r.Verdicts[u] = v
+		if !math.IsNaN(row.Delta) {
+			r.Changes[u] = row.Delta
+		}
 	}
-	r.Verdicts = map[string]string{"sec/op": v}
-	if !math.IsNaN(row.Delta) {
-		r.Changes = map[string]float64{"sec/op": row.Delta}
-	}
-	r.Rounds = row.N
+	r.Rounds = byUnit["sec/op"].N
 	return nil
 }
 
-// summary is one row of the table: one method in one environment.
+// summary is one row of the table: one method in one condition of one
+// environment.
 type summary struct {
-	Env, Tool, Method string
-	Trials            int // distinct trials with a record of this tool
-	AA, Plus3         int // records per condition
-	FalseAlarms       int // improved or regressed on A/A
-	Found             int // regressed on +3%
-	WrongSign         int // improved on +3%
-	Errors            int // runs that failed or lack this method's verdict
+	Env, Tool, Method, Cond string
+	Runs                    int // records of this tool in this condition
+	Regressed, Improved     int // verdicts: on A/A both are false alarms
+	Gate                    int // rigor runs that exited 1 (the gate failed); 0 for benchstat
+	Errors                  int // runs that failed or lack this method's verdict
 	// Medians over the runs that did not fail; NaN when there are none
-	// (Session also when no run recorded one).
-	Wall, Session, Rounds float64
-	Load1                 float64        // median over all runs with a reading; NaN when none
-	HeadlineUnits         map[string]int // for the verdict-metric method: units used, counted
+	// (Session also when no run recorded one, Change when no run had one).
+	Change, Wall, Session, Rounds float64
+	Load1                         float64        // median over all runs with a reading; NaN when none
+	HeadlineUnits                 map[string]int // for the verdict-metric method: units used, counted
 }
 
-// tally summarises records per environment and method: a method appears
-// when at least one record has it (rigor's sec/op and benchstat's always).
+// FalseAlarms is the count of a change called on A/A; 0 in another condition.
+func (s summary) FalseAlarms() int {
+	if s.Cond != condAA {
+		return 0
+	}
+	return s.Regressed + s.Improved
+}
+
+// tally summarises records per environment, condition and method: a
+// method appears when at least one record has it (rigor's sec/op and
+// benchstat's always).
 func tally(recs []record) []summary {
-	type key struct{ env, tool, method string }
+	type key struct{ env, tool, method, cond string }
 	methods := map[key]bool{}
 	for _, r := range recs {
-		methods[key{r.Env, r.Tool, "sec/op"}] = true
+		methods[key{r.Env, r.Tool, "sec/op", r.Cond}] = true
 		for m := range r.Verdicts {
-			methods[key{r.Env, r.Tool, m}] = true
+			methods[key{r.Env, r.Tool, m, r.Cond}] = true
 		}
 	}
 	var out []summary
 	for k := range methods {
-		s := summary{Env: k.env, Tool: k.tool, Method: k.method, HeadlineUnits: map[string]int{}}
-		trials := map[int]bool{}
-		var wall, session, rounds, load []float64
+		s := summary{Env: k.env, Tool: k.tool, Method: k.method, Cond: k.cond, HeadlineUnits: map[string]int{}}
+		var change, wall, session, rounds, load []float64
 		for _, r := range recs {
-			if r.Env != k.env || r.Tool != k.tool {
+			if r.Env != k.env || r.Tool != k.tool || r.Cond != k.cond {
 				continue
 			}
-			trials[r.Trial] = true
+			s.Runs++
 			if r.Load1 > 0 {
 				load = append(load, r.Load1)
+			}
+			if r.Tool == "rigor" && r.Exit == 1 {
+				s.Gate++
 			}
 			if r.Error == "" {
 				wall = append(wall, r.WallSec)
@@ -159,37 +218,33 @@ func tally(recs []record) []summary {
 					session = append(session, r.SessionSec)
 				}
 			}
-			switch r.Cond {
-			case condAA:
-				s.AA++
-			case condPlus3:
-				s.Plus3++
-			}
 			v, ok := r.Verdicts[k.method]
 			if r.Error != "" || !ok {
 				s.Errors++
 				continue
 			}
+			if c, ok := r.Changes[k.method]; ok {
+				change = append(change, c)
+			}
 			if k.method == methodHeadline {
 				s.HeadlineUnits[r.HeadlineUnit]++
 			}
-			switch {
-			case r.Cond == condAA && (v == "improved" || v == "regressed"):
-				s.FalseAlarms++
-			case r.Cond == condPlus3 && v == "regressed":
-				s.Found++
-			case r.Cond == condPlus3 && v == "improved":
-				s.WrongSign++
+			switch v {
+			case "regressed":
+				s.Regressed++
+			case "improved":
+				s.Improved++
 			}
 		}
-		s.Trials = len(trials)
-		s.Wall, s.Session, s.Rounds, s.Load1 = median(wall), median(session), median(rounds), median(load)
+		s.Change, s.Wall, s.Session, s.Rounds, s.Load1 = median(change), median(wall), median(session), median(rounds), median(load)
 		out = append(out, s)
 	}
 	envOrder := map[string]int{"quiet": 0, "neighbour": 1}
 	methodOrder := func(s summary) int {
 		switch {
 		case s.Tool == "benchstat":
+			return 4
+		case s.Tool == toolSamples:
 			return 3
 		case s.Method == "sec/op":
 			return 0
@@ -201,6 +256,7 @@ func tally(recs []record) []summary {
 	slices.SortFunc(out, func(a, b summary) int {
 		return cmp.Or(
 			cmp.Compare(envOrder[a.Env], envOrder[b.Env]),
+			cmp.Compare(condOrder[a.Cond], condOrder[b.Cond]),
 			cmp.Compare(methodOrder(a), methodOrder(b)),
 			strings.Compare(a.Method, b.Method))
 	})
@@ -223,9 +279,13 @@ func median(xs []float64) float64 {
 // writeTable prints the summaries as an aligned table with a legend.
 func writeTable(w io.Writer, sums []summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "env\tmethod\ttrials\tA/A false alarms\t+3% found\t+3% wrong sign\terrors\tmedian wall\tmedian session\tmedian rounds\tmedian load1")
+	fmt.Fprintln(tw, "env\tcondition\tmethod\truns\tregressed\timproved\tgate exit 1\terrors\tmedian change\tmedian rounds\tmedian wall\tmedian session\tmedian load1")
 	for _, s := range sums {
-		method := s.Tool + " " + s.Method
+		tool := s.Tool
+		if tool == toolSamples {
+			tool = "benchstat (rigor's samples)"
+		}
+		method := tool + " " + s.Method
 		if s.Method == methodHeadline && len(s.HeadlineUnits) > 0 {
 			var parts []string
 			for _, u := range slices.Sorted(maps.Keys(s.HeadlineUnits)) {
@@ -233,23 +293,42 @@ func writeTable(w io.Writer, sums []summary) error {
 			}
 			method += " (" + strings.Join(parts, ", ") + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d/%d\t%d/%d\t%d/%d\t%d\t%s\t%s\t%s\t%s\n",
-			s.Env, method, s.Trials, s.FalseAlarms, s.AA, s.Found, s.Plus3, s.WrongSign, s.Plus3,
-			s.Errors, seconds(s.Wall), seconds(s.Session), number(s.Rounds), load1(s.Load1))
+		gate := "-"
+		if s.Tool == "rigor" {
+			gate = fmt.Sprintf("%d/%d", s.Gate, s.Runs)
+		}
+		wall, session := seconds(s.Wall), seconds(s.Session)
+		if s.Tool == toolSamples {
+			wall, session = "-", "-" // no run of its own
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n",
+			s.Env, condLabels[s.Cond], method, s.Runs, s.Regressed, s.Runs, s.Improved, s.Runs, gate,
+			s.Errors, percent(s.Change), number(s.Rounds), wall, session, load1(s.Load1))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprint(w, `
-A/A false alarms: improved or regressed on A/A. +3% found: regressed on +3%.
+On A/A, regressed and improved are false alarms; on +3%, +5%, +10% regressed is found
+and improved the wrong sign. gate exit 1: rigor runs that exited 1, the gate failing
+(--max-regression in -extra-args; the run's exit, the same on each rigor row).
 errors: runs that failed or lack this method's verdict (counted as neither).
-Medians are over the runs that did not fail. wall: the tool's whole run (rigor's
-builds included, cached); session: rigor's run.json start to end, or benchstat's two
-test-binary runs; rounds: rigor's pairs, or benchstat's -count; load1: the 1-minute load
-average as each run started (a "quiet" series on a loaded machine is not quiet).
-benchstat: sequential runs, old then new; found/alarm when p <= 0.05 (its printed change).
+Medians are over the runs that did not fail. change: the method's estimate (rigor's
+Hodges-Lehmann, benchstat's printed change where significant); wall: the tool's whole
+run (rigor's builds included, cached); session: rigor's run.json start to end, or
+benchstat's two test-binary runs; rounds: rigor's pairs, or benchstat's n; load1: the
+1-minute load average as each run started (a "quiet" series on a loaded machine is not quiet).
+benchstat: sequential runs, old then new; benchstat (rigor's samples): benchstat on the
+rigor run's own old.txt and new.txt; found/alarm when p <= 0.05 (its printed change).
 `)
 	return err
+}
+
+func percent(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*x)
 }
 
 func seconds(x float64) string {
