@@ -1,0 +1,3 @@
+module hookstub
+
+go 1.20
