@@ -55,7 +55,22 @@ func TestWorkingWait(t *testing.T) {
 	// Thread 1 ran 8 ms and waited 92 (starved); 2 ran 0.1 ms and
 	// waited 30; 3 started meanwhile, ran 2 ms and waited 1.
 	after := map[string][2]int64{"1": {8e6, 92e6}, "2": {0.1e6, 30e6}, "3": {2e6, 1e6}}
-	if got := workingWait(before, after); math.Abs(got-93e-3) > 1e-12 {
+	if got := workingWait(before, after, 100e6); math.Abs(got-93e-3) > 1e-12 {
 		t.Errorf("wait %v s, want 93 ms (threads 1 and 3)", got)
+	}
+}
+
+// The kernel adds a wait to a thread's run-queue delay when the thread
+// gets a CPU again: a thread queued since long before the sample that
+// runs in it brings its whole wait in, and a thread new since the first
+// reading its wait since it began. Neither waited in the sample longer
+// than the sample.
+func TestWorkingWaitAtMostTheSpan(t *testing.T) {
+	before := map[string][2]int64{"1": {0, 0}, "2": {0, 0}}
+	// A 10 ms sample: thread 1 ran 8 ms and waited 2; thread 2, queued
+	// 5 s before it, ran 3 ms; thread 3 (new) ran 2 ms after a 3 s wait.
+	after := map[string][2]int64{"1": {8e6, 2e6}, "2": {3e6, 5e9}, "3": {2e6, 3e9}}
+	if got := workingWait(before, after, 10e6); got > 3*10e-3 {
+		t.Errorf("wait %v s over a 10 ms sample, for three threads", got)
 	}
 }
