@@ -19,8 +19,10 @@ const (
 	// spent per operation.
 	CPUUnit = "cpu-sec/op"
 	// WaitUnit is how long the benchmark's working threads waited for a
-	// CPU (runnable, not running) inside its timed window, per operation:
-	// how much the machine disturbed a sample. Context, never a result.
+	// CPU (runnable, not running) inside its timed window, summed over
+	// them, per operation: how much the machine disturbed a sample.
+	// Above the window's wall time when several threads waited. Context,
+	// never a result.
 	WaitUnit = "wait-sec/op"
 )
 
@@ -113,9 +115,9 @@ const (
 	// BasisLeastDisturbed: every round contended, the run queue unknown;
 	// wall time on the least disturbed quarter of the samples.
 	BasisLeastDisturbed = "least disturbed quarter"
-	// BasisNotWaiting: the timed window's wall time less the time the
-	// benchmark waited for a CPU in it (WaitUnit): the time it could
-	// run, on every sample, disturbed or not.
+	// BasisNotWaiting: the timed window's wall time less the share of
+	// it the benchmark waited for a CPU (WaitUnit, waitShare): the time
+	// it could run, on every sample, disturbed or not.
 	BasisNotWaiting = "time not waiting for a CPU"
 )
 
@@ -152,8 +154,8 @@ const (
 	profileSamples = 20
 	maxWaiting     = 0.05
 	// waitBusy: a sample whose working threads waited for a CPU for at
-	// least this share of its timed window was disturbed by someone
-	// else. On an idle 2-core machine a GOMAXPROCS=1 benchmark waits
+	// least this share of its timed window (waitShare: of their time in
+	// it, when there were several) was disturbed by someone else. On an idle 2-core machine a GOMAXPROCS=1 benchmark waits
 	// well under 1% of its window; beside 2-3 busy threads, 30-70%.
 	waitBusy = 0.05
 	// oneThread: the most CPU time per running time that counts as one
@@ -269,11 +271,15 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 		for _, v := range cpuAt[sideRound{w.Side, w.Round}] {
 			r := v / w.Value
 			all = append(all, r)
-			// A sample whose working threads' waits add up to its wall
-			// time or more (two threads, both kept waiting) says
-			// nothing of one thread's share: left out.
+			// The time it could run: its window less the share of it
+			// the working threads waited (waitShare; for one thread,
+			// the window less its wait). A sample whose working
+			// threads' waits add up to its wall time or more (two
+			// threads, both kept waiting, or one goroutine moved
+			// between threads each kept waiting) says nothing of one
+			// thread's share: left out.
 			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok && w.Value-wt > 0.05*w.Value {
-				running = append(running, v/(w.Value-wt))
+				running = append(running, v/(w.Value*(1-waitShare(wt, w.Value, v))))
 			}
 			k := [2]any{w.Side, w.Round}
 			if !contended[k] {
@@ -465,7 +471,7 @@ func cpusWords(r float64) string {
 
 // waitShares returns, for each sample of b whose CPU waits were read in
 // its timed window, the share of the window it spent waiting for a CPU,
-// by side and round; nil when b has none.
+// by side and round (waitShare); nil when b has none.
 func waitShares(b *model.Benchmark) map[[2]any]float64 {
 	wait, wall := b.Metric(WaitUnit), b.Metric(WallUnit)
 	if wait == nil || wall == nil || len(wait.Samples) == 0 {
@@ -477,14 +483,39 @@ func waitShares(b *model.Benchmark) map[[2]any]float64 {
 			at[[2]any{s.Side, s.Round}] = s.Value
 		}
 	}
+	cpuAt := map[[2]any]float64{}
+	if cpu := b.Metric(CPUUnit); cpu != nil {
+		for _, s := range cpu.Samples {
+			cpuAt[[2]any{s.Side, s.Round}] = s.Value
+		}
+	}
 	shares := make(map[[2]any]float64, len(wait.Samples))
 	for _, s := range wait.Samples {
 		k := [2]any{s.Side, s.Round}
 		if w, ok := at[k]; ok && s.Value >= 0 {
-			shares[k] = min(s.Value/w, 1)
+			cpu, ok := cpuAt[k]
+			if !ok {
+				cpu = math.NaN()
+			}
+			shares[k] = waitShare(s.Value, w, cpu)
 		}
 	}
 	return shares
+}
+
+// waitShare is the share of its timed window a sample waited for a CPU,
+// from its working threads' wait, its wall time and its CPU time (NaN when
+// not measured), all per operation. The wait is the threads' summed: above
+// the window when the work ran on several threads (or one goroutine moved
+// between threads, each kept waiting), so it is taken over the threads'
+// time in the window, the CPU time and the wait together, when that
+// exceeds the window: the share of its time a thread waited, on average,
+// between 0 and 1. For one thread the wait over the window.
+func waitShare(wait, wall, cpu float64) float64 {
+	if d := cpu + wait; d > wall {
+		return wait / d
+	}
+	return min(wait/wall, 1)
 }
 
 // noProfileWords says why no CPU profile showed that a benchmark never

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -452,6 +453,48 @@ func TestShareWords(t *testing.T) {
 	} {
 		if got := shareWords(tc.lo, tc.hi, tc.basis); got != tc.want {
 			t.Errorf("shareWords(%v, %v, %q) = %q, want %q", tc.lo, tc.hi, tc.basis, got, tc.want)
+		}
+	}
+}
+
+// TestClockWaitsOfSeveralThreads: the wait of a sample is its working
+// threads' summed, so a benchmark on two threads, each kept waiting 3% of
+// its window, waits 6% of it: each thread waited 3% of the time, and the
+// sample was not disturbed by the 5% rule's measure; each kept waiting 30%,
+// the two threads could run 70% of the window, and CPU time over that is
+// two threads' worth, not 1.4/0.4 = 3.5 of them.
+func TestClockWaitsOfSeveralThreads(t *testing.T) {
+	t.Run("3% each: not disturbed", func(t *testing.T) {
+		run := withWaits(clockRun(1.03, 1.03, 1.94, never, 2, 0), func(int) float64 { return 0.06 })
+		c := chooseClock(run, &run.Benchmarks[0])
+		if c == nil || !c.Waited || c.Contended != 0 {
+			t.Errorf("clock %+v: want no sample disturbed", c)
+		}
+	})
+	t.Run("30% each: two threads' CPU", func(t *testing.T) {
+		run := withWaits(clockRun(1.03, 1.03, 1.4, never, 2, 0), func(int) float64 { return 0.6 })
+		c := chooseClock(run, &run.Benchmarks[0])
+		if c == nil || c.Contended != 1 || c.Basis != BasisNotWaiting || math.Abs(c.CPUPerWall-2) > 0.05 {
+			t.Errorf("clock %+v: want every sample disturbed, two threads' CPU time over the time not waiting", c)
+		}
+	})
+}
+
+// TestWaitShare: a sample's wait over its window, or, when its threads'
+// waits and CPU time add up to more than the window (several threads),
+// over those: between 0 and 1 either way.
+func TestWaitShare(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct{ wait, wall, cpu, want float64 }{
+		{0.02, 1, 0.98, 0.02},        // one thread, 2% of its window
+		{0.3, 1, 0.5, 0.3},           // one thread that also sleeps
+		{0.06, 1, 1.94, 0.03},        // two threads, 3% each
+		{195, 1, 0.01, 195 / 195.01}, // a wait far above the window
+		{0.3, 1, nan, 0.3},           // no CPU time
+		{3, 1, nan, 1},
+	} {
+		if got := waitShare(tc.wait, tc.wall, tc.cpu); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("waitShare(%v, %v, %v) = %v, want %v", tc.wait, tc.wall, tc.cpu, got, tc.want)
 		}
 	}
 }
