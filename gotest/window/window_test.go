@@ -130,9 +130,14 @@ func checkToolchain(t *testing.T, toolchain string) {
 	goCmd := func(args ...string) string {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir, cmd.Env = mod, env
-		out, err := cmd.CombinedOutput()
+		// Standard output only: the first use of a toolchain says
+		// "go: downloading go1.22.12" on standard error, which is not
+		// part of go env's answer.
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
 		}
 		return strings.TrimSpace(string(out))
 	}
