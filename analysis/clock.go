@@ -669,9 +669,42 @@ func againstWall(b *Benchmark, c *Clock) {
 	if !(up && cpu.Estimate <= 0 || down && cpu.Estimate >= 0) {
 		return
 	}
+	if run, ok := runningChange(b); ok && (up && run <= 0 || down && run >= 0) {
+		// The side faster on the wall clock is the one that waited
+		// less for a CPU: its time not waiting moved as CPU time did, so
+		// wall time's change is the machine's, not the benchmark's.
+		c.Reason += fmt.Sprintf("; wall time's interval [%s, %s] lies wholly %s zero, but the time not waiting for a CPU (wall less wait) moved %s, as CPU time did: the difference on the wall clock is the waiting",
+			signedPct(wall.Lo), signedPct(wall.Hi), map[bool]string{true: "above", false: "below"}[up], signedPct(run))
+		return
+	}
 	c.Unit, c.Why = WallUnit, ClockContradicts
 	c.Reason = fmt.Sprintf("CPU time (%s) would have decided, but wall time's interval [%s, %s] lies wholly %s zero: CPU time may not overrule it, so the verdict stays on wall time",
 		signedPct(cpu.Estimate), signedPct(wall.Lo), signedPct(wall.Hi), map[bool]string{true: "above", false: "below"}[up])
+}
+
+// runningChange returns the relative change, new over old less 1, of
+// the first two sides' time not waiting for a CPU: the median of wall
+// time less the median of the CPU wait (WaitUnit), per operation; false
+// without waits or when either is not positive.
+func runningChange(b *Benchmark) (float64, bool) {
+	var wall, wait *Metric
+	for i := range b.Metrics {
+		switch b.Metrics[i].Unit {
+		case WallUnit:
+			wall = &b.Metrics[i]
+		case WaitUnit:
+			wait = &b.Metrics[i]
+		}
+	}
+	if wall == nil || wait == nil || len(wall.Sides) < 2 || len(wait.Sides) < 2 {
+		return 0, false
+	}
+	old := wall.Sides[0].Center - wait.Sides[0].Center
+	run := wall.Sides[1].Center - wait.Sides[1].Center
+	if !(old > 0 && run > 0) {
+		return 0, false
+	}
+	return run/old - 1, true
 }
 
 // Decides reports whether m's comparisons count towards the benchmark's

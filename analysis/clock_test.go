@@ -498,3 +498,52 @@ func TestWaitShare(t *testing.T) {
 		}
 	}
 }
+
+// TestClockWaitExplainsWall: a wall-time interval wholly below zero that
+// CPU time contradicts is the machine's when the side faster on the wall
+// clock is the one that waited less for a CPU: the time not waiting moved
+// as CPU time did, and CPU time decides. (Beside a noisy neighbour, a
+// +10% change read wall -27% [-39%, -6%], CPU +11.8%, old waiting 58% of
+// its wall time and new 10%: the verdict was improved.)
+func TestClockWaitExplainsWall(t *testing.T) {
+	// Busy, CPU-bound; wall -25%, CPU +10% (62% of old's wall time);
+	// old waited 40% of its wall time, new 2%: the time not waiting 60
+	// against 73.5, +22.5%.
+	run := clockRun(0.75, 1.10, 0.62, evenRounds, 1, -1)
+	b := &run.Benchmarks[0]
+	wait := model.Metric{Unit: WaitUnit, Better: model.LowerIsBetter}
+	for _, s := range b.Metric(WallUnit).Samples {
+		share := 0.40
+		if s.Side == "new" {
+			share = 0.02
+		}
+		wait.Samples = append(wait.Samples, model.Sample{Side: s.Side, Round: s.Round, Iters: s.Iters, Value: s.Value * share})
+	}
+	b.Metrics = append(b.Metrics, wait)
+	rep, err := Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Clock
+	if c == nil || c.Unit != CPUUnit || !strings.Contains(c.Reason, "the difference on the wall clock is the waiting") {
+		t.Fatalf("clock %+v: want CPU time, wall time's change explained by the waits", c)
+	}
+	for _, m := range rep.Benchmarks[0].Metrics {
+		if m.Unit == CPUUnit && (m.Context != "" || len(m.Changes) == 0 || m.Changes[0] == nil || m.Changes[0].Verdict != Regressed) {
+			t.Errorf("cpu-sec/op: context %q, changes %+v; want it deciding, regressed (+10%%)", m.Context, m.Changes)
+		}
+		if m.Unit == WallUnit && m.Context == "" {
+			t.Error("sec/op decides the verdict")
+		}
+	}
+	// The same waits on both sides: wall time's change is the
+	// benchmark's, and CPU time may not overrule it.
+	run = withWaits(clockRun(0.75, 1.10, 0.62, evenRounds, 1, -1), func(int) float64 { return 0.2 })
+	rep, err = Analyze(run, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || c.Why != ClockContradicts {
+		t.Errorf("clock %+v: want wall time, CPU time contradicting it", c)
+	}
+}
