@@ -155,8 +155,9 @@ const (
 	maxWaiting     = 0.05
 	// waitBusy: a sample whose working threads waited for a CPU for at
 	// least this share of its timed window (waitShare: of their time in
-	// it, when there were several) was disturbed by someone else. On an idle 2-core machine a GOMAXPROCS=1 benchmark waits
-	// well under 1% of its window; beside 2-3 busy threads, 30-70%.
+	// it, when there were several) was disturbed by someone else. On an
+	// idle 2-core machine a GOMAXPROCS=1 benchmark waits well under 1% of
+	// its window; beside 2-3 busy threads, 30-70%.
 	waitBusy = 0.05
 	// oneThread: the most CPU time per running time that counts as one
 	// busy thread (the runtime's own threads and the kernel's work for
@@ -684,8 +685,10 @@ func againstWall(b *Benchmark, c *Clock) {
 
 // runningChange returns the relative change, new over old less 1, of
 // the first two sides' time not waiting for a CPU: the median of wall
-// time less the median of the CPU wait (WaitUnit), per operation; false
-// without waits or when either is not positive.
+// time less the median of the CPU wait (WaitUnit), per operation (a
+// difference of medians, not a paired estimate: it only says which way
+// the waits moved the wall clock); false without waits or when either is
+// not positive (waits summed over several threads can exceed the wall).
 func runningChange(b *Benchmark) (float64, bool) {
 	var wall, wait *Metric
 	for i := range b.Metrics {
