@@ -77,8 +77,8 @@ type Change struct {
 	Before, After Point
 	// Ratio is the median of the segment after over the median of the
 	// segment before, with a 95% bootstrap confidence interval
-	// (stats.Bootstrap.MedianRatio, seeded; exact up to 200 points a
-	// segment, 10,000 resamples beyond).
+	// (stats.Bootstrap.MedianRatio: the exact bootstrap distribution,
+	// past 200 points a segment less its outermost 1e-15 of probability).
 	Ratio stats.Interval
 	// Test is the t-test of the two segments' means (Otava's), its P
 	// not corrected for where the split was chosen.
