@@ -3,6 +3,7 @@
 package load
 
 import (
+	"fmt"
 	"bufio"
 	"context"
 	"net"
@@ -45,13 +46,7 @@ func loopRequests(t *testing.T, target Target, workers, n int) []Outcome {
 			}
 		})
 	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		l.Close()
-		<-done
-		t.Fatalf("the event loop did not finish %d requests in 30 s: %d done", n, len(outs))
-	}
+	awaitLoop(t, l, done, func() string { return fmt.Sprintf("finish %d requests in 30 s: %d done", n, len(outs)) })
 	if b := bad.Load(); b != nil {
 		t.Fatal(b)
 	}
@@ -302,18 +297,26 @@ func TestEventLoopYields(t *testing.T) {
 			}
 		})
 	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		l.Close()
-		<-done
-		t.Fatalf("the event loop did not run for %v in 30 s", 4*yieldEvery)
-	}
+	awaitLoop(t, l, done, func() string { return fmt.Sprintf("run for %v in 30 s", 4*yieldEvery) })
 	yields := 0
 	for _, th := range l.threads {
 		yields += th.yields
 	}
 	if yields == 0 {
 		t.Errorf("%d requests over %v: the loop never yielded", n, 4*yieldEvery)
+	}
+}
+
+// awaitLoop waits for the event loop's run to close done; after 30 s it
+// closes the loop, waits for run to return and fails with what the loop
+// did not do (what, read once run has returned).
+func awaitLoop(t *testing.T, l closedLoop, done <-chan struct{}, what func() string) {
+	t.Helper()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		l.Close()
+		<-done
+		t.Fatalf("the event loop did not %s", what())
 	}
 }
