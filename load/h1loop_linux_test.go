@@ -3,9 +3,9 @@
 package load
 
 import (
-	"fmt"
 	"bufio"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
