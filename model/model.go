@@ -116,6 +116,13 @@ type Side struct {
 	// CPUClock says how the side's CPU time (cpu-sec/op) was read:
 	// CPUClockWindow or CPUClockProcess; empty when it has none.
 	CPUClock string `json:"cpu_clock,omitempty"`
+	// Instructions says how the side's instructions per operation
+	// (InstructionsUnit) were read: InstructionsCounters or
+	// InstructionsSimulated; empty when it has none. InstructionsTool
+	// names what counted them ("valgrind-3.19.0 callgrind, GOMAXPROCS
+	// 1"), when simulated.
+	Instructions     string `json:"instructions,omitempty"`
+	InstructionsTool string `json:"instructions_tool,omitempty"`
 	// Args are the arguments passed to the side's test binaries after
 	// rigor's flags (rigor ab -- ARGS, --old-args, --new-args).
 	Args []string `json:"args,omitempty"`
