@@ -83,7 +83,7 @@ const (
 
 // NoteKinds lists every kind, in the order reports group them.
 var NoteKinds = []NoteKind{
-	NoteInterrupted, NoteAA, NoteBuild, NoteFailure, NoteOneSide, NoteVerdict, NoteClock, NoteBottleneck,
+	NoteInterrupted, NoteAA, NoteBuild, NoteFailure, NoteOneSide, NoteVerdict, NoteClock, NoteInstructions, NoteBottleneck,
 	NoteSanity, NoteElision, NoteDisassembly, NoteStatistics, NoteExact, NoteCorrection,
 	NoteMachine, NoteRounds, NoteBudget, NoteProfile, NoteBaseline, NoteInput, NoteProcess,
 	NoteOutput, NoteRamp, NoteOther,
