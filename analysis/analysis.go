@@ -63,6 +63,14 @@ type Options struct {
 	// whose per-sample total is below it is never called significant.
 	// Zero means unknown.
 	TimerResolution float64
+	// InstructionsTolerance is the half-width of the band, as a fraction
+	// (0.005 = ±0.5%), inside which a change of instructions per op
+	// counts as no change, and beyond which the range of its repeats
+	// must lie to count as one (see TestInstructions).
+	InstructionsTolerance float64
+	// Gate is what a gate's --max-regression applies to: GateTime (the
+	// default when empty) or GateInstructions.
+	Gate string
 }
 
 // DefaultOptions returns the defaults documented in the README.
@@ -75,6 +83,9 @@ func DefaultOptions() Options {
 		Correction: CorrectionHolm,
 		Resamples:  10000,
 		Seed:       1,
+
+		InstructionsTolerance: DefaultInstructionsTolerance,
+		Gate:                  GateTime,
 	}
 }
 

@@ -57,6 +57,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 			ab.Metrics = append(ab.Metrics, analyzeMetric(b, key, &b.Metrics[j], rep.Sides, run.Paired, run.Sessions, opts))
 		}
 		applyClock(&ab, key, chooseClock(run, b))
+		markInstructions(&ab)
 		markDerived(b, ab.Metrics)
 		ab.Missing = missing(b, rep.Sides)
 		_, baseMissing := ab.Missing[rep.Sides[0]]
@@ -167,6 +168,10 @@ func (o Options) validate() error {
 		return fmt.Errorf("unknown correction %q (want holm, bh or none)", o.Correction)
 	case o.Resamples < 100:
 		return fmt.Errorf("resamples must be at least 100, got %d", o.Resamples)
+	case !(o.InstructionsTolerance >= 0 && o.InstructionsTolerance < 1):
+		return fmt.Errorf("instructions tolerance must be a fraction between 0 and 1, got %v", o.InstructionsTolerance)
+	case o.Gate != "" && o.Gate != GateTime && o.Gate != GateInstructions:
+		return fmt.Errorf("unknown gate %q (want time or instructions)", o.Gate)
 	}
 	return nil
 }
@@ -192,7 +197,10 @@ func analyzeMetric(b *model.Benchmark, key string, m *model.Metric, sides []stri
 		sum, ciErrs[i] = summarize(s, m.Unit, values[i], samples[i], opts)
 		am.Sides = append(am.Sides, sum)
 	}
-	am.Exact = m.Assume == model.AssumeExact || allConstant(values)
+	// Instruction counts are nearly exact, but not exactly: a count that
+	// repeats to the last instruction on both sides must not make a
+	// difference of one instruction in a million a change.
+	am.Exact = m.Unit != InstructionsUnit && (m.Assume == model.AssumeExact || allConstant(values))
 	if opts.Estimates && !am.Exact {
 		for i := range am.Sides {
 			seed := opts.Seed ^ hashKey(key, m.Unit, sides[i], "estimates")
@@ -208,6 +216,8 @@ func analyzeMetric(b *model.Benchmark, key string, m *model.Metric, sides []stri
 		seed := opts.Seed ^ hashKey(key, m.Unit, sides[i])
 		var c *Change
 		switch {
+		case m.Unit == InstructionsUnit:
+			c = instructionsChange(base, values[i], opts)
 		case am.Exact:
 			c = exactChange(base, values[i])
 		case isTime(m.Unit) && (stats.Median(base) == 0 || stats.Median(values[i]) == 0):
@@ -252,8 +262,13 @@ func summarize(side, unit string, v []float64, samples []model.Sample, opts Opti
 	}
 	ci, err := stats.MedianCI(v, opts.Confidence)
 	s.Center = ci.Estimate
-	if err == nil {
+	switch {
+	case err == nil:
 		s.Lo, s.Hi = ci.Lo, ci.Hi
+	case unit == InstructionsUnit:
+		// A few repeats of a nearly exact count: the range they span is
+		// what is known of it (see instructionsChange).
+		s.Lo, s.Hi, err = stats.Min(v), stats.Max(v), nil
 	}
 	s.Mean = stats.Mean(v)
 	s.StdDev = stats.StdDev(v)

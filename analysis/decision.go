@@ -17,6 +17,11 @@ const (
 	// ByMetric: the benchmark reports no time; its first metric that is
 	// neither derived from another nor context decides.
 	ByMetric = "metric"
+	// ByInstructions: the time could not decide (inconclusive) and the
+	// instructions per op did: they moved beyond their tolerance, or,
+	// for a benchmark that works rather than waits and whose time's
+	// interval includes no change, stayed inside it (unchanged in work).
+	ByInstructions = "instructions"
 )
 
 // A Decision is a benchmark's one verdict against one side: the verdict
@@ -33,8 +38,12 @@ type Decision struct {
 	// and Unit its unit; -1 and "" when there is none.
 	Metric int
 	Unit   string
-	// By says why that metric decides: ByTime, ByExact or ByMetric.
+	// By says why that metric decides: ByTime, ByExact, ByMetric or
+	// ByInstructions.
 	By string
+	// Time is the time's own verdict when another metric decided in its
+	// place (By is ByInstructions): inconclusive. Empty otherwise.
+	Time Verdict
 	// Change is the deciding metric's change on Side; nil without one.
 	Change *Change
 	// Missing is set when Side (Lost false: or the baseline) lacks the
@@ -64,6 +73,7 @@ func (b *Benchmark) timeMetric() int {
 // time, the first independent metric's. missing holds the report's
 // records of sides that lack b.
 func (b *Benchmark) decide(sides []string, missing []Missing) {
+	key := b.key()
 	t := b.timeMetric()
 	by := ByTime
 	if t < 0 {
@@ -85,6 +95,9 @@ func (b *Benchmark) decide(sides []string, missing []Missing) {
 		if t >= 0 && k < len(b.Metrics[t].Changes) && b.Metrics[t].Changes[k] != nil {
 			d.Metric, d.Unit, d.By, d.Change = t, b.Metrics[t].Unit, by, b.Metrics[t].Changes[k]
 			d.Verdict = d.Change.Verdict
+			if n := b.decideByWork(&d, k, key); n != nil {
+				b.Notes = append(b.Notes, *n)
+			}
 		}
 		if d.Change == nil || d.Verdict == Unchanged {
 			if e := b.exactChange(k); e >= 0 {

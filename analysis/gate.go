@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -85,7 +86,9 @@ func gatePct(x float64, verb string) string {
 // build must not pass a gate by having no verdict. A command may let the
 // user accept lost benchmarks (rigor's --allow-missing) by dropping the
 // failures whose Missing is set. A negative maxRegression disables the
-// gate.
+// gate. With Options.Gate GateInstructions, the comparisons are those of
+// instructions per op instead (whether or not they decided a verdict): a
+// benchmark without a count cannot fail it (Ungated lists them).
 func (r *Report) Gate(maxRegression float64) []GateFailure {
 	if maxRegression < 0 {
 		return nil
@@ -102,9 +105,13 @@ func (r *Report) Gate(maxRegression float64) []GateFailure {
 				Limit: maxRegression, Base: base})
 		}
 	}
+	onWork := r.Options.Gate == GateInstructions
 	for _, b := range r.Benchmarks {
 		for _, m := range b.Metrics {
-			if !m.Decides() || m.DerivedFrom != "" {
+			switch {
+			case onWork && m.Unit != InstructionsUnit:
+				continue
+			case !onWork && (!m.Decides() || m.DerivedFrom != ""):
 				continue
 			}
 			for _, c := range m.Changes {
@@ -136,6 +143,32 @@ type GateResult struct {
 	AllowMissing bool
 	// Failures are what failed it; none when it passed.
 	Failures []GateFailure
+	// On is what it applied to: GateTime or GateInstructions.
+	On string
+	// Ungated are, under GateInstructions, the benchmarks compared that
+	// had no instruction count to gate on (see Report.Ungated).
+	Ungated []string
+}
+
+// Ungated returns, under GateInstructions, the benchmarks compared that
+// have no instruction count to gate on (none measured, or not on every
+// side), by key; nil under GateTime.
+func (r *Report) Ungated() []string {
+	if r.Options.Gate != GateInstructions {
+		return nil
+	}
+	var out []string
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		if len(b.Decisions) == 0 || !slices.ContainsFunc(b.Decisions, func(d Decision) bool { return d.Change != nil }) {
+			continue // not compared: nothing to gate
+		}
+		j := b.instructionsMetric()
+		if j < 0 || slices.Contains(b.Metrics[j].Changes, nil) {
+			out = append(out, b.key())
+		}
+	}
+	return out
 }
 
 // Passed reports whether nothing failed the gate.
@@ -151,7 +184,8 @@ func (r *Report) ApplyGate(maxRegression float64, allowMissing bool) []GateFailu
 		return nil
 	}
 	fails := r.GateFailures(maxRegression, allowMissing)
-	r.Gated = &GateResult{Limit: maxRegression, AllowMissing: allowMissing, Failures: fails}
+	r.Gated = &GateResult{Limit: maxRegression, AllowMissing: allowMissing, Failures: fails,
+		On: cmp.Or(r.Options.Gate, GateTime), Ungated: r.Ungated()}
 	return fails
 }
 

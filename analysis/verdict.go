@@ -66,6 +66,9 @@ func decide(c *Change, m *Metric, opts Options) {
 		c.Verdict, c.ReasonKind = Inconclusive, ReasonZeroTime
 		c.Reason = fmt.Sprintf("the median time on %s is 0 %s, which is not a measurement: the clock did not see the operation, or the loop was optimized away", zero.Side, m.Unit)
 		return
+	case c.Test == TestInstructions:
+		decideInstructions(c, m, opts)
+		return
 	case c.Test == "exact":
 		switch {
 		case c.Estimate == 0:

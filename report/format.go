@@ -434,6 +434,25 @@ func pairedLegend(rep *analysis.Report) string {
 		ratios, words.PctSetting(rep.Options.Confidence))
 }
 
+// instructionsLegend says, under a table with a change of instructions
+// per op, what that change and its interval are.
+func instructionsLegend(rep *analysis.Report) string {
+	return fmt.Sprintf("instructions/op: Δ is the ratio of the sides' median counts, its interval the range their repeats allow (lowest new over highest old to highest new over lowest old); a count moved when that range lies beyond ±%s, and did not when it lies inside.",
+		words.Pct(rep.Options.InstructionsTolerance))
+}
+
+// showsInstructions reports whether pkg's results table has a row
+// decided by instructions per op.
+func showsInstructions(rep *analysis.Report, pkg string) bool {
+	for i := range rep.Benchmarks {
+		b := &rep.Benchmarks[i]
+		if b.Pkg == pkg && slices.ContainsFunc(b.Decisions, func(d analysis.Decision) bool { return d.By == analysis.ByInstructions }) {
+			return true
+		}
+	}
+	return false
+}
+
 // disagreeLegend explains disagreeMark.
 const disagreeLegend = disagreeMark + " opposite sign to the medians: the rounds varied more than the change, which paired Δ measures within each round."
 

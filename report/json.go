@@ -74,8 +74,11 @@ type jsonDecision struct {
 	// (the clock, verdict_metric), "exact" (an exact metric that changed
 	// while the time did not), "metric" (no time: the first independent
 	// metric).
+	// "instructions": the time could not decide and the instructions per
+	// op did; Time then holds the time's own verdict (inconclusive).
 	Unit     string   `json:"unit,omitempty"`
 	By       string   `json:"by,omitempty"`
+	Time     string   `json:"time_verdict,omitempty"`
 	Estimate *float64 `json:"estimate,omitempty"`
 	Lo       *float64 `json:"lo,omitempty"`
 	Hi       *float64 `json:"hi,omitempty"`
@@ -102,6 +105,10 @@ type jsonGate struct {
 	AllowMissing  bool              `json:"allow_missing,omitempty"`
 	Passed        bool              `json:"passed"`
 	Failures      []jsonGateFailure `json:"failures,omitempty"`
+	// On is what the limit applied to: "time" or "instructions";
+	// Ungated, under "instructions", the benchmarks with no count.
+	On      string   `json:"on,omitempty"`
+	Ungated []string `json:"ungated,omitempty"`
 }
 
 type jsonGateFailure struct {
@@ -395,7 +402,7 @@ func jsonHead(rep *analysis.Report) jsonReport {
 		out.Tallies = append(out.Tallies, jt)
 	}
 	if g := rep.Gated; g != nil {
-		jg := &jsonGate{MaxRegression: g.Limit, AllowMissing: g.AllowMissing, Passed: g.Passed()}
+		jg := &jsonGate{MaxRegression: g.Limit, AllowMissing: g.AllowMissing, Passed: g.Passed(), On: g.On, Ungated: g.Ungated}
 		for _, f := range g.Failures {
 			jf := jsonGateFailure{Benchmark: f.Benchmark, Unit: f.Unit, Side: f.Side, Change: num(f.Estimate), Text: f.String()}
 			if f.Missing != nil {
@@ -423,7 +430,7 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 	jb := jsonBenchmark{Name: b.Name, FullName: b.FullName, Pkg: b.Pkg, Group: b.Group,
 		Variant: b.Variant, Config: b.Config, Notes: b.Notes, Metrics: []jsonMetric{}, Missing: b.Missing}
 	for k, d := range b.Decisions {
-		jd := jsonDecision{Side: d.Side, Verdict: string(d.Verdict), Unit: d.Unit, By: d.By}
+		jd := jsonDecision{Side: d.Side, Verdict: string(d.Verdict), Unit: d.Unit, By: d.By, Time: string(d.Time)}
 		if c := d.Change; c != nil {
 			jd.Estimate, jd.Lo, jd.Hi, jd.Delta = num(c.Estimate), num(c.Lo), num(c.Hi), num(c.Delta)
 		}

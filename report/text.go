@@ -176,6 +176,11 @@ func resultsTable(w io.Writer, rep *analysis.Report, pkg string, opts Options, l
 			fmt.Fprintln(w, l)
 		}
 	}
+	if showsInstructions(rep, pkg) {
+		for _, l := range wrap(instructionsLegend(rep), opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
 	if rv.marked {
 		for _, l := range wrap(disagreeLegend, opts.Width, "  ") {
 			fmt.Fprintln(w, l)
@@ -334,7 +339,12 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 			}
 		}
 	}
-	if rep.Paired && nsides > 1 && *legend {
+	switch {
+	case unit == analysis.InstructionsUnit && nsides > 1:
+		for _, l := range wrap(instructionsLegend(rep), opts.Width, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	case rep.Paired && nsides > 1 && *legend:
 		*legend = false
 		for _, l := range wrap(pairedLegend(rep), opts.Width, "  ") {
 			fmt.Fprintln(w, l)

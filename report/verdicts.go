@@ -173,6 +173,10 @@ func decisionWords(rep *analysis.Report, d *analysis.Decision) string {
 	}
 	s := est + " " + ci
 	switch {
+	case d.By == analysis.ByInstructions && d.Verdict == analysis.Unchanged:
+		s = "in work, instructions " + s + "; time " + string(d.Time)
+	case d.By == analysis.ByInstructions:
+		s = "in instructions " + s + "; time " + string(d.Time)
 	case d.Unit == analysis.WallUnit:
 	case d.Unit == analysis.CPUUnit:
 		s = "on CPU time " + s
@@ -192,6 +196,8 @@ func clockWords(d *analysis.Decision) string {
 		return ""
 	case analysis.CPUUnit:
 		return "CPU time"
+	case analysis.InstructionsUnit:
+		return "instructions"
 	}
 	return d.Unit
 }
@@ -204,8 +210,19 @@ func gateLine(rep *analysis.Report) headLine {
 		return headLine{}
 	}
 	limit := "gate (--max-regression " + strconv.FormatFloat(g.Limit*100, 'g', 6, 64) + "%)"
+	if g.On == analysis.GateInstructions {
+		limit = "gate (--max-regression " + strconv.FormatFloat(g.Limit*100, 'g', 6, 64) + "% --gate instructions)"
+	}
+	var ungated string
+	if n := len(g.Ungated); n > 0 {
+		ungated = fmt.Sprintf("; %d %s no instruction count to gate on: %s", n, words.Plural(n, "benchmark has", "benchmarks have"), listWords(g.Ungated[:min(n, headlineNames)], n))
+	}
 	if g.Passed() {
-		return headLine{lead: limit + ": passed", rest: ": no regression beyond the limit"}
+		what := "no regression beyond the limit"
+		if g.On == analysis.GateInstructions {
+			what = "no instructions per op regressed beyond the limit"
+		}
+		return headLine{lead: limit + ": passed", rest: ": " + what + ungated}
 	}
 	var why []string
 	for _, f := range g.Failures[:min(len(g.Failures), headlineNames)] {
@@ -214,7 +231,7 @@ func gateLine(rep *analysis.Report) headLine {
 	if more := len(g.Failures) - headlineNames; more > 0 {
 		why = append(why, fmt.Sprintf("and %d more", more))
 	}
-	return headLine{lead: limit + ": failed", rest: ": " + strings.Join(why, "; ")}
+	return headLine{lead: limit + ": failed", rest: ": " + strings.Join(why, "; ") + ungated}
 }
 
 // rowMetric returns the metric whose numbers a benchmark's row of the
