@@ -37,6 +37,8 @@ type verdictFlags struct {
 	correction    string
 	resamples     int
 	seed          uint64
+	gate          string
+	insTolerance  float64
 }
 
 func (f *verdictFlags) register(fs *pflag.FlagSet) {
@@ -54,6 +56,8 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.correction, "correction", d.Correction, "multiple-comparison correction: holm, bh or none")
 	fs.IntVar(&f.resamples, "resamples", d.Resamples, "bootstrap resamples for confidence intervals")
 	fs.Uint64Var(&f.seed, "seed", d.Seed, "bootstrap seed (results are reproducible for a given seed)")
+	fs.StringVar(&f.gate, "gate", d.Gate, "what --max-regression applies to: time (each benchmark's verdict) or instructions (instructions per op, for CI on noisy runners; needs counts: --instructions)")
+	fs.Float64Var(&f.insTolerance, "instructions-tolerance", d.InstructionsTolerance*100, "tolerance of an instructions/op count in `percent`: a change whose range lies inside ±tolerance is unchanged, one wholly beyond it moved")
 }
 
 // options validates the flags and returns the analysis options.
@@ -66,6 +70,8 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	o.Correction = f.correction
 	o.Resamples = f.resamples
 	o.Seed = f.seed
+	o.Gate = f.gate
+	o.InstructionsTolerance = f.insTolerance / 100
 	if !report.Known(f.format) {
 		return o, usageErrorf("unknown --format %q (want %s)", f.format, strings.Join(report.Formats(), ", "))
 	}
@@ -77,6 +83,12 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	}
 	if f.noise < 0 || f.noise >= 100 {
 		return o, usageErrorf("--noise must be a percentage in [0, 100), got %v", f.noise)
+	}
+	if !(f.insTolerance >= 0 && f.insTolerance < 100) {
+		return o, usageErrorf("--instructions-tolerance must be a percentage in [0, 100), got %v", f.insTolerance)
+	}
+	if f.gate != analysis.GateTime && f.gate != analysis.GateInstructions {
+		return o, usageErrorf("unknown --gate %q (want %s or %s)", f.gate, analysis.GateTime, analysis.GateInstructions)
 	}
 	if err := o.Validate(); err != nil {
 		return o, usageErrorf("%v", err)
