@@ -29,14 +29,9 @@ const (
 const TestInstructions = "instructions"
 
 // DefaultInstructionsTolerance is the default of
-// Options.InstructionsTolerance: 0.5%.
-//
-// Under Valgrind a benchmark's count repeats to a few parts in 10,000
-// from process to process (the range over the repeats, which the
-// interval already covers); the tolerance covers what the repeats cannot
-// see, the differences between two builds of the same code: a heap laid
-// out at other addresses, which moves the garbage collector's pacing.
-const DefaultInstructionsTolerance = 0.005
+// Options.InstructionsTolerance: ±0.5% (model.InstructionsTolerance,
+// which says why).
+const DefaultInstructionsTolerance = model.InstructionsTolerance
 
 // Gates (Options.Gate): what --max-regression applies to.
 const (

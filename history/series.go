@@ -288,6 +288,12 @@ func analyzeSeries(s *Series, opts Options, a *Analyzer) seriesResult {
 	for i, k := range r.kept {
 		u[i] = v[k]
 	}
+	if s.Unit == model.InstructionsUnit {
+		// A count repeats nearly exactly: a shift far below anything
+		// that matters would pass every test. Its change must clear the
+		// tolerance of a count, as package analysis's verdicts do.
+		opts.MinMagnitude = max(opts.MinMagnitude, model.InstructionsTolerance)
+	}
 	cands, ps, qs, ratios := calibrated(u, opts, memo)
 	ivs := intervals(cands, len(u))
 	for i, cp := range cands {
@@ -407,7 +413,7 @@ func calibrated(u []float64, opts Options, memo *windowMemo) (cps []ChangePoint,
 			if ps[i] > ps[weakest] {
 				weakest = i
 			}
-			if r := ratios[i]; unseen < 0 && !(r.Lo > 1 || r.Hi < 1) {
+			if r := ratios[i]; unseen < 0 && !(r.Lo > 1+opts.MinMagnitude || r.Hi < 1-opts.MinMagnitude) {
 				unseen = i
 			}
 		}
@@ -569,6 +575,11 @@ func Check(s *Series, p Point, opts Options) Verdict {
 		out.P = min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(out.DF)}.Survival(math.Abs(out.T)))
 	}
 	out.Breaks = out.P < opts.MaxPValue
+	if s.Unit == model.InstructionsUnit && math.Abs(out.Value/out.SegmentMean-1) <= model.InstructionsTolerance {
+		// A count within its tolerance of the segment's does not break
+		// from it, however steady the segment (see analyzeSeries).
+		out.Breaks = false
+	}
 	out.Regression = out.Breaks && worse(s, out.Value/out.SegmentMean)
 	return out
 }

@@ -9,6 +9,16 @@ const (
 	CyclesUnit       = "cycles/op"
 )
 
+// InstructionsTolerance is the default tolerance of a change of
+// instructions per operation, a fraction: a change whose interval lies
+// wholly inside ±0.5% is no change, one wholly beyond it is one (package
+// analysis's verdicts; package history's change points on such a series).
+// Under Valgrind a count repeats to a few parts in 10,000 from process
+// to process; the tolerance covers what repeats of one build cannot see:
+// two builds of the same code laying out their heaps differently, which
+// moves the garbage collector's pacing.
+const InstructionsTolerance = 0.005
+
 // How a side's instructions per operation were read (Side.Instructions).
 const (
 	// InstructionsCounters: from the CPU's hardware counters, inside the
