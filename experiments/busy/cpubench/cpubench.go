@@ -1,6 +1,6 @@
 // Package cpubench is the yardstick benchmark of the busy-machine
 // experiment (experiments/busy): a CPU-bound loop of about 60 µs per
-// operation whose new side does exactly 3%, 5% or 10% more work.
+// operation whose new side does exactly 1%, 3%, 5% or 10% more work.
 //
 // The work is a chain of dependent multiply-xor-rotate steps over a small
 // buffer that stays in the L1 cache, so its speed depends on the CPU the
@@ -9,7 +9,8 @@
 // buffer per operation; built with the tag plus3 it makes Passes =
 // BasePasses × 1.03 passes, each pass the same work, so the change is +3%
 // exactly (up to the loop's fixed cost per operation, a few nanoseconds
-// in 60 µs); the tags plus5 and plus10 make 105 and 110 passes.
+// in 60 µs); the tags plus1, plus5 and plus10 make 101, 105 and 110
+// passes (one tag at a time).
 package cpubench
 
 import "math/bits"
@@ -48,6 +49,6 @@ func Work(passes int) uint64 {
 	return h
 }
 
-// Op is one benchmark operation: Passes passes (BasePasses, or 3%, 5% or
-// 10% more under the plus3, plus5 or plus10 build tag).
+// Op is one benchmark operation: Passes passes (BasePasses, or 1%, 3%, 5%
+// or 10% more under the plus1, plus3, plus5 or plus10 build tag).
 func Op() uint64 { return Work(Passes) }

@@ -1,4 +1,4 @@
-//go:build !plus3 && !plus5 && !plus10
+//go:build !plus1 && !plus3 && !plus5 && !plus10
 
 package cpubench
 

@@ -1,4 +1,4 @@
-//go:build plus10 && !plus3 && !plus5
+//go:build plus10 && !plus3 && !plus5 && !plus1
 
 package cpubench
 

@@ -1,4 +1,4 @@
-//go:build plus5 && !plus3 && !plus10
+//go:build plus5 && !plus3 && !plus10 && !plus1
 
 package cpubench
 
