@@ -42,6 +42,9 @@ type jsonOptions struct {
 	Correction string  `json:"correction"`
 	Resamples  int     `json:"resamples"`
 	Seed       uint64  `json:"seed"`
+	// InstructionsTolerance is the half-width of the band of a count of
+	// instructions per op (a fraction), absent when 0.
+	InstructionsTolerance float64 `json:"instructions_tolerance,omitempty"`
 }
 
 type jsonBenchmark struct {
@@ -380,6 +383,7 @@ func jsonHead(rep *analysis.Report) jsonReport {
 			Confidence: rep.Options.Confidence, Alpha: rep.Options.Alpha, Noise: rep.Options.Noise,
 			Test: rep.Options.Test, Correction: rep.Options.Correction,
 			Resamples: rep.Options.Resamples, Seed: rep.Options.Seed,
+			InstructionsTolerance: rep.Options.InstructionsTolerance,
 		},
 		Benchmarks:  []jsonBenchmark{},
 		Comparisons: rep.Comparisons,
