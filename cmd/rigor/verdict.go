@@ -37,7 +37,7 @@ type verdictFlags struct {
 	correction    string
 	resamples     int
 	seed          uint64
-	gate          string
+	gateOn        string
 	insTolerance  float64
 }
 
@@ -56,7 +56,7 @@ func (f *verdictFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.correction, "correction", d.Correction, "multiple-comparison correction: holm, bh or none")
 	fs.IntVar(&f.resamples, "resamples", d.Resamples, "bootstrap resamples for confidence intervals")
 	fs.Uint64Var(&f.seed, "seed", d.Seed, "bootstrap seed (results are reproducible for a given seed)")
-	fs.StringVar(&f.gate, "gate", d.Gate, "what --max-regression applies to: time (each benchmark's verdict) or instructions (instructions per op, for CI on noisy runners; needs counts: --instructions)")
+	fs.StringVar(&f.gateOn, "gate", d.Gate, "what --max-regression applies to: time (each benchmark's verdict) or instructions (instructions per op, for CI on noisy runners; needs counts: --instructions)")
 	fs.Float64Var(&f.insTolerance, "instructions-tolerance", d.InstructionsTolerance*100, "tolerance of an instructions/op count in `percent`: a change whose range lies inside ±tolerance is unchanged, one wholly beyond it moved")
 }
 
@@ -70,7 +70,7 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	o.Correction = f.correction
 	o.Resamples = f.resamples
 	o.Seed = f.seed
-	o.Gate = f.gate
+	o.Gate = f.gateOn
 	o.InstructionsTolerance = f.insTolerance / 100
 	if !report.Known(f.format) {
 		return o, usageErrorf("unknown --format %q (want %s)", f.format, strings.Join(report.Formats(), ", "))
@@ -87,8 +87,8 @@ func (f *verdictFlags) options() (analysis.Options, error) {
 	if !(f.insTolerance >= 0 && f.insTolerance < 100) {
 		return o, usageErrorf("--instructions-tolerance must be a percentage in [0, 100), got %v", f.insTolerance)
 	}
-	if f.gate != analysis.GateTime && f.gate != analysis.GateInstructions {
-		return o, usageErrorf("unknown --gate %q (want %s or %s)", f.gate, analysis.GateTime, analysis.GateInstructions)
+	if f.gateOn != analysis.GateTime && f.gateOn != analysis.GateInstructions {
+		return o, usageErrorf("unknown --gate %q (want %s or %s)", f.gateOn, analysis.GateTime, analysis.GateInstructions)
 	}
 	if err := o.Validate(); err != nil {
 		return o, usageErrorf("%v", err)
