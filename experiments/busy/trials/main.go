@@ -1,14 +1,15 @@
 // Command trials is the rerunnable busy-machine experiment of issue 10: it
-// measures how often `rigor ab` and benchstat find a real change of +3%,
-// +5% or +10% (power) and how often they call a non-change a change (false
-// alarms), with and without a noisy neighbour loading the machine.
+// measures how often `rigor ab` and benchstat find a real change of +1%,
+// +3%, +5% or +10% (power) and how often they call a non-change a change
+// (false alarms), with and without a noisy neighbour loading the machine.
 //
 // Each trial runs its conditions (-conditions, default aa,plus3), in this
 // order so that drift hits all alike:
 //
 //  1. rigor ab per condition: A/A both sides the working tree built without
-//     tags; plus3, plus5, plus10 the new side built with that tag; benchstat
-//     then compares the samples of each such run (rigor's old.txt, new.txt);
+//     tags; plus1, plus3, plus5, plus10 the new side built with that tag;
+//     benchstat then compares the samples of each such run (rigor's
+//     old.txt, new.txt);
 //  2. unless -benchstat-runs=false, benchstat per condition: the base test
 //     binary, then the condition's (-test.count 10 -test.benchtime 100ms),
 //     then benchstat -format csv.
@@ -103,7 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&extra, "extra-args", "", "arguments added to every rigor ab command, split at spaces (they come last, so they override)")
 	fs.IntVar(&c.bsCount, "benchstat-count", 10, "-test.count of each benchstat side")
 	fs.DurationVar(&c.bsBenchtime, "benchstat-benchtime", 100*time.Millisecond, "-test.benchtime of each benchstat side")
-	fs.StringVar(&conds, "conditions", condAA+","+condPlus3, "conditions of each trial, comma-separated, in order: aa, plus3, plus5, plus10")
+	fs.StringVar(&conds, "conditions", condAA+","+condPlus3, "conditions of each trial, comma-separated, in order: aa, plus1, plus3, plus5, plus10")
 	fs.IntVar(&c.first, "first", 1, "the first trial's number and rigor --seed (to run a series in chunks)")
 	fs.BoolVar(&c.bsRuns, "benchstat-runs", true, "also run benchstat's own test-binary runs per condition (benchstat on rigor's samples runs always)")
 	fs.BoolVar(&tallyOnly, "tally", false, "run nothing: print the table of the -out directories given as arguments")
@@ -127,7 +128,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	for f := range strings.SplitSeq(conds, ",") {
 		f = strings.TrimSpace(f)
 		if _, ok := condLabels[f]; !ok {
-			return c, fmt.Errorf("-conditions: unknown condition %q (want aa, plus3, plus5, plus10)", f)
+			return c, fmt.Errorf("-conditions: unknown condition %q (want aa, plus1, plus3, plus5, plus10)", f)
 		}
 		if seen[f] {
 			return c, fmt.Errorf("-conditions: %s given twice", f)
@@ -291,6 +292,12 @@ func brief(r record) string {
 		if m != "sec/op" {
 			s += fmt.Sprintf(" (%s %s)", m, r.Verdicts[m])
 		}
+	}
+	if d := r.Decision; d != nil && d.By != "" && d.By != "time" {
+		s += " by " + d.By
+	}
+	if c := r.Instructions; c != nil && c.Estimate != nil {
+		s += fmt.Sprintf(" instr %+.2f%%", 100**c.Estimate)
 	}
 	if r.Exit != 0 {
 		s += fmt.Sprintf(" exit %d", r.Exit)

@@ -39,7 +39,34 @@ type rigorReading struct {
 	// its verdict uses the clock it uses; empty when absent.
 	ClockReason string
 	Notes       []string
+	// Decision is the benchmark's one verdict against the new side
+	// (decisions[0], or the benchmark's verdict field when the document
+	// has no decisions); nil when rigor wrote neither.
+	Decision *decisionReading
 }
+
+// decisionReading is a benchmark's decision (docs/schema.md,
+// decisions[]): its verdict, the metric that decided it and why.
+type decisionReading struct {
+	Verdict string
+	// By is why Unit decides: "time", "exact", "metric" or
+	// "instructions" (the time could not decide and the instructions per
+	// op did); empty when rigor did not say.
+	By, Unit string
+	// TimeVerdict is the time's own verdict when another metric decided
+	// in its place (By "instructions"); empty otherwise.
+	TimeVerdict string
+	// Estimate, Lo, Hi are the deciding metric's change; NaN when absent.
+	Estimate, Lo, Hi float64
+}
+
+// instructionsUnit is the unit of the instructions a benchmark retired
+// per operation (issue 37): counted or simulated, evidence beside the time.
+const instructionsUnit = model.InstructionsUnit
+
+// contextUnits are units whose metric may come without a verdict (a
+// count on one side only) without making the document unreadable.
+var contextUnits = map[string]bool{model.InstructionsUnit: true, model.CyclesUnit: true}
 
 // metric returns the reading of unit, if rigor reported it.
 func (r rigorReading) metric(unit string) (metricReading, bool) {
@@ -68,6 +95,7 @@ func (r rigorReading) cpuUnit() string {
 var knownBenchFields = map[string]bool{
 	"name": true, "full_name": true, "pkg": true, "group": true, "variant": true,
 	"procs": true, "config": true, "metrics": true, "notes": true,
+	"verdict": true, "decisions": true, "missing": true,
 }
 
 // parseRigor reads rigor's comparison document (--format json) and returns
@@ -96,15 +124,26 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 		if err := json.Unmarshal(raw, &fields); err != nil {
 			return rigorReading{}, fmt.Errorf("benchmark %d: %w", i, err)
 		}
+		type change struct {
+			Estimate, Lo, Hi *float64
+			Verdict          *string `json:"verdict"`
+		}
 		var b struct {
-			Name    string `json:"name"`
+			Name      string  `json:"name"`
+			Verdict   *string `json:"verdict"`
+			Decisions []struct {
+				Verdict          string `json:"verdict"`
+				Unit             string `json:"unit"`
+				By               string `json:"by"`
+				TimeVerdict      string `json:"time_verdict"`
+				Estimate, Lo, Hi *float64
+			} `json:"decisions"`
 			Metrics []struct {
-				Unit    string   `json:"unit"`
-				Verdict *string  `json:"verdict"`
-				P       *float64 `json:"p_adjusted"`
-				Change  *struct {
-					Estimate, Lo, Hi *float64
-				} `json:"change"`
+				Unit     string    `json:"unit"`
+				Verdict  *string   `json:"verdict"`
+				P        *float64  `json:"p_adjusted"`
+				Change   *change   `json:"change"`
+				Changes  []*change `json:"changes"`
 				Old, New *struct {
 					N int `json:"n"`
 				}
@@ -126,13 +165,43 @@ func parseRigor(data []byte, name string) (rigorReading, error) {
 		if c, ok := fields["clock"]; ok && json.Unmarshal(c, &clock) == nil {
 			r.ClockReason = clock.Reason
 		}
-		units := map[string]bool{}
+		switch {
+		case len(b.Decisions) > 0:
+			d := b.Decisions[0]
+			if d.Verdict != "" && !verdicts[d.Verdict] || d.TimeVerdict != "" && !verdicts[d.TimeVerdict] {
+				return rigorReading{}, fmt.Errorf("benchmark %s: decision %q (time %q) is no known verdict", name, d.Verdict, d.TimeVerdict)
+			}
+			if d.Verdict != "" {
+				r.Decision = &decisionReading{Verdict: d.Verdict, By: d.By, Unit: d.Unit, TimeVerdict: d.TimeVerdict,
+					Estimate: orNaN(d.Estimate), Lo: orNaN(d.Lo), Hi: orNaN(d.Hi)}
+			}
+		case b.Verdict != nil && *b.Verdict != "":
+			if !verdicts[*b.Verdict] {
+				return rigorReading{}, fmt.Errorf("benchmark %s: verdict %q is no known verdict", name, *b.Verdict)
+			}
+			r.Decision = &decisionReading{Verdict: *b.Verdict, Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		}
+		units, seen := map[string]bool{}, map[string]bool{} // units read; units met
 		for _, m := range b.Metrics {
+			if m.Verdict == nil && m.Change == nil {
+				// The metric's first change, when the document gives
+				// only changes[] (one per side after the baseline).
+				for _, c := range m.Changes {
+					if c != nil {
+						m.Change, m.Verdict = c, c.Verdict
+						break
+					}
+				}
+			}
+			if seen[m.Unit] {
+				return rigorReading{}, fmt.Errorf("benchmark %s: unit %s appears twice", name, m.Unit)
+			}
+			seen[m.Unit] = true
+			if (m.Verdict == nil || *m.Verdict == "") && contextUnits[m.Unit] {
+				continue // a count without a comparison: nothing to read
+			}
 			if m.Verdict == nil || !verdicts[*m.Verdict] {
 				return rigorReading{}, fmt.Errorf("benchmark %s, %s: no known verdict", name, m.Unit)
-			}
-			if units[m.Unit] {
-				return rigorReading{}, fmt.Errorf("benchmark %s: unit %s appears twice", name, m.Unit)
 			}
 			units[m.Unit] = true
 			mr := metricReading{Unit: m.Unit, Verdict: *m.Verdict, Change: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), P: math.NaN()}

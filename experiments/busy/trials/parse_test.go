@@ -174,7 +174,8 @@ func FuzzParseBenchstatCSV(f *testing.F) {
 
 // FuzzParseRigor checks that any input gives known verdicts or an error.
 func FuzzParseRigor(f *testing.F) {
-	for _, name := range []string{"rigor-aa.json", "rigor-plus3-cpu-handmade.json", "rigor-plus3-clock.json"} {
+	for _, name := range []string{"rigor-aa.json", "rigor-plus3-cpu-handmade.json", "rigor-plus3-clock.json",
+		"rigor-plus1-instructions-handmade.json", "rigor-aa-instructions-handmade.json"} {
 		f.Add(readFixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -186,6 +187,9 @@ func FuzzParseRigor(f *testing.F) {
 			if !verdicts[m.Verdict] {
 				t.Errorf("unknown verdict %q came through", m.Verdict)
 			}
+		}
+		if d := rd.Decision; d != nil && (!verdicts[d.Verdict] || d.TimeVerdict != "" && !verdicts[d.TimeVerdict]) {
+			t.Errorf("unknown decision %q (time %q) came through", d.Verdict, d.TimeVerdict)
 		}
 		if _, ok := rd.metric(rd.HeadlineUnit); rd.HeadlineUnit != "" && !ok {
 			t.Errorf("headline names %q, which is no metric", rd.HeadlineUnit)

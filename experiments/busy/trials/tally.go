@@ -20,11 +20,11 @@ const (
 )
 
 // condLabels names each condition a trial can run: aa, and the build tags
-// of cpubench's new sides (3%, 5%, 10% more work).
-var condLabels = map[string]string{condAA: "A/A", condPlus3: "+3%", "plus5": "+5%", "plus10": "+10%"}
+// of cpubench's new sides (1%, 3%, 5%, 10% more work).
+var condLabels = map[string]string{condAA: "A/A", "plus1": "+1%", condPlus3: "+3%", "plus5": "+5%", "plus10": "+10%"}
 
 // condOrder orders the conditions in the table.
-var condOrder = map[string]int{condAA: 0, condPlus3: 1, "plus5": 2, "plus10": 3}
+var condOrder = map[string]int{condAA: 0, "plus1": 1, condPlus3: 2, "plus5": 3, "plus10": 4}
 
 // condTag is the build tag of a condition's new side; "" for A/A.
 func condTag(cond string) string {
@@ -43,7 +43,7 @@ const toolSamples = "benchstat-samples"
 type record struct {
 	Env        string  `json:"env"`       // quiet or neighbour
 	Trial      int     `json:"trial"`     // from 1
-	Cond       string  `json:"condition"` // aa, plus3, plus5 or plus10
+	Cond       string  `json:"condition"` // aa, plus1, plus3, plus5 or plus10
 	Tool       string  `json:"tool"`      // rigor, benchstat or benchstat-samples
 	WallSec    float64 `json:"wall_sec"`  // the tool's whole run, builds included for rigor
 	SessionSec float64 `json:"session_sec,omitempty"`
@@ -55,18 +55,56 @@ type record struct {
 	// (--max-regression in -extra-args), else 0.
 	Exit int `json:"exit,omitempty"`
 	// Verdicts by method: for rigor "sec/op", the CPU-time unit if
-	// reported, and "verdict metric" when the benchmark names the metric
-	// its verdict is taken from; for benchstat "sec/op" and the CPU-time
-	// unit if reported. Values are rigor's verdicts, or for benchstat
-	// "regressed", "improved" or "~".
+	// reported, "verdict metric" when the benchmark names the metric
+	// its verdict is taken from, and when rigor reports them (issue 37)
+	// "decision" (the benchmark's one verdict), "decision by
+	// instructions" (the same, only when the instructions per op made
+	// it), "time verdict" (the time's own verdict beside it) and
+	// "instructions/op" (that metric's own verdict); for benchstat
+	// "sec/op" and the CPU-time unit if reported. Values are rigor's
+	// verdicts, or for benchstat "regressed", "improved" or "~".
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 	// Changes by method, fractions; absent when there is none.
 	Changes      map[string]float64 `json:"changes,omitempty"`
 	HeadlineUnit string             `json:"headline_unit,omitempty"` // the unit named by HeadlineField
 	HeadlineFrom string             `json:"headline_field,omitempty"`
 	ClockReason  string             `json:"clock_reason,omitempty"` // rigor's clock.reason
-	Error        string             `json:"error,omitempty"`
-	Dir          string             `json:"dir"` // where its files are, relative to the output directory
+	// Decision is rigor's decision as it wrote it (decisions[0]): the
+	// verdict, the unit and why (by), the time's own verdict when the
+	// instructions decided; nil when rigor wrote none.
+	Decision *decisionRecord `json:"decision,omitempty"`
+	// Instructions is the instructions/op metric's change against the
+	// new side; nil when rigor did not compare instruction counts.
+	Instructions *changeRecord `json:"instructions,omitempty"`
+	Error        string        `json:"error,omitempty"`
+	Dir          string        `json:"dir"` // where its files are, relative to the output directory
+}
+
+// decisionRecord is a rigor decision in results.jsonl.
+type decisionRecord struct {
+	By           string `json:"by,omitempty"`
+	Unit         string `json:"unit,omitempty"`
+	TimeVerdict  string `json:"time_verdict,omitempty"`
+	changeRecord        // the verdict and the deciding metric's change
+}
+
+// changeRecord is a change in results.jsonl: fractions, absent when
+// rigor gave none (JSON has no NaN).
+type changeRecord struct {
+	Verdict  string   `json:"verdict,omitempty"`
+	Estimate *float64 `json:"estimate,omitempty"`
+	Lo       *float64 `json:"lo,omitempty"`
+	Hi       *float64 `json:"hi,omitempty"`
+}
+
+func newChangeRecord(verdict string, estimate, lo, hi float64) changeRecord {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return changeRecord{Verdict: verdict, Estimate: num(estimate), Lo: num(lo), Hi: num(hi)}
 }
 
 // readRecords reads a results.jsonl.
@@ -93,6 +131,23 @@ func readRecords(rd io.Reader) ([]record, error) {
 // the metric the benchmark names as its verdict's.
 const methodHeadline = "verdict metric"
 
+// Methods of a rigor record read from its decision (issue 37).
+const (
+	// methodDecision: the benchmark's one verdict, whatever decided it.
+	methodDecision = "decision"
+	// methodByInstructions: the decision, only where the instructions
+	// per op made it (by "instructions"); a record without it is no
+	// error, only not counted.
+	methodByInstructions = "decision by instructions"
+	// methodTime: the time's own verdict: time_verdict where the
+	// instructions decided, else the decision's where the time did,
+	// else the verdict metric's.
+	methodTime = "time verdict"
+)
+
+// byInstructions is the decision's by where the instructions decided.
+const byInstructions = "instructions"
+
 // fromRigor fills r's verdicts from rigor's reading.
 func (r *record) fromRigor(rd rigorReading) error {
 	sec, ok := rd.metric("sec/op")
@@ -117,6 +172,33 @@ func (r *record) fromRigor(rd rigorReading) error {
 		m, _ := rd.metric(rd.HeadlineUnit)
 		add(methodHeadline, m)
 		r.HeadlineUnit, r.HeadlineFrom = rd.HeadlineUnit, rd.HeadlineField
+	}
+	if m, ok := rd.metric(instructionsUnit); ok {
+		add(instructionsUnit, m)
+		c := newChangeRecord(m.Verdict, m.Change, m.Lo, m.Hi)
+		r.Instructions = &c
+	}
+	if d := rd.Decision; d != nil {
+		r.Decision = &decisionRecord{By: d.By, Unit: d.Unit, TimeVerdict: d.TimeVerdict,
+			changeRecord: newChangeRecord(d.Verdict, d.Estimate, d.Lo, d.Hi)}
+		add(methodDecision, metricReading{Verdict: d.Verdict, Change: d.Estimate})
+		if d.By == byInstructions {
+			add(methodByInstructions, metricReading{Verdict: d.Verdict, Change: d.Estimate})
+		}
+		switch {
+		case d.TimeVerdict != "":
+			// The time metric's own change, where it is known.
+			m, ok := rd.metric(rd.HeadlineUnit)
+			if !ok {
+				m, _ = rd.metric("sec/op")
+			}
+			add(methodTime, metricReading{Verdict: d.TimeVerdict, Change: m.Change})
+		case d.By == "time" || d.By == "":
+			add(methodTime, metricReading{Verdict: d.Verdict, Change: d.Estimate})
+		case rd.HeadlineUnit != "":
+			m, _ := rd.metric(rd.HeadlineUnit)
+			add(methodTime, m)
+		}
 	}
 	return nil
 }
@@ -167,6 +249,7 @@ type summary struct {
 	Env, Tool, Method, Cond string
 	Runs                    int // records of this tool in this condition
 	Regressed, Improved     int // verdicts: on A/A both are false alarms
+	Unchanged               int // verdicts unchanged (rigor's; benchstat never says it)
 	Gate                    int // rigor runs that exited 1 (the gate failed); 0 for benchstat
 	Errors                  int // runs that failed or lack this method's verdict
 	// Medians over the runs that did not fail; NaN when there are none
@@ -194,6 +277,10 @@ func tally(recs []record) []summary {
 		methods[key{r.Env, r.Tool, "sec/op", r.Cond}] = true
 		for m := range r.Verdicts {
 			methods[key{r.Env, r.Tool, m, r.Cond}] = true
+			if m == methodDecision {
+				// Its row by instructions, also where they decided none.
+				methods[key{r.Env, r.Tool, methodByInstructions, r.Cond}] = true
+			}
 		}
 	}
 	var out []summary
@@ -220,7 +307,11 @@ func tally(recs []record) []summary {
 			}
 			v, ok := r.Verdicts[k.method]
 			if r.Error != "" || !ok {
-				s.Errors++
+				// A decision not made by the instructions is no
+				// failure of that row: it is only not counted.
+				if r.Error != "" || k.method != methodByInstructions {
+					s.Errors++
+				}
 				continue
 			}
 			if c, ok := r.Changes[k.method]; ok {
@@ -234,6 +325,8 @@ func tally(recs []record) []summary {
 				s.Regressed++
 			case "improved":
 				s.Improved++
+			case "unchanged":
+				s.Unchanged++
 			}
 		}
 		s.Change, s.Wall, s.Session, s.Rounds, s.Load1 = median(change), median(wall), median(session), median(rounds), median(load)
@@ -243,15 +336,23 @@ func tally(recs []record) []summary {
 	methodOrder := func(s summary) int {
 		switch {
 		case s.Tool == "benchstat":
-			return 4
+			return 8
 		case s.Tool == toolSamples:
+			return 7
+		case s.Method == methodDecision:
+			return 0
+		case s.Method == methodByInstructions:
+			return 1
+		case s.Method == methodTime:
+			return 2
+		case s.Method == instructionsUnit:
 			return 3
 		case s.Method == "sec/op":
-			return 0
+			return 4
 		case s.Method == methodHeadline:
-			return 2
+			return 6
 		}
-		return 1
+		return 5
 	}
 	slices.SortFunc(out, func(a, b summary) int {
 		return cmp.Or(
@@ -279,7 +380,7 @@ func median(xs []float64) float64 {
 // writeTable prints the summaries as an aligned table with a legend.
 func writeTable(w io.Writer, sums []summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "env\tcondition\tmethod\truns\tregressed\timproved\tgate exit 1\terrors\tmedian change\tmedian rounds\tmedian wall\tmedian session\tmedian load1")
+	fmt.Fprintln(tw, "env\tcondition\tmethod\truns\tregressed\timproved\tunchanged\tgate exit 1\terrors\tmedian change\tmedian rounds\tmedian wall\tmedian session\tmedian load1")
 	for _, s := range sums {
 		tool := s.Tool
 		if tool == toolSamples {
@@ -301,16 +402,24 @@ func writeTable(w io.Writer, sums []summary) error {
 		if s.Tool == toolSamples {
 			wall, session = "-", "-" // no run of its own
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n",
-			s.Env, condLabels[s.Cond], method, s.Runs, s.Regressed, s.Runs, s.Improved, s.Runs, gate,
+		unchanged := fmt.Sprintf("%d/%d", s.Unchanged, s.Runs)
+		if s.Tool != "rigor" {
+			unchanged = "-" // benchstat has no verdict unchanged
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%d/%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n",
+			s.Env, condLabels[s.Cond], method, s.Runs, s.Regressed, s.Runs, s.Improved, s.Runs, unchanged, gate,
 			s.Errors, percent(s.Change), number(s.Rounds), wall, session, load1(s.Load1))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprint(w, `
-On A/A, regressed and improved are false alarms; on +3%, +5%, +10% regressed is found
-and improved the wrong sign. gate exit 1: rigor runs that exited 1, the gate failing
+On A/A, regressed and improved are false alarms; on +1%, +3%, +5%, +10% regressed is
+found and improved the wrong sign. rigor decision: the benchmark's one verdict
+(decisions[0]); rigor decision by instructions: the same, counted only where the
+instructions per op decided it (the time inconclusive); rigor time verdict: the time's
+own verdict beside it; rigor instructions/op: that metric's own verdict (its change
+against a tolerance of a count). gate exit 1: rigor runs that exited 1, the gate failing
 (--max-regression in -extra-args; the run's exit, the same on each rigor row).
 errors: runs that failed or lack this method's verdict (counted as neither).
 Medians are over the runs that did not fail. change: the method's estimate (rigor's
