@@ -250,7 +250,7 @@ func (s *session) planSamples() {
 		return
 	}
 	startup := s.meanStartWall()
-	left := s.budget.Left() - s.profileReserve(0)
+	left := s.budget.Left() - s.reserve(0)
 	d, short := experiment.SampleTime(DefaultBenchtime, max(minSampleTime, startup), left, startup, len(s.units)*len(s.sides))
 	s.sampleTime, s.shortened = d, short
 	for _, u := range s.units {
@@ -378,7 +378,12 @@ func (s *session) schedule(pkg string, cpu int, found [][]Result) {
 		if s.cfg.Iters > 0 {
 			iters = s.cfg.Iters
 		}
-		s.units = append(s.units, &unit{pkg: pkg, key: key, pattern: leafPattern(r0.Name, r0.Procs), cpu: cpu, iters: max(iters, 1)})
+		var op float64 // the slowest side's
+		for i := range found {
+			r := index[i][n]
+			op = max(op, r.value(analysis.WallUnit))
+		}
+		s.units = append(s.units, &unit{pkg: pkg, key: key, pattern: leafPattern(r0.Name, r0.Procs), cpu: cpu, iters: max(iters, 1), calOp: op})
 		s.bench[key] = len(s.run.Benchmarks)
 		s.run.Benchmarks = append(s.run.Benchmarks, model.Benchmark{
 			Name:    r0.Name,

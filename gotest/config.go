@@ -106,6 +106,11 @@ type Config struct {
 	ProcessStats func(*os.ProcessState) *model.ProcessStats
 	// Profile, when set, turns on the profiling pass: see Profiling.
 	Profile *Profiling
+	// Instructions says whether and how instructions per operation
+	// (model.InstructionsUnit) are read: InstructionsAuto (the default,
+	// also ""), InstructionsSimulate or InstructionsOff. See
+	// InstructionsAuto.
+	Instructions string
 	// Check says what is checked before timing: see Checks.
 	Check Checks
 	// Annotate, when set, is called once measuring ends, before the test
@@ -117,6 +122,15 @@ type Config struct {
 
 	// minLowered is set by defaults when MaxRounds lowered MinRounds.
 	minLowered bool
+	// valgrind is the valgrind command that InstructionsSimulate runs,
+	// found by defaults.
+	valgrind string
+	// simulate, when set, stands in for package window's simulation
+	// (tests).
+	simulate simulateFunc
+	// counters, when set, stands in for window.CountersAvailable
+	// (tests).
+	counters func() (bool, string)
 }
 
 // MaxSides is the most sides a Config may have.
@@ -145,6 +159,7 @@ const (
 	PhaseBuild     = "building"
 	PhaseCalibrate = "calibrating"
 	PhaseMeasure   = "measuring"
+	PhaseSimulate  = "simulating"
 	PhaseProfile   = "profiling"
 )
 
@@ -217,6 +232,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
+	}
+	if err := c.instructionsDefaults(); err != nil {
+		return err
 	}
 	if c.Profile != nil {
 		p := *c.Profile // the caller's stays as it was

@@ -51,6 +51,16 @@ func (r *Result) FullName() string {
 	return r.Name
 }
 
+// value returns r's value of unit, 0 when absent.
+func (r *Result) value(unit string) float64 {
+	for _, v := range r.Values {
+		if v.Unit == unit {
+			return v.Value
+		}
+	}
+	return 0
+}
+
 // Config returns the value of the configuration key, "" when absent.
 func (r *Result) config(key string) string {
 	for _, kv := range r.Config {

@@ -201,6 +201,7 @@ func (s *session) build(ctx context.Context) error {
 	for _, sd := range s.sides {
 		s.setupWindow(ctx, sd, binDir)
 	}
+	s.setupCounters()
 	step := 0
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {
@@ -231,6 +232,7 @@ func (s *session) build(ctx context.Context) error {
 			} else if err != nil {
 				return err
 			}
+			bin.Env = append(bin.Env, s.runEnv()...)
 			sd.bins[path] = bin
 		}
 		if !ok {

@@ -31,7 +31,7 @@ func (s *session) measure(ctx context.Context) error {
 		MinRounds: s.cfg.MinRounds,
 		MaxRounds: s.cfg.MaxRounds,
 		Budget:    s.budget,
-		Reserve:   s.profileReserve,
+		Reserve:   s.reserve,
 		Progress: func(round int, unresolved []string) {
 			s.progress(Progress{Phase: PhaseMeasure, Round: round, Unresolved: unresolved})
 		},
@@ -199,7 +199,7 @@ func (s *session) replan(round, perRound int) {
 		return
 	}
 	startup := s.meanStartWall()
-	f := experiment.Shrink(s.budget.Left()-s.profileReserve(0), s.lastRound,
+	f := experiment.Shrink(s.budget.Left()-s.reserve(0), s.lastRound,
 		experiment.TargetPairs-(round-1), perRound, startup, max(minSampleTime, startup))
 	if f >= 0.95 { // within the jitter: leave the counts alone
 		return

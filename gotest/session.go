@@ -31,6 +31,8 @@ type unit struct {
 	// never shorten a sample (see minSampleWork).
 	perOp    float64
 	minIters int64
+	// calOp is the slowest side's sec/op in calibration.
+	calOp float64
 	// overheads are the samples' wall time beyond their timed windows
 	// (seconds), when read in the window: start-up, set-up, the
 	// one-iteration run go test makes first.
@@ -65,21 +67,28 @@ type session struct {
 	filter      *benchFilter
 	rng         *rand.Rand
 	profNotes   map[int][]model.Note // benchmark index -> the profiling pass's notes
+	// simScale corrects the simulation pass's estimates of a process's
+	// wall time: the processes' wall time so far over their estimates
+	// (simSpent over simEstimated); 0 before the first.
+	simScale               float64
+	simSpent, simEstimated time.Duration
 }
 
 // Run builds the sides' test binaries, calibrates every benchmark and
 // measures it in interleaved rounds until the stopping rule says so. It
 // writes every sample to cfg.Out as it arrives.
 //
-// With cfg.Profile set, a profiling pass follows the rounds (see
-// Profiling).
+// With cfg.Instructions InstructionsSimulate, a simulation pass follows
+// the rounds (see InstructionsSimulate); with cfg.Profile set, a profiling
+// pass follows them (see Profiling).
 //
 // An error before measuring begins (an unknown revision, no package with
 // tests) returns a nil Run. Once measuring has begun, Run returns
 // the Run measured so far; when ctx is cancelled (Ctrl-C) it stops, keeps
 // the files, and returns that partial Run with ctx's error. Cancelled
-// during the profiling pass, it returns the complete Run and no error:
-// the samples are all there, and a note says the pass was cut short.
+// during the simulation or the profiling pass, it returns the complete Run
+// and no error: the rounds' samples are all there, and a note says the pass
+// was cut short.
 func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -114,7 +123,13 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return nil, err
 	}
 	err = s.measure(ctx)
-	if err == nil && s.cfg.Profile != nil {
+	if err == nil {
+		s.countersRead()
+		if s.simulating() {
+			s.simulate(ctx)
+		}
+	}
+	if err == nil && s.cfg.Profile != nil && ctx.Err() == nil {
 		s.profile(ctx)
 	}
 	if s.budget != nil && len(s.units) > 0 {
