@@ -141,9 +141,9 @@ func (c *Config) instructionsDefaults() error {
 			c.simulate = windowSimulate
 		}
 		if c.valgrind == "" {
-			path, err := exec.LookPath("valgrind")
+			path, err := FindValgrind()
 			if err != nil {
-				return errNoValgrind
+				return err
 			}
 			c.valgrind = path
 		}
@@ -154,6 +154,16 @@ func (c *Config) instructionsDefaults() error {
 		c.counters = countersAvailable
 	}
 	return nil
+}
+
+// FindValgrind returns the path of the valgrind command that
+// InstructionsSimulate runs, or an error naming the package to install.
+func FindValgrind() (string, error) {
+	path, err := exec.LookPath("valgrind")
+	if err != nil {
+		return "", errNoValgrind
+	}
+	return path, nil
 }
 
 // countersOff is the environment setting that keeps the timer overlay from

@@ -66,6 +66,26 @@ profiled runs are shortened, and when the budget is spent anyway, or on
 Ctrl-C during the pass, the pass is cut short with a note and the verdict,
 already complete, is printed as usual. --profile off skips it.
 
+--instructions says how instructions per op (instructions/op) are read: the
+code's work, which no neighbour on the machine moves, as evidence beside
+time. auto (the default) reads them, and cycles/op, in every sample's timed
+window from the CPU's hardware counters where the machine has them; where
+it has none (most cloud VMs and CI runners) a note says why. simulate
+counts them under Valgrind's callgrind (Debian's valgrind package; without
+it, exit 2 before anything is built): after the rounds and before the
+profiling pass, each benchmark runs again per side, untimed, with
+GOMAXPROCS=1 and asynchronous preemption off, in windows of about a
+millisecond of native time (10 iterations at least), two windows a
+process, in two processes per side (up to five while no two agree within
+0.2%), the sides' processes two at a time. Every window's count is a sample
+of instructions/op, in old.txt, new.txt and run.json, paired with no round.
+A benchmark that calls RunParallel, stops its timer inside its loop, fails
+under Valgrind or whose count varies by more than 2% between processes
+gets a note saying so instead. The rounds leave the pass its time within
+--time (up to half of it); benchmarks that do not fit are named in a note
+with a --time that fits them, and Ctrl-C during the pass keeps what was
+measured. off reads none.
+
 With --benchtime auto (the default) a sample lasts 100ms, less when the
 budget would otherwise fit fewer than 20 rounds (down to a process's
 start-up time, 10ms at least), and shorter still when the rounds turn out

@@ -102,6 +102,9 @@ func TestABFlagErrors(t *testing.T) {
 		{"ab", "--max-rounds", "1"},
 		{"ab", "--time", "0s"},
 		{"ab", "--profile", "on"},
+		{"ab", "--instructions", "on"},
+		{"ab", "--instructions", "simulate", "--cpu-clock", "process"},
+		{"run", "--instructions", "counters"},
 		{"ab", "--format", "xml"},
 		{"ab", "--bogus"},
 		{"ab", "--", "-test.benchtime=1s"},
@@ -119,6 +122,24 @@ func TestABFlagErrors(t *testing.T) {
 		_, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "rigor: ") {
 			t.Errorf("rigor %s: exit %d, stderr %q; want exit 2 and one line", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestInstructionsWithoutValgrind: --instructions simulate without
+// valgrind fails before anything is built, in one line naming the package
+// that has it.
+func TestInstructionsWithoutValgrind(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", t.TempDir())
+	for _, args := range [][]string{
+		{"ab", "--instructions", "simulate", "."},
+		{"run", "--instructions", "simulate", "."},
+		{"bisect", "--good", "a", "--bad", "b", "--instructions", "simulate"},
+	} {
+		_, stderr, code := rigorIn(t, dir, args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "valgrind package") {
+			t.Errorf("rigor %s: exit %d, stderr %q; want exit 2 and one line naming the valgrind package", strings.Join(args, " "), code, stderr)
 		}
 	}
 }

@@ -214,6 +214,7 @@ func TestBisectFlagErrors(t *testing.T) {
 		{"bisect", "--good", "HEAD~1"},
 		{"bisect", "--good", "a", "--bad", "b", "--max-rounds", "5"},
 		{"bisect", "--good", "a", "--bad", "b", "--format", "csv"},
+		{"bisect", "--good", "a", "--bad", "b", "--instructions", "sometimes"},
 		{"bisect", "--resume", dir},
 	} {
 		_, stderr, code := rigorIn(t, dir, args...)

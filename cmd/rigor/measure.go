@@ -96,6 +96,8 @@ type measureFlags struct {
 	out       string
 	profile   string
 	cpuClock  string
+	// instructions is --instructions: a gotest.Instructions* mode.
+	instructions string
 	// noCheck, raceCheck and force are the checks before timing (see
 	// gotest.Checks).
 	noCheck, raceCheck, force bool
@@ -111,11 +113,12 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.benchtime, "benchtime", benchtimeAuto, "target `duration` of one sample, or a fixed iteration count Nx (no calibration, no jitter); auto is "+gotest.DefaultBenchtime.String()+", shortened when the --time budget would fit fewer than 20 rounds")
 	fs.IntVar(&f.minRounds, "min-rounds", gotest.DefaultMinRounds, "rounds to run before the stopping rule may end the run")
 	fs.IntVar(&f.maxRounds, "max-rounds", 0, "stop after this many rounds (0: no limit)")
-	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating, measuring and profiling (builds excluded)")
+	fs.DurationVar(&f.budget, "time", gotest.DefaultTime, "wall-clock budget for calibrating, measuring, simulating and profiling (builds excluded)")
 	fs.DurationVar(&f.timeout, "timeout", gotest.DefaultTimeout, "kill a test binary that runs longer than this, and report it")
 	fs.StringVar(&f.order, "order", experiment.OrderThueMorse, "order of the sides across rounds: thue-morse or abba")
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
+	fs.StringVar(&f.instructions, "instructions", gotest.InstructionsAuto, "`mode` of instructions per op: auto (hardware counters in the timed window, where the machine has them), simulate (counted under Valgrind after the rounds) or off")
 	fs.StringVar(&f.cpuClock, "cpu-clock", cpuClockWindow, "where CPU time is read: window (inside the benchmark's timed window, with its CPU waits) or process (the whole test process, less an estimate of its start-up)")
 	fs.BoolVar(&f.noCheck, "no-check", false, "do not run each side's tests (-test.short) before timing; by default a side whose tests fail is not timed")
 	fs.BoolVar(&f.raceCheck, "race-check", false, "also run each side's tests built with -race before timing")
@@ -229,6 +232,19 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 	default:
 		return cfg, usageErrorf("invalid --cpu-clock %q: want window or process", f.cpuClock)
 	}
+	switch f.instructions {
+	case gotest.InstructionsAuto, gotest.InstructionsOff:
+	case gotest.InstructionsSimulate:
+		if cfg.ProcessClock {
+			return cfg, usageErrorf("--instructions simulate counts the benchmark timer's window, which --cpu-clock process does without: give one of them")
+		}
+		if _, err := gotest.FindValgrind(); err != nil {
+			return cfg, usageErrorf("--instructions simulate: %v", err)
+		}
+	default:
+		return cfg, usageErrorf("unknown --instructions %q (want %s, %s or %s)", f.instructions, gotest.InstructionsAuto, gotest.InstructionsSimulate, gotest.InstructionsOff)
+	}
+	cfg.Instructions = f.instructions
 	if f.benchtime == benchtimeAuto {
 		// cfg.Benchtime 0: the default, shortened to fit the budget.
 	} else if n, ok := strings.CutSuffix(f.benchtime, "x"); ok {
