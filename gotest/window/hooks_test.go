@@ -10,11 +10,15 @@ import (
 )
 
 // TestHooksSimulated runs the hooks (hooks.go.txt) against a simulated
-// starved machine (testdata/hookstub: a stand-in for testing.B, schedstat
-// figures a test moves as the kernel would): a wait outside the window
-// (the benchmark's thread kept waiting while it reads the other threads'
-// files) or from before it (a thread queued since before the window
-// getting a CPU inside it) is not the window's.
+// machine (testdata/hookstub: a stand-in for testing.B; schedstat figures
+// and hardware counters a test moves as the kernel would): a wait outside
+// the window (the benchmark's thread kept waiting while it reads the other
+// threads' files) or from before it (a thread queued since before the
+// window getting a CPU inside it) is not the window's; the counters'
+// instructions and cycles are the window's threads', summed, reported
+// exact or not at all, off for the process when the machine has none; in
+// simulation (RIGOR_INSTRUCTIONS=simulate) the hooks read nothing and
+// number the windows as callgrind numbers its dumps.
 func TestHooksSimulated(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")

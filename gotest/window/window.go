@@ -1,19 +1,54 @@
 // Package window makes the build overlay through which a go test binary
 // reports, for exactly the window its benchmark timer measured, the
-// process's CPU time and how long its threads waited for a CPU.
+// process's CPU time and how long its threads waited for a CPU, the
+// instructions and cycles its threads retired where the machine counts
+// them, or, run under Valgrind's callgrind, marks each window so that the
+// simulator counts its instructions.
 //
 // The overlay replaces the toolchain's src/testing/benchmark.go with a copy
 // generated from that toolchain's own file (never a copy shipped with
-// rigor): it parses the file, finds the timer's start, stop and reset and
-// the end of each run of the benchmark function, and inserts one call at
-// each, on the line it belongs to so that the file's line numbers (in a
-// panic's stack trace, say) stay those of the original. A second file added
-// to package testing holds the calls: they read CLOCK_PROCESS_CPUTIME_ID
-// and the run-queue delay of the process's threads (/proc/self/task/*/
-// schedstat), without allocating, just outside the timer's own wall-clock
-// reads, and report them as the metrics cpu-ns/op and wait-ns/op beside
-// ns/op. The user's code is untouched; the build cache keeps the patched
-// package testing apart from the real one.
+// rigor): it parses the file, finds the timer's start, stop and reset, the
+// end of each run of the benchmark function and the start of RunParallel,
+// and inserts one call at each, on the line it belongs to so that the
+// file's line numbers (in a panic's stack trace, say) stay those of the
+// original. A second file added to package testing holds the calls: they
+// read CLOCK_PROCESS_CPUTIME_ID and the run-queue delay of the process's
+// threads (/proc/self/task/*/schedstat), without allocating, just outside
+// the timer's own wall-clock reads, and report them as the metrics
+// cpu-ns/op and wait-ns/op beside ns/op. The user's code is untouched; the
+// build cache keeps the patched package testing apart from the real one.
+//
+// # Hardware counters
+//
+// Where the machine has them (CountersAvailable), the calls also open, for
+// each of the process's threads but the Go runtime's sysmon, a counter of
+// the instructions and one of the cycles it runs in user space
+// (perf_event_open), read them where they read schedstat, and report the
+// threads' counts summed over the window as instructions/op and cycles/op.
+// A figure is reported exact or not at all: not when a thread's counter
+// could not be opened or read, or shared the hardware with other counters
+// for part of the window (the kernel then counts in turns); nor when a
+// test binary's first open of it failed (no counters on the machine, or
+// none for the process), which turns it off for the process, silently.
+// Threads born inside a window are not counted (nor are their CPU waits).
+// CountersOffEnv in the test binary's environment turns them off.
+//
+// # Simulation
+//
+// With SimulateEnv in the test binary's environment the calls read no clock,
+// file or counter. They call testing.rigorSimZero, an empty function, last
+// as a run of the benchmark function starts (and again as its timer first
+// starts, and where ResetTimer restarts the window), and
+// testing.rigorSimDump first as it ends, so that callgrind run with
+// --zero-before=testing.rigorSimZero and --dump-before=testing.rigorSimDump
+// writes one dump file per run, DIR/cg.out.1, DIR/cg.out.2, and so on, whose
+// totals line is the instructions of the run's timed window (and a constant
+// few thousand of the timer's own: StopTimer reads the memory statistics).
+// Each result line then carries rigor-window, the number of its window's
+// dump file; rigor-segments, how many times the timer started in the window
+// (above 1, the benchmark stopped it inside its loop, and the dump counts
+// what it did meanwhile); and rigor-parallel, 1 when the benchmark called
+// RunParallel.
 package window
 
 import (
@@ -38,7 +73,37 @@ const (
 	// WaitUnit is how long the process's threads were runnable but not
 	// running (waiting for a CPU) inside the timed window, per operation.
 	WaitUnit = "wait-ns/op"
+	// InstructionsUnit is the instructions the process's threads retired
+	// in user space inside the timed window, per operation, as the
+	// machine's hardware counters count them.
+	InstructionsUnit = "instructions/op"
+	// CyclesUnit is the CPU cycles the process's threads ran in user space
+	// inside the timed window, per operation.
+	CyclesUnit = "cycles/op"
 )
+
+// Settings of a test binary's environment that the overlay reads, each as
+// it is added to the environment.
+const (
+	// SimulateEnv makes the overlay mark each window for callgrind, and
+	// read nothing (see Simulation in the package documentation).
+	SimulateEnv = "RIGOR_INSTRUCTIONS=simulate"
+	// CountersOffEnv keeps the overlay from reading hardware counters.
+	CountersOffEnv = "RIGOR_COUNTERS=off"
+)
+
+// CountersAvailable reports whether this machine lets a process count the
+// instructions its threads retire, as the overlay does for a test binary
+// run on it, and, when it does not, why, in plain words (no counters, as on
+// most VMs; perf_event_paranoid; a container's restrictions). With
+// CountersOffEnv in this process's environment it reports false, saying so:
+// a test binary run with this environment would not count.
+func CountersAvailable() (ok bool, why string) {
+	if os.Getenv("RIGOR_COUNTERS") == "off" {
+		return false, "the environment has " + CountersOffEnv
+	}
+	return countersAvailable()
+}
 
 //go:embed hooks.go.txt
 var hooks []byte
@@ -58,7 +123,7 @@ type insertion struct {
 // StartTimer, and a ResetTimer under b.timerOn, that set b.start; a
 // StopTimer that adds to b.duration; a ResetTimer that zeroes it; and a
 // runN that calls b.ResetTimer() and b.StopTimer() around the benchmark
-// function. Every Go release from 1.20 to 1.26 has it.
+// function; and a RunParallel. Every Go release from 1.20 to 1.26 has it.
 func Patch(src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "benchmark.go", src, parser.SkipObjectResolution)
@@ -147,6 +212,18 @@ func Patch(src []byte) ([]byte, error) {
 		}
 	} else {
 		need(false, "B.runN")
+	}
+
+	// RunParallel: a call first of all, so that a simulation can say that the
+	// window's instructions are those of several goroutines.
+	if fd := methods["RunParallel"]; fd != nil {
+		named := len(fd.Recv.List[0].Names) == 1 && fd.Recv.List[0].Names[0].Name == "b"
+		need(named, "a receiver named b in B.RunParallel")
+		if named {
+			ins = append(ins, insertion{off(fd.Body.Lbrace) + 1, "rigorWindowParallel(b); "})
+		}
+	} else {
+		need(false, "B.RunParallel")
 	}
 
 	if len(missing) > 0 {

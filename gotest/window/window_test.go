@@ -31,6 +31,7 @@ func TestPatchLocal(t *testing.T) {
 	for call, want := range map[string]int{
 		"rigorWindowStart(b)": 2, "rigorWindowStop(b)": 1, "rigorWindowReset(b)": 1,
 		"rigorWindowOpen(b)": 1, "rigorWindowReport(b)": 1, "rigorWin rigorWindowState": 1,
+		"rigorWindowParallel(b)": 1,
 	} {
 		if got := bytes.Count(out, []byte(call)); got != want {
 			t.Errorf("%s inserted %d times, want %d", call, got, want)
@@ -51,7 +52,7 @@ func (b *B) StartTimer() { b.timerOn = true }
 	if !errors.As(err, &se) {
 		t.Fatalf("err %v, want a ShapeError", err)
 	}
-	for _, want := range []string{"the assignment to b.start in StartTimer", "B.StopTimer", "B.ResetTimer", "B.runN"} {
+	for _, want := range []string{"the assignment to b.start in StartTimer", "B.StopTimer", "B.ResetTimer", "B.runN", "B.RunParallel"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not name %q", err, want)
 		}
@@ -157,6 +158,7 @@ func checkToolchain(t *testing.T, toolchain string) {
 		t.Fatalf("%s: %v\n%s", bin, err, out)
 	}
 	results := parse(string(out))
+	counters, _ := CountersAvailable()
 	want := []string{"N", "StopStart", "Reset", "Parallel", "Sub/n=10000", "Sub/n=20000", "Metric"}
 	if hasLoop := version >= "go1.24"; hasLoop {
 		want = append(want, "Loop")
@@ -179,6 +181,11 @@ func checkToolchain(t *testing.T, toolchain string) {
 		// far above.
 		if name != "Parallel" && cpu > 3*wall {
 			t.Errorf("%s %s: cpu-ns/op %.0f against %.0f ns/op: the window's CPU time includes what lies outside it", version, name, cpu, wall)
+		}
+		// Where the machine counts them: 10,000 steps or more of at least
+		// two instructions each.
+		if instr, cycles := r.values[InstructionsUnit], r.values[CyclesUnit]; counters && !(instr >= 20000 && cycles > 0) {
+			t.Errorf("%s %s: %s %v, %s %v: the machine has counters", version, name, InstructionsUnit, instr, CyclesUnit, cycles)
 		}
 		if a, ok := r.values["allocs/op"]; !ok || a != 0 {
 			t.Errorf("%s %s: allocs/op %v, want 0: the overlay's reads must not allocate", version, name, a)

@@ -1,10 +1,12 @@
 package testing
 
 import (
+	"encoding/binary"
 	"strconv"
 	"syscall"
 	st "testing"
 	"time"
+	"unsafe"
 )
 
 // A machine is what the hooks see of a starved one: the process's threads'
@@ -22,11 +24,43 @@ type machine struct {
 	failStop  map[int]bool // threads whose file cannot be read once the window began
 	started   bool
 	pid       int // the main thread's id (0: the first thread's)
+
+	// The hardware counters: perfOpenErr fails a thread's opens, readFail
+	// a thread's reads once the window began.
+	perfOpens   []perfOpen
+	perfOpenErr map[int]error
+	perfFail    map[int]bool
 }
 
 type thread struct {
 	tid        int
 	exec, wait int64
+	// Counted so far by the thread's counters of instructions and cycles,
+	// and how long they were enabled and running (on the hardware).
+	instr, cycles    uint64
+	enabled, running uint64
+}
+
+// perfOpen is a call of perf_event_open.
+type perfOpen struct {
+	attr            rigorPerfAttr
+	pid, cpu, group int
+	flags           uintptr
+}
+
+// perfFDBase is the first simulated counter's file descriptor: above any
+// real one. A counter's is perfFDBase + 2*(index of its thread) + k, k 0
+// for instructions and 1 for cycles.
+const perfFDBase = 1 << 29
+
+// run moves thread tid on by n instructions and 2n cycles, in n ns, its
+// counters on the hardware all the while.
+func (m *machine) run(tid int, n uint64) {
+	th := m.thread(tid)
+	th.instr += n
+	th.cycles += 2 * n
+	th.enabled += n
+	th.running += n
 }
 
 func (m *machine) thread(tid int) *thread {
@@ -69,6 +103,49 @@ func (m *machine) install(t *st.T, b *B) {
 		}
 		return copy(p, strconv.FormatInt(th.exec, 10)+" "+strconv.FormatInt(th.wait, 10)+" 7\n"), nil
 	}
+	perfOpen, perfRead := rigorPerfOpen, rigorPerfRead
+	t.Cleanup(func() { rigorPerfOpen, rigorPerfRead = perfOpen, perfRead })
+	rigorPerfOpen = m.perfOpen
+	rigorPerfRead = m.perfRead
+}
+
+// perfOpen is perf_event_open on m: counters of instructions and cycles.
+func (m *machine) perfOpen(attr *rigorPerfAttr, pid, cpu, group int, flags uintptr) (int, error) {
+	m.perfOpens = append(m.perfOpens, perfOpen{*attr, pid, cpu, group, flags})
+	if err := m.perfOpenErr[pid]; err != nil {
+		return -1, err
+	}
+	for i, th := range m.threads {
+		if th.tid == pid {
+			switch attr.config {
+			case 1:
+				return perfFDBase + 2*i, nil
+			case 0:
+				return perfFDBase + 2*i + 1, nil
+			}
+			return -1, syscall.ENOENT
+		}
+	}
+	return -1, syscall.ESRCH
+}
+
+// perfRead reads a counter on m: its value, time enabled, time running.
+func (m *machine) perfRead(fd int, p []byte) (int, error) {
+	th := m.threads[(fd-perfFDBase)/2]
+	if m.started && m.perfFail[th.tid] {
+		return 0, syscall.EIO
+	}
+	v := th.instr
+	if (fd-perfFDBase)%2 == 1 {
+		v = th.cycles
+	}
+	if len(p) < 24 {
+		return 0, syscall.EINVAL
+	}
+	binary.NativeEndian.PutUint64(p, v)
+	binary.NativeEndian.PutUint64(p[8:], th.enabled)
+	binary.NativeEndian.PutUint64(p[16:], th.running)
+	return 24, nil
 }
 
 // open lists m's threads for the hooks, as rigorWindowOpen does the
@@ -255,4 +332,393 @@ func TestSysmonThread(t *st.T) {
 			t.Errorf("threads %v, pid %d: sysmon at %d, want %d", c.tids, c.pid, got, c.want)
 		}
 	}
+}
+
+// setEnv gives the hooks env as a fresh process's environment.
+func setEnv(t *st.T, env map[string]string) {
+	getenv, read, sim, dumps, perf := rigorGetenv, rigorModeRead, rigorSim, rigorSimDumps, rigorPerf
+	t.Cleanup(func() {
+		rigorGetenv, rigorModeRead, rigorSim, rigorSimDumps, rigorPerf = getenv, read, sim, dumps, perf
+	})
+	rigorGetenv = func(k string) string { return env[k] }
+	rigorModeRead, rigorSim, rigorSimDumps, rigorPerf = false, false, 0, [2]int8{}
+	rigorReadMode()
+}
+
+// A timer drives the hooks as testing.B's timer does.
+type timer struct {
+	m  *machine
+	b  *B
+	on bool
+	t0 int64
+}
+
+func (tm *timer) start() {
+	if !tm.on {
+		rigorWindowStart(tm.b)
+		tm.t0, tm.on = tm.m.now, true
+	}
+}
+
+func (tm *timer) stop() {
+	if tm.on {
+		tm.b.duration += time.Duration(tm.m.now - tm.t0)
+		rigorWindowStop(tm.b)
+		tm.on = false
+	}
+}
+
+func (tm *timer) reset() {
+	if tm.on {
+		rigorWindowStart(tm.b)
+		tm.t0 = tm.m.now
+	}
+	tm.b.duration = 0
+	rigorWindowReset(tm.b)
+}
+
+// open opens a run of the benchmark function on the simulated machine, as
+// rigorWindowOpen does on a real one, counters included, and resets the
+// timer, as runN does.
+func (tm *timer) open() {
+	tm.m.open(tm.b)
+	rigorOpenCounters(&tm.b.rigorWin)
+	tm.m.started = false
+	tm.reset()
+}
+
+// report ends the run, of n operations, and returns what it reported.
+func (tm *timer) report(n int) map[string]float64 {
+	tm.stop()
+	tm.b.N = n
+	tm.b.extra = map[string]float64{}
+	rigorWindowReport(tm.b)
+	return tm.b.extra
+}
+
+// counting is a machine of four threads, 101 the runtime's sysmon, and a
+// timer on it.
+func counting(t *st.T) (*machine, *timer) {
+	m := &machine{self: 100}
+	m.threads = []*thread{{tid: 100}, {tid: 101}, {tid: 102}, {tid: 103}}
+	b := &B{}
+	m.install(t, b)
+	setEnv(t, nil)
+	return m, &timer{m: m, b: b}
+}
+
+// work runs the benchmark's thread for n instructions, a second thread
+// for n/2, sysmon for 777 and 103 not at all.
+func (m *machine) work(n uint64) {
+	m.started = true
+	m.run(100, n)
+	m.run(102, n/2)
+	m.run(101, 777)
+	m.thread(100).exec += int64(n)
+	m.now += int64(n)
+}
+
+// checkCounted checks a window's instructions and cycles per operation,
+// absent when want is 0.
+func checkCounted(t *st.T, what string, got map[string]float64, want float64) {
+	t.Helper()
+	for _, c := range []struct {
+		unit string
+		want float64
+	}{{"instructions/op", want}, {"cycles/op", 2 * want}} {
+		v, ok := got[c.unit]
+		switch {
+		case c.want == 0 && ok:
+			t.Errorf("%s: %s %v, want none", what, c.unit, v)
+		case c.want != 0 && (!ok || v != c.want):
+			t.Errorf("%s: %s %v (reported %v), want %v", what, c.unit, v, ok, c.want)
+		}
+	}
+	if _, ok := got["cpu-ns/op"]; !ok {
+		t.Errorf("%s: no cpu-ns/op", what)
+	}
+}
+
+// The counters' attributes are those of the kernel's struct
+// perf_event_attr (include/uapi/linux/perf_event.h, PERF_ATTR_SIZE_VER0):
+// user-space instructions and cycles of each thread but sysmon, on any CPU,
+// closed on exec.
+func TestCountersOpened(t *st.T) {
+	m, tm := counting(t)
+	tm.open()
+	if got := unsafe.Sizeof(rigorPerfAttr{}); got != 64 {
+		t.Errorf("perf_event_attr is %d bytes, want 64", got)
+	}
+	var a rigorPerfAttr
+	for _, f := range []struct {
+		name      string
+		off, want uintptr
+	}{
+		{"type", unsafe.Offsetof(a.typ), 0}, {"size", unsafe.Offsetof(a.size), 4},
+		{"config", unsafe.Offsetof(a.config), 8}, {"read_format", unsafe.Offsetof(a.readFormat), 32},
+		{"flags", unsafe.Offsetof(a.bits), 40}, {"config1", unsafe.Offsetof(a.config1), 56},
+	} {
+		if f.off != f.want {
+			t.Errorf("perf_event_attr.%s at %d, want %d", f.name, f.off, f.want)
+		}
+	}
+	excl := uint64(1<<5 | 1<<6) // exclude_kernel, exclude_hv
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		excl = 1<<(63-5) | 1<<(63-6)
+	}
+	opened := map[int]map[uint64]bool{}
+	for _, o := range m.perfOpens {
+		if o.attr.typ != 0 || o.attr.size != 64 || o.attr.readFormat != 3 || o.attr.bits != excl || o.cpu != -1 || o.group != -1 || o.flags != 8 {
+			t.Errorf("perf_event_open(%+v, pid %d, cpu %d, group %d, flags %#x)", o.attr, o.pid, o.cpu, o.group, o.flags)
+		}
+		if opened[o.pid] == nil {
+			opened[o.pid] = map[uint64]bool{}
+		}
+		opened[o.pid][o.attr.config] = true
+	}
+	for _, tid := range []int{100, 102, 103} {
+		if !opened[tid][0] || !opened[tid][1] {
+			t.Errorf("thread %d: counters opened %v, want cycles (0) and instructions (1)", tid, opened[tid])
+		}
+	}
+	if len(opened[101]) > 0 {
+		t.Errorf("sysmon's counters opened: %v", opened[101])
+	}
+}
+
+// A window counts what its threads retire while the timer runs, summed
+// over them but sysmon, per operation: not before the timer starts, not
+// while it is stopped, not before ResetTimer.
+func TestCountersWindow(t *st.T) {
+	m, tm := counting(t)
+	tm.open()
+	m.work(5000) // set-up, before the timer starts
+	tm.start()
+	m.work(6000)
+	checkCounted(t, "one segment", tm.report(1000), 9)
+
+	tm.open()
+	tm.start()
+	m.work(1000)
+	tm.stop()
+	m.work(50000) // the timer stopped
+	tm.start()
+	m.work(3000)
+	checkCounted(t, "two segments", tm.report(100), 60)
+
+	tm.open()
+	tm.start()
+	m.work(1000)
+	tm.stop()
+	tm.start()
+	m.work(7777)
+	tm.reset() // while it runs: the window starts again
+	m.work(2000)
+	checkCounted(t, "reset", tm.report(10), 300)
+}
+
+// A counter that cannot be read, or that shared the hardware with others
+// for part of the window (the kernel counts in turns: the count is short),
+// leaves the window's figure unreported: not under-counted. The next
+// window is reported again.
+func TestCountersIncomplete(t *st.T) {
+	m, tm := counting(t)
+	tm.open()
+	tm.start()
+	m.perfFail = map[int]bool{102: true}
+	m.work(4000)
+	checkCounted(t, "a counter unread at the stop", tm.report(1000), 0)
+	m.perfFail = nil
+
+	tm.open()
+	tm.start()
+	m.work(4000)
+	m.thread(102).enabled += 1000 // on the CPU, not on the hardware
+	checkCounted(t, "a counter that shared the hardware", tm.report(1000), 0)
+
+	tm.open()
+	tm.start()
+	m.work(4000)
+	checkCounted(t, "the next window", tm.report(1000), 6)
+
+	tm.open()
+	tm.start()
+	m.perfFail = map[int]bool{102: true}
+	m.work(4000)
+	tm.stop()
+	m.perfFail = nil
+	tm.start()
+	tm.reset() // the window starts again, its counters read
+	m.work(4000)
+	checkCounted(t, "a counter unread before ResetTimer", tm.report(1000), 6)
+
+	tm.open()
+	tm.start()
+	m.now += 1000 // nothing retired: a counter that does not count
+	checkCounted(t, "a window without instructions", tm.report(1000), 0)
+}
+
+// A counter whose first open in the process fails (no counters on the
+// machine, or not for the process) is off for the process: no figure, no
+// further opens. A thread that exited has nothing to count; another thread
+// whose counter cannot be opened leaves the window unreported.
+func TestCountersOpenFails(t *st.T) {
+	for _, errno := range []syscall.Errno{syscall.ENOENT, syscall.EOPNOTSUPP, syscall.EACCES} {
+		m, tm := counting(t)
+		m.perfOpenErr = map[int]error{100: errno}
+		tm.open()
+		tm.start()
+		m.work(4000)
+		checkCounted(t, errno.Error(), tm.report(1000), 0)
+		opens := len(m.perfOpens)
+		m.perfOpenErr = nil
+		tm.open()
+		tm.start()
+		m.work(4000)
+		checkCounted(t, errno.Error()+", the next window", tm.report(1000), 0)
+		if len(m.perfOpens) != opens {
+			t.Errorf("%v: %d opens after the first failed, want none", errno, len(m.perfOpens)-opens)
+		}
+	}
+
+	m, tm := counting(t)
+	m.perfOpenErr = map[int]error{103: syscall.ESRCH}
+	tm.open()
+	tm.start()
+	m.work(4000)
+	checkCounted(t, "a thread that exited", tm.report(1000), 6)
+
+	m.perfOpenErr = map[int]error{102: syscall.EMFILE}
+	tm.open()
+	tm.start()
+	m.work(4000)
+	checkCounted(t, "a thread without counters", tm.report(1000), 0)
+
+	m.perfOpenErr = nil
+	tm.open()
+	tm.start()
+	m.work(4000)
+	checkCounted(t, "the next window", tm.report(1000), 6)
+}
+
+// RIGOR_COUNTERS=off: rigorWindowOpen opens no counter. Without it, one of
+// each kind for each of the process's threads but sysmon.
+func TestCountersOff(t *st.T) {
+	perfOpen := rigorPerfOpen
+	t.Cleanup(func() { rigorPerfOpen = perfOpen })
+	for _, off := range []bool{true, false} {
+		env := map[string]string{}
+		if off {
+			env["RIGOR_COUNTERS"] = "off"
+		}
+		setEnv(t, env)
+		var pids []int
+		rigorPerfOpen = func(attr *rigorPerfAttr, pid, cpu, group int, flags uintptr) (int, error) {
+			pids = append(pids, pid)
+			return perfFDBase + len(pids), nil
+		}
+		b := &B{}
+		rigorWindowOpen(b)
+		w := &b.rigorWin
+		want := 2 * (len(w.threads) - 1)
+		if w.sysmon < 0 {
+			want = 2 * len(w.threads)
+		}
+		if off {
+			want = 0
+		}
+		if len(pids) != want || w.counting != !off {
+			t.Errorf("RIGOR_COUNTERS=off %v: %d threads, counters opened for %v (counting %v), want %d", off, len(w.threads), pids, w.counting, want)
+		}
+		rigorWindowClose(b)
+	}
+}
+
+// Reading the counters does not allocate: the hooks run inside the
+// window's allocation count.
+func TestCountersNoAllocs(t *st.T) {
+	m, tm := counting(t)
+	tm.open()
+	tm.b.rigorWin.waitOK = false // the simulated schedstat files allocate
+	if n := st.AllocsPerRun(100, func() {
+		tm.start()
+		m.work(10)
+		tm.stop()
+	}); n != 0 {
+		t.Errorf("%v allocations a window", n)
+	}
+	if v := tm.report(1); v["instructions/op"] == 0 {
+		t.Errorf("nothing counted: %v", v)
+	}
+}
+
+// In simulation the hooks read nothing: no clock, file or counter.
+// Each run reports the number of its dump (rigorSimDump's calls so far,
+// inner runs' before outer ones'), how many times its timer started since
+// it opened or was reset, and whether it called RunParallel.
+func TestSimulation(t *st.T) {
+	m := &machine{self: 100}
+	m.threads = []*thread{{tid: 100}}
+	outer, inner := &timer{m: m, b: &B{}}, &timer{m: m, b: &B{}}
+	m.install(t, outer.b)
+	setEnv(t, map[string]string{"RIGOR_INSTRUCTIONS": "simulate"})
+	read := func(string) { t.Fatal("a read in simulation") }
+	rigorCPU = func() int64 { read("cpu"); return 0 }
+	rigorPread = func(int, []byte, int64) (int, error) { read("schedstat"); return 0, nil }
+	rigorPerfOpen = func(*rigorPerfAttr, int, int, int, uintptr) (int, error) { read("perf open"); return 0, nil }
+	rigorPerfRead = func(int, []byte) (int, error) { read("perf read"); return 0, nil }
+
+	run := func(tm *timer, n int, f func()) map[string]float64 {
+		rigorWindowOpen(tm.b)
+		if len(tm.b.rigorWin.threads) > 0 || tm.b.rigorWin.counting {
+			t.Errorf("threads opened in simulation")
+		}
+		tm.reset()
+		tm.start()
+		f()
+		return tm.report(n)
+	}
+	check := func(what string, got map[string]float64, window, segments, parallel float64) {
+		t.Helper()
+		want := map[string]float64{"rigor-window": window, "rigor-segments": segments, "rigor-parallel": parallel}
+		if len(got) != len(want) {
+			t.Errorf("%s: reported %v, want %v", what, got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s %v, want %v (%v)", what, k, got[k], v, got)
+			}
+		}
+	}
+
+	check("a run", run(inner, 100, func() {}), 1, 1, 0)
+	check("StopTimer, StartTimer", run(inner, 100, func() {
+		for i := 0; i < 3; i++ {
+			inner.stop()
+			inner.start()
+		}
+	}), 2, 4, 0)
+	check("ResetTimer while it runs", run(inner, 100, func() {
+		inner.stop()
+		inner.start()
+		inner.reset()
+	}), 3, 1, 0)
+	check("ResetTimer while it is stopped", run(inner, 100, func() {
+		inner.stop()
+		inner.start()
+		inner.stop()
+		inner.reset()
+		inner.start()
+	}), 4, 1, 0)
+	check("RunParallel", run(inner, 100, func() { rigorWindowParallel(inner.b) }), 5, 1, 1)
+	check("a run after", run(inner, 100, func() {}), 6, 1, 0)
+	check("RunParallel before ResetTimer", run(inner, 100, func() {
+		rigorWindowParallel(inner.b)
+		inner.reset()
+	}), 7, 1, 0)
+	var sub map[string]float64
+	check("the outer run", run(outer, 1, func() {
+		sub = run(inner, 100, func() {})
+	}), 9, 1, 0)
+	check("the inner run", sub, 8, 1, 0)
 }

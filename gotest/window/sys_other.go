@@ -1,0 +1,11 @@
+//go:build !linux
+
+package window
+
+import "runtime"
+
+// countersAvailable: the overlay's hooks count instructions with Linux's
+// perf_event_open.
+func countersAvailable() (bool, string) {
+	return false, "hardware counters are read through Linux's perf_event_open, and this is " + runtime.GOOS
+}
