@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,4 +78,14 @@ func paranoid() (int, error) {
 		return 0, fmt.Errorf("perf_event_paranoid reads %q", strings.TrimSpace(string(data)))
 	}
 	return p, nil
+}
+
+// killGroup makes cmd start a process group of its own, and ending it
+// (when its context ends) kill the group: the test binary and whatever it
+// started.
+func killGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 }

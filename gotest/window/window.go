@@ -42,13 +42,14 @@
 // testing.rigorSimDump first as it ends, so that callgrind run with
 // --zero-before=testing.rigorSimZero and --dump-before=testing.rigorSimDump
 // writes one dump file per run, DIR/cg.out.1, DIR/cg.out.2, and so on, whose
-// totals line is the instructions of the run's timed window (and a constant
-// few thousand of the timer's own: StopTimer reads the memory statistics).
+// totals line is the instructions of the run's timed window, every
+// thread's (and a constant few thousand of the timer's own: StopTimer reads
+// the memory statistics; see SimResult.Instructions).
 // Each result line then carries rigor-window, the number of its window's
 // dump file; rigor-segments, how many times the timer started in the window
 // (above 1, the benchmark stopped it inside its loop, and the dump counts
 // what it did meanwhile); and rigor-parallel, 1 when the benchmark called
-// RunParallel.
+// RunParallel. Simulate runs a test binary so and reads its dumps.
 package window
 
 import (

@@ -123,34 +123,7 @@ func checkToolchain(t *testing.T, toolchain string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	mod, err := filepath.Abs("testdata/mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "GOTOOLCHAIN="+toolchain, "GOFLAGS=")
-	goCmd := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir, cmd.Env = mod, env
-		// Standard output only: the first use of a toolchain says
-		// "go: downloading go1.22.12" on standard error, which is not
-		// part of go env's answer.
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
-		}
-		return strings.TrimSpace(string(out))
-	}
-	goroot := goCmd("env", "GOROOT")
-	version := goCmd("env", "GOVERSION")
-	dir := t.TempDir()
-	overlay, err := Make(goroot, filepath.Join(dir, "overlay"), "")
-	if err != nil {
-		t.Fatalf("%s: %v", version, err)
-	}
-	bin := filepath.Join(dir, "check.test")
-	goCmd("test", "-c", "-overlay", overlay, "-vet=off", "-o", bin, ".") // as gotest.Build does
+	mod, bin, version := buildWithOverlay(t, ctx, "testdata/mod", toolchain)
 	cmd := exec.CommandContext(ctx, bin, "-test.run", "^$", "-test.bench", ".", "-test.benchtime", "100x", "-test.benchmem", "-test.cpu", "1")
 	cmd.Dir = mod
 	out, err := cmd.CombinedOutput()
@@ -194,6 +167,43 @@ func checkToolchain(t *testing.T, toolchain string) {
 	if m := results["Metric"]; m.values["things/op"] != 7 {
 		t.Errorf("%s: the benchmark's own metric: %v", version, m.values)
 	}
+}
+
+// buildWithOverlay builds the test binary of the module in dir with
+// toolchain (through GOTOOLCHAIN: "local", or a release the go command
+// fetches from the module proxy) and the overlay, as gotest.Build does. It
+// returns dir's absolute path, the binary and the toolchain's version.
+func buildWithOverlay(t *testing.T, ctx context.Context, dir, toolchain string) (mod, bin, version string) {
+	t.Helper()
+	mod, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOTOOLCHAIN="+toolchain, "GOFLAGS=")
+	goCmd := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir, cmd.Env = mod, env
+		// Standard output only: the first use of a toolchain says
+		// "go: downloading go1.22.12" on standard error, which is not
+		// part of go env's answer.
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
+		}
+		return strings.TrimSpace(string(out))
+	}
+	goroot := goCmd("env", "GOROOT")
+	version = goCmd("env", "GOVERSION")
+	tmp := t.TempDir()
+	overlay, err := Make(goroot, filepath.Join(tmp, "overlay"), "")
+	if err != nil {
+		t.Fatalf("%s: %v", version, err)
+	}
+	bin = filepath.Join(tmp, "check.test")
+	goCmd("test", "-c", "-overlay", overlay, "-vet=off", "-o", bin, ".")
+	return mod, bin, version
 }
 
 // parse reads benchmark result lines: "BenchmarkX-N iters v unit ...".

@@ -1,0 +1,3 @@
+module simcheck
+
+go 1.22
