@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/rigorbench/rigor/gotest/window"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -37,8 +37,8 @@ import (
 // processes, and up to simMaxProcesses while no two of them agree within
 // simAgree. Every window's count per operation is a sample of
 // model.InstructionsUnit, of round 0 (it is paired with no round), in the
-// Run and in the side's benchmark file. The sides' processes run
-// concurrently, two at a time. A benchmark that cannot be counted so gets
+// Run and in the side's benchmark file. The processes run one at a time
+// (see simParallel). A benchmark that cannot be counted so gets
 // a note saying why, and no samples: one that calls RunParallel (at
 // GOMAXPROCS 1 it measures something else), one that stops its timer
 // inside the loop (the count would include what it did meanwhile), one
@@ -168,7 +168,7 @@ func FindValgrind() (string, error) {
 
 // countersOff is the environment setting that keeps the timer overlay from
 // reading hardware counters.
-const countersOff = "RIGOR_COUNTERS=off"
+const countersOff = window.CountersOffEnv
 
 // runEnv is what the test binaries' environment gets beyond the side's:
 // no counters unless InstructionsAuto reads them.
@@ -259,10 +259,18 @@ func (s *session) simReserve() time.Duration {
 	return min(need, time.Duration(simShare*float64(s.cfg.Time)))
 }
 
-// simParallel is how many simulated processes run at a time.
-func simParallel() int {
-	return max(1, min(2, runtime.NumCPU()))
-}
+// simParallel is how many simulated processes run at a time: one. A
+// window's count includes what the runtime's other threads (sysmon, an M
+// started or woken) did meanwhile, which grows with the window's wall
+// time, and so with how much CPU the process gets. Measured on this
+// project's 2-core VM at a load of about 3 (rigor ab of a 3,516
+// instructions/op benchmark, four runs each way): one process at a time
+// read 3,515.7-3,518.2, two at a time 3,519.7-3,521.9, 0.15% higher; raw
+// callgrind windows of 5.28M instructions exceeded the lowest by 6-10k
+// (median) one at a time and by 7-35k two at a time. Both sides would be
+// inflated alike, but a count that depends on the machine's load is less
+// of one to keep in a history; the pass takes about twice as long.
+var simParallel = 1
 
 // simOp is u's native time per operation in seconds, as the pass plans
 // its windows: the slowest side's median of the rounds, or calibration's.
@@ -314,7 +322,7 @@ func (s *session) simProcessWall(u *unit) time.Duration {
 // simProcesses processes of every side, simParallel at a time.
 func (s *session) simUnitWall(u *unit) time.Duration {
 	n := simProcesses * len(s.sides)
-	waves := (n + simParallel() - 1) / simParallel()
+	waves := (n + simParallel - 1) / simParallel
 	return time.Duration(waves) * s.simProcessWall(u)
 }
 
@@ -351,7 +359,7 @@ func (s *session) simulate(ctx context.Context) {
 	for k, u := range units {
 		if ctx.Err() != nil {
 			stop = "interrupted"
-		} else if s.simUnitWall(u) > s.budget.Left() {
+		} else if s.simUnitWall(u) > s.budget.Left()-s.profileReserve(0) {
 			stop = "budget"
 		}
 		if stop != "" {
@@ -400,7 +408,7 @@ func (s *session) simTool() string {
 func (s *session) simulateUnit(ctx context.Context, u *unit) ([]sideSim, error) {
 	iters := simIters(s.simOp(u))
 	out := make([]sideSim, len(s.sides))
-	slots := make(chan struct{}, simParallel())
+	slots := make(chan struct{}, simParallel)
 	var wg sync.WaitGroup
 	for i, sd := range s.sides {
 		wg.Go(func() {

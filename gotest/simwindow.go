@@ -2,23 +2,40 @@ package gotest
 
 import (
 	"context"
-	"errors"
+
+	"github.com/rigorbench/rigor/gotest/window"
 )
 
-// The bridge to package window's simulation and hardware counters: until
-// they are there, a simulation fails saying so, and no machine has
-// counters.
+// The bridge to package window's simulation and hardware counters.
 
 // errNoValgrind is returned by Run, before anything is built, when
 // InstructionsSimulate finds no valgrind command.
-var errNoValgrind = errors.New("valgrind not found on PATH: install it (Debian's valgrind package: apt-get install valgrind)")
+var errNoValgrind = window.ErrNoValgrind
 
-func countersAvailable() (bool, string) {
-	return false, "this rigor's timer overlay does not read them yet"
-}
+// countersAvailable reports whether the timer overlay can read hardware
+// counters here, or why not.
+func countersAvailable() (bool, string) { return window.CountersAvailable() }
 
-func valgrindVersion(string) (string, error) { return "", errors.New("not yet") }
+// valgrindVersion is what the valgrind command at path says it is:
+// "valgrind-3.19.0".
+func valgrindVersion(path string) (string, error) { return window.ValgrindVersion(path) }
 
-func windowSimulate(context.Context, simRequest) ([]simWindow, error) {
-	return nil, errors.New("this rigor's timer overlay cannot be simulated yet")
+// windowSimulate runs one process of the simulation pass with package
+// window's Simulate.
+func windowSimulate(ctx context.Context, req simRequest) ([]simWindow, error) {
+	rs, err := window.Simulate(ctx, window.SimConfig{
+		Valgrind: req.valgrind,
+		Binary:   req.bin.Path,
+		Dir:      req.bin.Pkg.Dir,
+		Pattern:  req.pattern,
+		Iters:    int(req.iters),
+		Count:    req.count,
+		Args:     req.bin.Args,
+		Env:      req.bin.Env,
+	})
+	ws := make([]simWindow, len(rs))
+	for i, r := range rs {
+		ws[i] = simWindow{name: r.Name, iters: int64(r.Iters), perOp: r.PerOp, segments: r.Segments, parallel: r.Parallel}
+	}
+	return ws, err
 }

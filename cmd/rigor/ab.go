@@ -77,7 +77,7 @@ profiling pass, each benchmark runs again per side, untimed, with
 GOMAXPROCS=1 and asynchronous preemption off, in windows of about a
 millisecond of native time (10 iterations at least), two windows a
 process, in two processes per side (up to five while no two agree within
-0.2%), the sides' processes two at a time. Every window's count is a sample
+0.2%), one process at a time. Every window's count is a sample
 of instructions/op, in old.txt, new.txt and run.json, paired with no round.
 A benchmark that calls RunParallel, stops its timer inside its loop, fails
 under Valgrind or whose count varies by more than 2% between processes
