@@ -169,6 +169,7 @@ func (s *session) measureStartup(ctx context.Context) error {
 		}
 		if len(cpus) > 0 {
 			u.startCPU, u.startWall = time.Duration(stats.Median(cpus)), time.Duration(stats.Median(walls))
+			u.startOne = u.startWall
 		}
 	}
 	return nil
@@ -200,6 +201,7 @@ func (s *session) measurePackageStartup(ctx context.Context) error {
 	for _, u := range s.units {
 		if w := walls[u.pkg]; len(w) > 0 {
 			u.startWall = time.Duration(stats.Median(w))
+			u.startOne = u.startWall
 		}
 	}
 	return nil

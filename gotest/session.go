@@ -25,7 +25,12 @@ type unit struct {
 	// runs the benchmark for one iteration: start-up, the benchmark's own
 	// set-up and one operation (see measureStartup).
 	startCPU, startWall time.Duration
-	samples             int // timed samples taken
+	// startOne is startWall as the one-iteration processes measured it,
+	// which observeStartup leaves alone: for a benchmark that stops its
+	// timer inside its loop, what a sample takes beyond its window grows
+	// with its iterations.
+	startOne time.Duration
+	samples  int // timed samples taken
 	// perOp is the operation's time as calibration measured it
 	// (seconds); minIters the count below which planSamples and replan
 	// never shorten a sample (see minSampleWork).

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rigorbench/rigor/gotest/window"
@@ -81,11 +82,12 @@ const (
 	// for the pass.
 	simShare = 0.5
 	// simStartup is the wall time of a test binary that starts under
-	// callgrind and runs nothing, and simSlowdown how much slower than
-	// native callgrind runs a benchmark's code: measured on this project's
-	// 2-core VM (valgrind 3.19, Go 1.26), 0.27 s, and 13x for an integer
-	// loop, 46x for allocating, 64x for a map, 70x for sort.Ints. The
-	// pass corrects its estimates by the processes it has run.
+	// callgrind and runs one iteration, and simSlowdown how much slower
+	// than native callgrind runs a benchmark's code: measured on this
+	// project's 2-core VM (valgrind 3.19, Go 1.26), 0.27 s (natively 5-7
+	// ms), and 13x for an integer loop, 46x for allocating, 64x for a map,
+	// 70x for sort.Ints. The pass corrects its estimates by the processes
+	// it has run.
 	simStartup  = 300 * time.Millisecond
 	simSlowdown = 50
 	// simMinScale and simMaxScale bound the correction: a correction
@@ -93,8 +95,9 @@ const (
 	// quick.
 	simMinScale, simMaxScale = 0.2, 5
 	// simNativeStartup is the native wall time of a test binary's start,
-	// which simStartup already counts.
-	simNativeStartup = 5 * time.Millisecond
+	// which simStartup already counts: what a one-iteration process
+	// takes beyond it is the benchmark's set-up.
+	simNativeStartup = 10 * time.Millisecond
 )
 
 // A simRequest is one process of the simulation pass: bin runs the
@@ -304,12 +307,12 @@ func simIters(op float64) int64 {
 
 // simProcessWall is how long one simulated process of u is expected to
 // last: callgrind's start-up, then simSlowdown times what the process
-// does natively beyond a process's start (the benchmark's set-up, once
-// for the one-iteration run and once for each window, and simCount
-// windows), corrected by what the pass has seen so far.
+// does natively beyond a process's start (simCount times the benchmark's
+// set-up twice, for the one-iteration run and the window's, and the
+// window), corrected by what the pass has seen so far.
 func (s *session) simProcessWall(u *unit) time.Duration {
 	op := s.simOp(u)
-	setup := max(u.startWall-simNativeStartup, 0).Seconds()
+	setup := max(u.startOne-simNativeStartup, 0).Seconds()
 	native := float64(simCount) * (2*setup + float64(simIters(op)+1)*op)
 	d := simStartup.Seconds() + simSlowdown*native
 	if s.simScale > 0 {
@@ -331,7 +334,8 @@ type sideSim struct {
 	windows []simWindow
 	// medians are each process's median count per operation.
 	medians []float64
-	// wall is the processes' wall time, summed.
+	// runs is how many processes ran, wall their wall time, summed.
+	runs     int
 	wall     time.Duration
 	problem  string // the benchmark failed: why
 	parallel bool
@@ -375,9 +379,9 @@ func (s *session) simulate(ctx context.Context) {
 			break
 		}
 		for _, r := range sims {
-			procs += len(r.medians)
+			procs += r.runs
 			if r.problem == "" { // a failure ends early: it says nothing of the estimates
-				s.simEstimated += estimate * time.Duration(len(r.medians))
+				s.simEstimated += estimate * time.Duration(r.runs)
 				s.simSpent += r.wall
 			}
 		}
@@ -403,79 +407,72 @@ func (s *session) simTool() string {
 	return v + " callgrind, GOMAXPROCS 1"
 }
 
-// simulateUnit counts u's instructions on every side, the sides' processes
-// simParallel at a time. It returns an error only when ctx ended.
+// simulateUnit counts u's instructions on every side, the sides'
+// processes simParallel at a time. It returns an error only when ctx
+// ended.
 func (s *session) simulateUnit(ctx context.Context, u *unit) ([]sideSim, error) {
 	iters := simIters(s.simOp(u))
 	out := make([]sideSim, len(s.sides))
 	slots := make(chan struct{}, simParallel)
+	// Set once a side finds that the count cannot apply, which stops
+	// the others too.
+	var moot atomic.Bool
 	var wg sync.WaitGroup
 	for i, sd := range s.sides {
 		wg.Go(func() {
-			out[i] = s.simulateSide(ctx, u, sd, iters, slots)
+			out[i] = s.simulateSide(ctx, u, sd, iters, slots, &moot)
 		})
 	}
 	wg.Wait()
 	return out, ctx.Err()
 }
 
-// simulateSide runs u's processes on sd: simProcesses at once, then one
-// at a time until two agree or simMaxProcesses ran, each taking a slot.
-func (s *session) simulateSide(ctx context.Context, u *unit, sd *sideState, iters int64, slots chan struct{}) sideSim {
+// simulateSide runs u's processes on sd, each when it gets a slot:
+// simProcesses, then more until two agree or simMaxProcesses ran, unless a
+// process shows that the count cannot apply (here, or on another side:
+// moot).
+func (s *session) simulateSide(ctx context.Context, u *unit, sd *sideState, iters int64, slots chan struct{}, moot *atomic.Bool) sideSim {
 	var r sideSim
 	req := simRequest{bin: sd.bins[u.pkg], valgrind: s.cfg.valgrind, pattern: u.pattern, iters: iters, count: simCount}
 	name := s.run.Benchmarks[s.bench[u.key]].Name
-	type proc struct {
-		windows []simWindow
-		wall    time.Duration
-		err     error
-	}
-	run := func() proc {
+	for len(r.medians) < simProcesses || !agreed(r.medians) && len(r.medians) < simMaxProcesses {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
-			return proc{err: ctx.Err()}
+			return r
 		}
-		defer func() { <-slots }()
+		if moot.Load() {
+			<-slots
+			return r
+		}
 		t0 := time.Now()
 		ws, err := s.cfg.simulate(ctx, req)
-		return proc{selectWindows(ws, name), time.Since(t0), err}
-	}
-	add := func(p proc) bool {
-		r.wall += p.wall
+		r.wall += time.Since(t0)
+		r.runs++
+		<-slots
+		ws = selectWindows(ws, name)
 		switch {
 		case ctx.Err() != nil:
-			return false
-		case p.err != nil:
-			r.problem = failureWords(p.err)
-			return false
-		case len(p.windows) == 0:
+			return r
+		case err != nil:
+			r.problem = failureWords(err)
+		case len(ws) == 0:
 			r.problem = "it printed no result"
-			return false
 		}
-		v := make([]float64, len(p.windows))
-		for i, w := range p.windows {
+		if r.problem != "" {
+			moot.Store(true)
+			return r
+		}
+		v := make([]float64, len(ws))
+		for i, w := range ws {
 			v[i] = w.perOp
 			r.parallel = r.parallel || w.parallel
 			r.segments = max(r.segments, w.segments)
 		}
-		r.windows = append(r.windows, p.windows...)
+		r.windows = append(r.windows, ws...)
 		r.medians = append(r.medians, stats.Median(v))
-		return !r.parallel && r.segments <= 1
-	}
-	first := make([]proc, simProcesses)
-	var wg sync.WaitGroup
-	for i := range first {
-		wg.Go(func() { first[i] = run() })
-	}
-	wg.Wait()
-	for _, p := range first {
-		if !add(p) {
-			return r
-		}
-	}
-	for !agreed(r.medians) && len(r.medians) < simMaxProcesses {
-		if !add(run()) {
+		if r.parallel || r.segments > 1 {
+			moot.Store(true)
 			return r
 		}
 	}
@@ -655,15 +652,19 @@ func (s *session) simOutcome(o simOutcome) {
 }
 
 // failureWords says in one line why a simulated process failed: the
-// error's first line, and the first line of its output that says more (a
-// panic, a b.Fatal's position and message).
+// error's first line, or a *RunError's reason, and the first line of its
+// output that says more (a panic, a b.Fatal's position and message).
 func failureWords(err error) string {
-	lines := strings.Split(err.Error(), "\n")
-	msg := strings.TrimSpace(lines[0])
-	for _, l := range lines[1:] {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	rest := err.Error()
+	var re *RunError
+	if errors.As(err, &re) {
+		msg, rest = re.Reason, re.Tail
+	}
+	for _, l := range strings.Split(rest, "\n") {
 		l = strings.TrimSpace(l)
 		if strings.HasPrefix(l, "panic: ") || strings.Contains(l, "_test.go:") {
-			return msg + " " + l
+			return msg + ": " + l
 		}
 	}
 	return msg

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/experiment"
+	"github.com/rigorbench/rigor/gotest/window"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -114,7 +115,7 @@ func simSession(t *testing.T, sim *fakeSim, names []string, sides ...string) *se
 	}
 	for _, n := range names {
 		key := "p." + n + "-2"
-		s.units = append(s.units, &unit{pkg: "p", key: key, pattern: leafPattern(n, 0), cpu: 0, iters: 1000, startWall: 10 * time.Millisecond})
+		s.units = append(s.units, &unit{pkg: "p", key: key, pattern: leafPattern(n, 0), cpu: 0, iters: 1000, startWall: time.Second, startOne: 15 * time.Millisecond})
 		s.bench[key] = len(s.run.Benchmarks)
 		m := model.Metric{Unit: "sec/op", Better: model.LowerIsBetter}
 		for _, sd := range sides {
@@ -175,8 +176,12 @@ func TestSimIters(t *testing.T) {
 // decides the iteration count of a benchmark's windows.
 func TestSimPlan(t *testing.T) {
 	s := simSession(t, newFakeSim(), []string{"A", "B"}, "old", "new")
-	// 1 µs/op: windows of 1000 iterations, 2 ms of native work and 10 ms
-	// of set-up less a 5 ms start a window, ×50, plus 0.3 s.
+	// 1 µs/op: windows of 1000 iterations, and a 15 ms one-iteration
+	// process, 5 ms beyond a process's start, of set-up: twice a window,
+	// the one-iteration run's and the window's, for 2 windows; ×50, plus
+	// 0.3 s. (What a sample took beyond its window, startWall, does not
+	// count: a benchmark that stops its timer inside its loop makes it
+	// grow with the iterations.)
 	proc := 300*time.Millisecond + 50*time.Duration(2*(2*5e6+1001*1e3))
 	if got := s.simProcessWall(s.units[0]); got != proc {
 		t.Errorf("a process: %v, want %v", got, proc)
@@ -374,7 +379,7 @@ func TestSimulateNotApplicable(t *testing.T) {
 	for _, tc := range []struct{ name, note string }{
 		{"Parallel", "no instructions per op: the benchmark calls RunParallel, which at GOMAXPROCS 1"},
 		{"Stopped", "no instructions per op: the benchmark stops its timer inside the loop (StopTimer, StartTimer), so the count would include the work done while the timer was stopped"},
-		{"Fails", "no instructions per op: the benchmark failed under Valgrind on new: panicked (exit status 2); last lines of output: panic: boom"},
+		{"Fails", "no instructions per op: the benchmark failed under Valgrind on new: panicked (exit status 2): panic: boom"},
 		{"Fine", ""},
 	} {
 		b := &s.run.Benchmarks[s.bench["p."+tc.name+"-2"]]
@@ -395,9 +400,15 @@ func TestSimulateNotApplicable(t *testing.T) {
 			t.Errorf("%s: samples recorded: %+v", tc.name, b.Metric(model.InstructionsUnit))
 		}
 	}
-	// Once a process shows it cannot apply, no more run on that side.
-	if got := sim.calls["new/Parallel"]; got != simProcesses {
-		t.Errorf("%d processes of RunParallel on new, want the first %d", got, simProcesses)
+	// Once a process shows it cannot apply, no more run, on any side.
+	if got := sim.calls["new/Parallel"]; got != 1 {
+		t.Errorf("%d processes of RunParallel on new, want the first", got)
+	}
+	if got := sim.calls["old/Parallel"]; got > simProcesses {
+		t.Errorf("%d processes of RunParallel on old, want at most %d", got, simProcesses)
+	}
+	if got := sim.calls["old/Stopped"]; got != 1 {
+		t.Errorf("%d processes of Stopped on old, want the first", got)
 	}
 }
 
@@ -646,6 +657,23 @@ func TestCounters(t *testing.T) {
 		s.cfg.Instructions = mode
 		if env := s.runEnv(); !slices.Equal(env, []string{countersOff}) {
 			t.Errorf("%s: environment %q, want %s", mode, env, countersOff)
+		}
+	}
+}
+
+func TestFailureWords(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{simFailure(&window.SimError{Err: errors.New("exit status 1"), Failed: []string{"NeedsPs"},
+			Output: "--- FAIL: BenchmarkNeedsPs\n    fail_test.go:10: needs several Ps\n"}), "exit status 1: fail_test.go:10: needs several Ps"},
+		{simFailure(&window.SimError{Err: errors.New("exit status 2"), Stderr: "goroutine 1 [running]:\npanic: boom [recovered]\n"}), "exit status 2: panic: boom [recovered]"},
+		{simFailure(&window.SimError{Err: errors.New("signal: killed")}), "signal: killed"},
+		{simFailure(errors.New("the callgrind dump of X: no totals line\nmore")), "the callgrind dump of X: no totals line"},
+	} {
+		if got := failureWords(tc.err); got != tc.want {
+			t.Errorf("failureWords(%q) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package gotest
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/rigorbench/rigor/gotest/window"
 )
@@ -37,5 +39,16 @@ func windowSimulate(ctx context.Context, req simRequest) ([]simWindow, error) {
 	for i, r := range rs {
 		ws[i] = simWindow{name: r.Name, iters: int64(r.Iters), perOp: r.PerOp, segments: r.Segments, parallel: r.Parallel}
 	}
-	return ws, err
+	return ws, simFailure(err)
+}
+
+// simFailure is a simulated run's failure as a *RunError: the process's
+// exit, and what the benchmarks and valgrind printed; other errors as they
+// are.
+func simFailure(err error) error {
+	var se *window.SimError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return &RunError{Reason: se.Err.Error(), Tail: strings.TrimSpace(se.Output + "\n" + se.Stderr)}
 }
