@@ -186,9 +186,8 @@ func TestSimPlan(t *testing.T) {
 	if got := s.simProcessWall(s.units[0]); got != proc {
 		t.Errorf("a process: %v, want %v", got, proc)
 	}
-	// Two processes per side, two sides, two at a time: two processes'
-	// time per benchmark.
-	waves := time.Duration((2*2 + simParallel - 1) / simParallel)
+	// Two and a half processes per side, two sides, one at a time.
+	waves := time.Duration(5)
 	if got := s.simUnitWall(s.units[0]); got != waves*proc {
 		t.Errorf("a benchmark: %v, want %v", got, waves*proc)
 	}
@@ -644,9 +643,11 @@ func TestCounters(t *testing.T) {
 
 	s = simSession(t, newFakeSim(), nil, "current")
 	s.cfg.Instructions = InstructionsAuto
-	s.cfg.counters = func() (bool, string) { return false, "perf_event_open: no such device" }
+	s.cfg.counters = func() (bool, string) {
+		return false, "this machine has no hardware counters for instructions (perf_event_open: no such file or directory, as on most VMs)"
+	}
 	s.setupCounters()
-	want := "No instructions per op: this machine has no hardware counters (perf_event_open: no such device); --instructions simulate counts them under Valgrind."
+	want := "No instructions per op: this machine has no hardware counters for instructions (perf_event_open: no such file or directory, as on most VMs); --instructions simulate counts them under Valgrind."
 	if got := model.Texts(s.run.Notes); len(got) != 1 || got[0] != want {
 		t.Errorf("notes %q, want %q", got, want)
 	}
