@@ -28,10 +28,14 @@ import (
 // where it has none, a note says why, and nothing else happens.
 //
 // With InstructionsSimulate, the rounds read no counters; after them, and
-// before the profiling pass, a simulation pass runs every benchmark that
-// did not fail under Valgrind's callgrind, untimed, which counts the
-// instructions of each timed window: a count that no neighbour on the
-// machine moves. Each side's test binary runs the one benchmark with
+// before the profiling pass, a simulation pass runs every benchmark the
+// rounds did not lose, untimed, under Valgrind's callgrind, which counts
+// the instructions of each timed window: a count that a neighbour on the
+// machine hardly moves (it includes what the Go runtime's other threads
+// did in the window, which grows with the window's wall time, a few
+// thousand instructions on a quiet machine), though a benchmark's garbage
+// collection may (how much of its work falls in a window varies). Each
+// side's test binary runs the one benchmark with
 // GOMAXPROCS 1 and asynchronous preemption off, in windows of about a
 // millisecond of native time (at least simMinIters iterations, the same
 // count on every side), simCount windows a process, in simProcesses
