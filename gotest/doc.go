@@ -3,8 +3,11 @@
 // lists and calibrates the benchmarks, and runs them in interleaved,
 // counterbalanced rounds with one shared, jittered iteration count per
 // round, so that round i of one side and round i of the other form a pair.
-// An optional profiling pass follows, untimed: each benchmark once more per
-// side with a CPU and a mutex profile, the evidence of what limited it.
+// Optional passes follow, untimed: a simulation pass counts each
+// benchmark's instructions per operation under Valgrind (where the machine
+// has hardware counters, the rounds read them instead), and a profiling
+// pass runs each benchmark once more per side with a CPU and a mutex
+// profile, the evidence of what limited it.
 //
 // Every raw sample is written as it arrives: one Go benchmark format file
 // per side, which benchstat reads unchanged, and rigor's JSON, rewritten
@@ -33,5 +36,8 @@
 //     package model reads them);
 //   - resultsdir.go: the side files and run.json, written as results
 //     arrive;
+//   - simulate.go: instructions per operation: the modes, the hardware
+//     counters' notes, the simulation pass; simwindow.go: its bridge to
+//     package window;
 //   - profile.go: the untimed profiling pass.
 package gotest
