@@ -36,12 +36,31 @@ func noisy(v float64, shift int) func(int) float64 {
 	return func(r int) float64 { return v * (1 + 0.2*float64(((r+shift)*5)%7-3)/3) }
 }
 
-// The change of a count is the ratio of the medians, within the range
-// from the lowest new over the highest old to the highest new over the
-// lowest old; its verdict is by that range against the tolerance, not by
-// a test. Reference values by hand: old 15000, 15001, 15002, 15003
-// (median 15001.5), new 15150, 15151, 15152, 15153 (median 15151.5):
-// +0.99990%, [15150/15003 - 1, 15153/15000 - 1] = [+0.97980%, +1.02000%].
+// pairwiseLogs returns every log(new/old) of two samples, sorted: the
+// 16 (or 64) differences a Hodges-Lehmann shift and Moses's interval are
+// read from, computed here by brute force as the reference.
+func pairwiseLogs(old, new []float64) []float64 {
+	var d []float64
+	for _, o := range old {
+		for _, n := range new {
+			d = append(d, math.Log(n/o))
+		}
+	}
+	slices.Sort(d)
+	return d
+}
+
+// midpoint is the median of sorted d, of even length.
+func midpoint(d []float64) float64 { return (d[len(d)/2-1] + d[len(d)/2]) / 2 }
+
+// The change of a count is the Hodges-Lehmann shift of the logs (the
+// median of the 16 pairwise log ratios), within Moses's interval, which
+// for 4 windows a side is the whole range: from the lowest new over the
+// highest old to the highest new over the lowest old (the only interval
+// that covers 95%: 1 - 2/70 = 97.1%). Its verdict is by that range
+// against the tolerance, not by a test. Reference values by hand: old
+// 15000..15003, new 15150..15153: [15150/15003 - 1, 15153/15000 - 1] =
+// [+0.97980%, +1.02000%].
 func TestInstructionsChange(t *testing.T) {
 	old := []float64{15000, 15001, 15002, 15003}
 	opts := DefaultOptions()
@@ -75,6 +94,7 @@ func TestInstructionsChange(t *testing.T) {
 			est: 15151.5/15001.5 - 1, lo: 15150.0/15003 - 1, hi: 15153.0/15000 - 1, verdict: Unchanged, reason: ReasonInsideBand},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.est = math.Expm1(midpoint(pairwiseLogs(old, tc.new)))
 			o := opts
 			if tc.tolerancePerc > 0 {
 				o.InstructionsTolerance = tc.tolerancePerc / 100
@@ -243,5 +263,36 @@ func TestGateOnInstructions(t *testing.T) {
 		if !slices.Equal(fails, tc.fails) || !slices.Equal(rep.Gated.Ungated, tc.ungated) || rep.Gated.On != tc.gate {
 			t.Errorf("gate on %s: failed %q, ungated %q (on %q), want %q, %q", tc.gate, fails, rep.Gated.Ungated, rep.Gated.On, tc.fails, tc.ungated)
 		}
+	}
+}
+
+// With 8 windows a side (4 per process, 2 processes), Moses's interval
+// is narrower than the range: for n = m = 8 at 95% the Mann-Whitney
+// table's critical U is 13, so the interval runs from the 14th smallest
+// to the 14th largest of the 64 ratios. Windows that vary by ±0.6%
+// (garbage collection landing unevenly), a change of +1%: the range (+0.24% to +1.35%)
+// would reach below the tolerance, the interval (+0.70% to +1.35%) does not.
+func TestInstructionsChangeEightWindows(t *testing.T) {
+	old := []float64{3712, 3736, 3741, 3735, 3738, 3732, 3720, 3724}
+	new := scaled([]float64{3721, 3726, 3737, 3738, 3713, 3730, 3737, 3741}, 1.01)
+	rep, err := Analyze(decisionRun(model.Benchmark{Name: "JSON", Metrics: []model.Metric{counts(old, new)}}), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Benchmarks[0].Metrics[0].Changes[0]
+	d := pairwiseLogs(old, new)
+	for _, v := range []struct {
+		name      string
+		got, want float64
+	}{{"estimate", c.Estimate, math.Expm1(midpoint(d))}, {"lo", c.Lo, math.Expm1(d[13])}, {"hi", c.Hi, math.Expm1(d[50])}} {
+		if math.Abs(v.got-v.want) > 1e-12 {
+			t.Errorf("%s = %.6f%%, want %.6f%%", v.name, 100*v.got, 100*v.want)
+		}
+	}
+	if rangeLo := slices.Min(new)/slices.Max(old) - 1; !(rangeLo < 0.005) {
+		t.Fatalf("the fixture's range starts at %.3f%%: it should reach below the tolerance", 100*rangeLo)
+	}
+	if c.Verdict != Regressed {
+		t.Errorf("verdict %s (%s), want regressed", c.Verdict, c.Reason)
 	}
 }

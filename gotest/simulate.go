@@ -72,7 +72,7 @@ const (
 	simWindowTime = time.Millisecond
 	simMinIters   = 10
 	// simCount windows in each process (-test.count).
-	simCount = 2
+	simCount = 4
 	// simProcesses processes per benchmark and side, and up to
 	// simMaxProcesses while no two processes' medians agree within
 	// simAgree (a share of the count). Beyond simVaried between

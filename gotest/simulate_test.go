@@ -178,11 +178,11 @@ func TestSimPlan(t *testing.T) {
 	s := simSession(t, newFakeSim(), []string{"A", "B"}, "old", "new")
 	// 1 µs/op: windows of 1000 iterations, and a 15 ms one-iteration
 	// process, 5 ms beyond a process's start, of set-up: twice a window,
-	// the one-iteration run's and the window's, for 2 windows; ×50, plus
+	// the one-iteration run's and the window's, for simCount windows; ×50, plus
 	// 0.3 s. (What a sample took beyond its window, startWall, does not
 	// count: a benchmark that stops its timer inside its loop makes it
 	// grow with the iterations.)
-	proc := 300*time.Millisecond + 50*time.Duration(2*(2*5e6+1001*1e3))
+	proc := 300*time.Millisecond + 50*time.Duration(simCount*(2*5e6+1001*1e3))
 	if got := s.simProcessWall(s.units[0]); got != proc {
 		t.Errorf("a process: %v, want %v", got, proc)
 	}
@@ -309,7 +309,13 @@ func TestSimulateAgreement(t *testing.T) {
 		}
 	}
 	// The first two processes run at once, so either may come first.
-	if b := &s.run.Benchmarks[s.bench["p.Retry-2"]]; !slices.Equal(slices.Sorted(slices.Values(values(instructions(b, "old")))), []float64{1000, 1000, 1000.5, 1000.5, 1010, 1010}) {
+	var retry []float64
+	for _, v := range []float64{1000, 1000.5, 1010} {
+		for range simCount {
+			retry = append(retry, v)
+		}
+	}
+	if b := &s.run.Benchmarks[s.bench["p.Retry-2"]]; !slices.Equal(slices.Sorted(slices.Values(values(instructions(b, "old")))), retry) {
 		t.Errorf("Retry's old samples %v: want every window of every process", values(instructions(b, "old")))
 	}
 	for _, sd := range s.run.Sides {
@@ -384,8 +390,8 @@ func TestSimulateNotApplicable(t *testing.T) {
 		b := &s.run.Benchmarks[s.bench["p."+tc.name+"-2"]]
 		notes := notesOf(b)
 		if tc.note == "" {
-			if len(notes) > 0 || len(instructions(b, "old")) != 4 || len(instructions(b, "new")) != 4 {
-				t.Errorf("%s: notes %q, %d and %d samples; want none and 4 a side", tc.name, notes, len(instructions(b, "old")), len(instructions(b, "new")))
+			if len(notes) > 0 || len(instructions(b, "old")) != 2*simCount || len(instructions(b, "new")) != 2*simCount {
+				t.Errorf("%s: notes %q, %d and %d samples; want none and %d a side", tc.name, notes, len(instructions(b, "old")), len(instructions(b, "new")), 2*simCount)
 			}
 			continue
 		}
@@ -491,8 +497,8 @@ func TestSimulateInterrupted(t *testing.T) {
 	}
 	s := simSession(t, sim, names, "old", "new")
 	s.simulate(ctx)
-	if n := len(instructions(&s.run.Benchmarks[0], "new")); n != 4 {
-		t.Errorf("A: %d samples on new, want its 4", n)
+	if n := len(instructions(&s.run.Benchmarks[0], "new")); n != 2*simCount {
+		t.Errorf("A: %d samples on new, want its %d", n, 2*simCount)
 	}
 	for _, b := range s.run.Benchmarks[1:] {
 		if b.Metric(model.InstructionsUnit) != nil {
@@ -544,8 +550,8 @@ func TestSimulateRun(t *testing.T) {
 	}
 	for side, want := range map[string]float64{"old": 1000, "new": 10000} {
 		got := instructions(b, side)
-		if len(got) != 4 || got[0].Value != want {
-			t.Errorf("%s: %+v, want 4 samples of %v", side, got, want)
+		if len(got) != 2*simCount || got[0].Value != want {
+			t.Errorf("%s: %+v, want %d samples of %v", side, got, 2*simCount, want)
 		}
 		if n := len(b.Metric("sec/op").Values(side)); n != 2 {
 			t.Errorf("%s: %d timed samples, want the rounds' 2", side, n)

@@ -437,7 +437,7 @@ func pairedLegend(rep *analysis.Report) string {
 // instructionsLegend says, under a table with a change of instructions
 // per op, what that change and its interval are.
 func instructionsLegend(rep *analysis.Report) string {
-	return fmt.Sprintf("instructions/op: Δ is the ratio of the sides' median counts, its interval the range their repeats allow (lowest new over highest old to highest new over lowest old); a count moved when that range lies beyond ±%s, and did not when it lies inside.",
+	return fmt.Sprintf("instructions/op: Δ is the median of the new over old ratios of the windows' counts (Hodges-Lehmann), its interval Moses's (with 4 windows a side, lowest new over highest old to highest new over lowest old); a count moved when that interval lies beyond ±%s, and did not when it lies inside.",
 		words.Pct(rep.Options.InstructionsTolerance))
 }
 

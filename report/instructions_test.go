@@ -57,7 +57,7 @@ func TestInstructionsVerdictWords(t *testing.T) {
 	for _, want := range []string{
 		"0 of 2 benchmarks regressed; 1 improved: Fewer-1 in instructions -12.0% [-12.0%, -12.0%]; time inconclusive; 1 unchanged",
 		"Fewer-1          15.00k ± 0%  13.20k ± 0%   -12.00%  [-12.02%, -11.98%]  improved   instructions",
-		"a count moved when that range lies beyond ±0.5%",
+		"a count moved when that interval lies beyond ±0.5%",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())

@@ -135,8 +135,8 @@ func TestABInstructionsSimulate(t *testing.T) {
 					t.Fatalf("%s: no %s; notes %q", tc.name, model.InstructionsUnit, model.Texts(b.Notes))
 				}
 				old, new := m.Values("old"), m.Values("new")
-				if len(old) < 4 || len(new) < 4 {
-					t.Fatalf("%s: %d old and %d new samples, want two processes of two windows a side", tc.name, len(old), len(new))
+				if len(old) < 8 || len(new) < 8 {
+					t.Fatalf("%s: %d old and %d new samples, want two processes of four windows a side", tc.name, len(old), len(new))
 				}
 				for _, x := range m.Samples {
 					if x.Round != 0 {
