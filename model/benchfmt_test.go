@@ -133,24 +133,24 @@ func TestWriteBenchfmtOracle(t *testing.T) {
 				Config: map[string]string{"goos": "linux", "cpu": "Some CPU @ 2.0GHz", "note": "a: b"},
 				Metrics: []Metric{
 					{Unit: "sec/op", Better: LowerIsBetter, Samples: []Sample{
-						{"old", 1, 200, 1.25e-6}, {"new", 1, 200, odd}, {"old", 0, 100, 1.5e-6}, {"new", 0, 100, 1.0e-6},
-						{"new", 2, 150, 0.9e-6},
+						{Side: "old", Round: 1, Iters: 200, Value: 1.25e-6}, {Side: "new", Round: 1, Iters: 200, Value: odd}, {Side: "old", Round: 0, Iters: 100, Value: 1.5e-6}, {Side: "new", Round: 0, Iters: 100, Value: 1.0e-6},
+						{Side: "new", Round: 2, Iters: 150, Value: 0.9e-6},
 					}},
 					{Unit: "B/s", Better: HigherIsBetter, Samples: []Sample{
-						{"new", 0, 100, 3.3e8}, {"new", 1, 200, 1.0 / 3}, {"old", 0, 100, 2e8},
+						{Side: "new", Round: 0, Iters: 100, Value: 3.3e8}, {Side: "new", Round: 1, Iters: 200, Value: 1.0 / 3}, {Side: "old", Round: 0, Iters: 100, Value: 2e8},
 					}},
 					{Unit: "allocs/op", Better: LowerIsBetter, Assume: AssumeExact, Samples: []Sample{
-						{"new", 0, 100, 3}, {"new", 1, 200, 3}, {"new", 2, 150, 3},
+						{Side: "new", Round: 0, Iters: 100, Value: 3}, {Side: "new", Round: 1, Iters: 200, Value: 3}, {Side: "new", Round: 2, Iters: 150, Value: 3},
 					}},
 					// A round whose metrics disagree on the iteration count
 					// and a unit measured twice in one round.
 					{Unit: "rows/op", Better: HigherIsBetter, Samples: []Sample{
-						{"new", 0, 7, 12}, {"new", 0, 8, 13},
+						{Side: "new", Round: 0, Iters: 7, Value: 12}, {Side: "new", Round: 0, Iters: 8, Value: 13},
 					}},
 				},
 			},
-			{Name: "Idle", Metrics: []Metric{{Unit: "sec/op", Better: LowerIsBetter, Samples: []Sample{{"old", 0, 1, 1}}}}},
-			{Name: "Has space", Pkg: "example.com/q", Metrics: []Metric{{Unit: "sec/op", Better: LowerIsBetter, Samples: []Sample{{"new", 3, 1, 2e-9}}}}},
+			{Name: "Idle", Metrics: []Metric{{Unit: "sec/op", Better: LowerIsBetter, Samples: []Sample{{Side: "old", Round: 0, Iters: 1, Value: 1}}}}},
+			{Name: "Has space", Pkg: "example.com/q", Metrics: []Metric{{Unit: "sec/op", Better: LowerIsBetter, Samples: []Sample{{Side: "new", Round: 3, Iters: 1, Value: 2e-9}}}}},
 		},
 	}
 	text := writeString(t, run, "new")

@@ -123,6 +123,12 @@ type Side struct {
 	// 1"), when simulated.
 	Instructions     string `json:"instructions,omitempty"`
 	InstructionsTool string `json:"instructions_tool,omitempty"`
+	// Layouts are the seeds of the random function layouts the side's
+	// test binaries were linked with (the linker's -randlayout), one
+	// binary per seed, which the rounds cycle through; Sample.Layout
+	// indexes it from 1. Empty when the side was linked once with the
+	// linker's own layout.
+	Layouts []int64 `json:"layouts,omitempty"`
 	// Args are the arguments passed to the side's test binaries after
 	// rigor's flags (rigor ab -- ARGS, --old-args, --new-args).
 	Args []string `json:"args,omitempty"`
@@ -257,6 +263,10 @@ type Sample struct {
 	Round int     `json:"round"`
 	Iters int64   `json:"iters"`
 	Value float64 `json:"value"`
+	// Layout is the 1-based index in the side's Layouts of the link the
+	// sample's binary had; 0 when the side was linked once (or the
+	// source does not say).
+	Layout int `json:"layout,omitempty"`
 }
 
 // Values returns the per-operation values of side's samples, in order
