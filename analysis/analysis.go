@@ -273,7 +273,8 @@ type Change struct {
 	Delta float64
 	// P is the test's p-value, PAdjusted after the correction.
 	P, PAdjusted float64
-	// Test names the test: "utest", "welch", "wilcoxon" or "exact".
+	// Test names the test: "utest", "welch", "wilcoxon", "exact",
+	// TestInstructions or TestLayouts.
 	Test string
 	// Effect is Cohen's d (unpaired) or d_z (paired).
 	Effect  float64
@@ -290,6 +291,15 @@ type Change struct {
 	// samples per side would resolve a change the size of the band. 0
 	// when not estimated.
 	SettleRounds, SettleBeyond, SettleSamples int
+	// SettleLayouts is, for a change across links (TestLayouts) that
+	// the band leaves open, about how many pairs of links would likely
+	// settle it; 0 when not estimated.
+	SettleLayouts int
+	// Layouts is, for a paired change across several links per side
+	// (TestLayouts), how many pairs of links its interval spans: it
+	// narrows with more of them, not with more rounds. 0 otherwise.
+	Layouts int
+	layouts *stats.ClusteredShift
 	// BelowResolution is true when the difference is below the timer's
 	// resolution: inconclusive, and more samples cannot change that.
 	BelowResolution bool

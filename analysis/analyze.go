@@ -237,6 +237,11 @@ func analyzeMetric(b *model.Benchmark, key string, m *model.Metric, sides []stri
 		am.Changes = append(am.Changes, c)
 	}
 	am.Notes = metricNotes(key, m, &am, sides, samples, ciErrs, opts, elisionJudged(b))
+	for _, c := range am.Changes {
+		if n := layoutNote(key, m.Unit, c, opts); n != nil {
+			am.Notes = append(am.Notes, *n)
+		}
+	}
 	return am
 }
 

@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
 )
@@ -63,16 +66,32 @@ func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 // geometric-mean ratio that one preempted round cannot drag, with the
 // distribution-free interval that inverts the Wilcoxon signed-rank test
 // whose p-value is reported beside it, so interval and test agree.
+//
+// When the sides' binaries were linked several times each (Sample.Layout:
+// the rounds cycle through the links), the pairs of one pair of links share
+// that pair's layout effect, which more rounds cannot average away: the
+// change is then the mean of the pairs of links' centers, with Student's
+// t interval on their spread (stats.ShiftByCluster, Test TestLayouts), so
+// it covers the variation between links as well as between rounds.
 func pairedChange(xs, ys []model.Sample, opts Options) *Change {
-	byRound := make(map[int]float64, len(xs))
+	type at struct {
+		v      float64
+		layout int
+	}
+	byRound := make(map[int]at, len(xs))
 	for _, s := range xs {
-		byRound[s.Round] = s.Value
+		byRound[s.Round] = at{s.Value, s.Layout}
 	}
 	var x, y []float64
+	var links []int
+	layouts := map[int]bool{}
 	for _, s := range ys {
-		if v, ok := byRound[s.Round]; ok {
-			x = append(x, v)
+		if o, ok := byRound[s.Round]; ok {
+			x = append(x, o.v)
 			y = append(y, s.Value)
+			l := o.layout*layoutKey + s.Layout
+			links = append(links, l)
+			layouts[l] = true
 		}
 	}
 	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN(),
@@ -96,6 +115,15 @@ func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
 		d[i] = ly[i] - lx[i]
 	}
+	if len(layouts) > 1 && !layouts[0] {
+		cs, err := stats.ShiftByCluster(d, links, opts.Confidence)
+		c.Test, c.Layouts, c.layouts = TestLayouts, cs.Clusters, &cs
+		if err == nil {
+			c.Estimate, c.Lo, c.Hi, c.P = math.Expm1(cs.Estimate), math.Expm1(cs.Lo), math.Expm1(cs.Hi), cs.P
+		}
+		c.Effect = stats.CohenDz(lx, ly)
+		return c
+	}
 	in, _ := stats.PairedShift(d, opts.Confidence)
 	c.Estimate, c.Lo, c.Hi = math.Expm1(in.Estimate), math.Expm1(in.Lo), math.Expm1(in.Hi)
 	if _, p, err := stats.WilcoxonSignedRank(lx, ly); err == nil {
@@ -107,6 +135,14 @@ func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 	c.Effect = stats.CohenDz(lx, ly)
 	return c
 }
+
+// layoutKey combines the baseline's and the other side's link of a pair
+// into one cluster: old*layoutKey + new.
+const layoutKey = 1 << 16
+
+// TestLayouts is the Change.Test of a paired change across several links
+// per side: Student's t on the pairs of links' centers.
+const TestLayouts = "layouts"
 
 func positive(v []float64) bool {
 	for _, x := range v {
@@ -126,3 +162,34 @@ func ratio(num, den float64) float64 {
 	}
 	return num / den
 }
+
+// layoutSensitiveP is the F test's p-value below which the pairs of links
+// of a change across links (TestLayouts) differ by more than its rounds
+// vary within each: a benchmark whose speed depends on where the linker
+// put its code.
+const layoutSensitiveP = 0.01
+
+// layoutNote says, for a time's change across several links per side,
+// when the same code moved between its links by more than the noise band
+// and by more than its rounds vary within a pair of links: "layout-
+// sensitive: the change read -3.9% to +4.4% across 6 pairs of links".
+// Nil otherwise.
+func layoutNote(key, unit string, c *Change, opts Options) *model.Note {
+	if c == nil || c.layouts == nil || !isTime(unit) || len(c.layouts.Centers) < 2 {
+		return nil
+	}
+	cs := c.layouts
+	lo, hi := math.Expm1(slices.Min(cs.Centers)), math.Expm1(slices.Max(cs.Centers))
+	if !(cs.BetweenP < layoutSensitiveP) || hi-lo <= opts.Noise {
+		return nil
+	}
+	return &model.Note{Kind: model.NoteStatistics, Source: source, Benchmark: key, Side: c.Side, Unit: unit, Topic: TopicLayoutSensitive,
+		Finding: "layout-sensitive: its speed depends on where the linker put its code",
+		Evidence: map[string]float64{"layout_lo": lo, "layout_hi": hi, "layouts": float64(cs.Clusters), "between_p": cs.BetweenP},
+		Text: fmt.Sprintf("layout-sensitive: the change read %s to %s across %d pairs of links (their rounds differ more than rounds of one pair do, p=%s): where the linker put the code moves this benchmark by more than the %s noise band, which the interval covers",
+			signedPct(lo), signedPct(hi), cs.Clusters, formatP(cs.BetweenP), "±"+words.Pct(opts.Noise))}
+}
+
+// TopicLayoutSensitive is the Topic of a NoteStatistics note on a change
+// whose pairs of links differ (layoutNote).
+const TopicLayoutSensitive = "layout-sensitive"

@@ -184,6 +184,9 @@ const settleMost = 100
 // c.SettleRounds or c.SettleBeyond, and returns the words that end
 // c.Reason.
 func moreRounds(c *Change, opts Options) string {
+	if c.Layouts > 0 {
+		return moreLayouts(c, opts)
+	}
 	n := c.N
 	w := (c.Hi - c.Lo) / 2
 	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
@@ -203,6 +206,28 @@ func moreRounds(c *Change, opts Options) string {
 	}
 	c.SettleRounds = need
 	return fmt.Sprintf("; at this run's variation about %d rounds (%.1f times this run's %d) would likely settle it", need, float64(need)/float64(n), n)
+}
+
+// moreLayouts is moreRounds for a change across several links per side
+// (TestLayouts): its interval narrows as 1/sqrt(pairs of links), and
+// rounds alone cannot narrow it below the spread between links. It sets
+// c.SettleLayouts, and returns the words that end c.Reason.
+func moreLayouts(c *Change, opts Options) string {
+	k := c.Layouts
+	w := (c.Hi - c.Lo) / 2
+	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
+	if k < 2 || !(w > 0) || math.IsNaN(gap) || opts.Noise <= 0 {
+		return ""
+	}
+	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
+	zp := distuv.UnitNormal.Quantile(settlePower)
+	target := gap / (1 + zp/zc)
+	need := int(math.Ceil(float64(k) * (w / target) * (w / target)))
+	if need <= k || need > settleMost*k {
+		return ""
+	}
+	c.SettleLayouts = need
+	return fmt.Sprintf("; it spans %d pairs of links, and at this run's spread between them about %d (--layouts %d) would likely settle it: more rounds alone cannot, the links' layouts varying as much", k, need, need)
 }
 
 // moreSamples says, for an unpaired change the noise band leaves open,
