@@ -184,7 +184,7 @@ func layoutNote(key, unit string, c *Change, opts Options) *model.Note {
 		return nil
 	}
 	return &model.Note{Kind: model.NoteStatistics, Source: source, Benchmark: key, Side: c.Side, Unit: unit, Topic: TopicLayoutSensitive,
-		Finding: "layout-sensitive: its speed depends on where the linker put its code",
+		Finding:  "layout-sensitive: its speed depends on where the linker put its code",
 		Evidence: map[string]float64{"layout_lo": lo, "layout_hi": hi, "layouts": float64(cs.Clusters), "between_p": cs.BetweenP},
 		Text: fmt.Sprintf("layout-sensitive: the change read %s to %s across %d pairs of links (their rounds differ more than rounds of one pair do, p=%s): where the linker put the code moves this benchmark by more than the %s noise band, which the interval covers",
 			signedPct(lo), signedPct(hi), cs.Clusters, formatP(cs.BetweenP), "±"+words.Pct(opts.Noise))}
