@@ -430,8 +430,25 @@ func pairedLegend(rep *analysis.Report) string {
 	if len(rep.Sides) > 2 {
 		ratios = "side/" + rep.Sides[0]
 	}
+	if acrossLinks(rep) {
+		return fmt.Sprintf("paired Δ: the mean, over the pairs of links (each side's binary linked with several random layouts, the rounds cycling through them), of each pair's center of its per-round %s ratios (Hodges-Lehmann), with Student's t %s CI across the pairs, so the layouts' variation is inside it; the medians are each side's own, for context.",
+			ratios, words.PctSetting(rep.Options.Confidence))
+	}
 	return fmt.Sprintf("paired Δ: center of the per-round %s ratios (Hodges-Lehmann) with its %s CI; the medians are each side's own, for context.",
 		ratios, words.PctSetting(rep.Options.Confidence))
+}
+
+// acrossLinks reports whether some change of rep was measured across
+// several links per side (analysis.TestLayouts).
+func acrossLinks(rep *analysis.Report) bool {
+	for i := range rep.Benchmarks {
+		for _, m := range rep.Benchmarks[i].Metrics {
+			if slices.ContainsFunc(m.Changes, func(c *analysis.Change) bool { return c != nil && c.Test == analysis.TestLayouts }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // instructionsLegend says, under a table with a change of instructions

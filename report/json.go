@@ -267,6 +267,11 @@ type jsonChange struct {
 	SettleRounds  int    `json:"settle_rounds,omitempty"`
 	SettleBeyond  int    `json:"settle_beyond,omitempty"`
 	SettleSamples int    `json:"settle_samples,omitempty"`
+	// Layouts and SettleLayouts are analysis.Change's: a paired change
+	// across several links per side, how many pairs of links its
+	// interval spans, and how many would likely settle it.
+	Layouts       int `json:"layouts,omitempty"`
+	SettleLayouts int `json:"settle_layouts,omitempty"`
 	// SessionLimited is analysis.Change's: for a comparison across
 	// sessions, more samples could not settle it.
 	SessionLimited bool `json:"session_limited,omitempty"`
@@ -504,6 +509,6 @@ func changeJSON(c *analysis.Change) *jsonChange {
 		P: num(c.P), PAdjusted: num(c.PAdjusted), Test: c.Test, Paired: c.Paired, N: c.N,
 		Effect: num(c.Effect), Verdict: string(c.Verdict), Reason: c.Reason,
 		ReasonKind: string(c.ReasonKind), SettleRounds: c.SettleRounds, SettleBeyond: c.SettleBeyond, SettleSamples: c.SettleSamples,
-		SessionLimited: c.SessionLimited,
+		SessionLimited: c.SessionLimited, Layouts: c.Layouts, SettleLayouts: c.SettleLayouts,
 	}
 }
