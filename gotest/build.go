@@ -153,6 +153,11 @@ func (e *BuildError) Error() string {
 
 // Build compiles pkg's test binary with go test -c into out.
 func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, error) {
+	return buildWith(ctx, s, nil, pkg, out)
+}
+
+// buildWith is Build with more go command flags (layoutFlags's).
+func buildWith(ctx context.Context, s Settings, flags []string, pkg Package, out string) (*Binary, error) {
 	args := []string{"test", "-c", "-o", out}
 	if s.Tags != "" {
 		args = append(args, "-tags", s.Tags)
@@ -165,6 +170,7 @@ func Build(ctx context.Context, s Settings, pkg Package, out string) (*Binary, e
 		// files from disk, where the overlay's added file is not.
 		args = append(args, "-overlay", s.Overlay, "-vet=off")
 	}
+	args = append(args, flags...)
 	args = append(args, ".")
 	if output, err := goCmd(ctx, pkg.Dir, s, args...); err != nil {
 		if ctx.Err() != nil {

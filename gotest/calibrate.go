@@ -20,6 +20,8 @@ import (
 // top-level benchmark once per side with the target benchtime to find its
 // sub-benchmarks and the iteration count that lasts about that long, and
 // schedules every benchmark found on all sides with the smallest count.
+// It runs the first layout's binaries (see Config.Layouts), the only
+// ones linked yet: the number of layouts follows from what it finds.
 func (s *session) calibrate(ctx context.Context) error {
 	filter, err := newBenchFilter(s.cfg.Bench)
 	if err != nil {

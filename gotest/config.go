@@ -65,6 +65,18 @@ type Config struct {
 	// (a note says so).
 	MinRounds, MaxRounds int
 	Time                 time.Duration
+	// Layouts is how many times each side's test binary of a package is
+	// linked, each link with its own random function layout (the
+	// linker's -randlayout, seeds drawn from Seed and recorded in
+	// model.Side.Layouts), the rounds cycling through them: see
+	// MinAutoLayouts for why. 1 links once, with the linker's own
+	// layout, as go test does (a note says that the layout is then an
+	// offset no interval covers). 0, the default, chooses from the budget
+	// once the benchmarks are calibrated: the rounds per benchmark it is
+	// expected to fit over 3, from MinAutoLayouts to MaxAutoLayouts (at
+	// most MaxRounds). MinRounds is raised to the number of layouts, so
+	// that every link is measured.
+	Layouts int
 	// BuildCache, when set, is a directory where test binaries built at
 	// a commit (a tree without uncommitted changes) are kept, by commit,
 	// settings and package, and taken from by later runs instead of
@@ -158,6 +170,7 @@ type Observer interface {
 const (
 	PhaseBuild     = "building"
 	PhaseCalibrate = "calibrating"
+	PhaseLink      = "linking" // the layouts after the first (see Config.Layouts)
 	PhaseMeasure   = "measuring"
 	PhaseSimulate  = "simulating"
 	PhaseProfile   = "profiling"
@@ -211,6 +224,12 @@ func (c *Config) defaults() error {
 	}
 	if c.MaxRounds < 0 {
 		return fmt.Errorf("max rounds %d is negative", c.MaxRounds)
+	}
+	switch {
+	case c.Layouts < 0:
+		return fmt.Errorf("layouts %d is negative", c.Layouts)
+	case c.MaxRounds > 0 && c.Layouts > c.MaxRounds:
+		return fmt.Errorf("%d layouts need a round each, and the rounds stop at %d", c.Layouts, c.MaxRounds)
 	}
 	if c.Time <= 0 {
 		c.Time = DefaultTime

@@ -3,6 +3,8 @@
 // lists and calibrates the benchmarks, and runs them in interleaved,
 // counterbalanced rounds with one shared, jittered iteration count per
 // round, so that round i of one side and round i of the other form a pair.
+// Each side's test binary is linked several times, with random function
+// layouts, and the rounds cycle through the links (see Config.Layouts).
 // Optional passes follow, untimed: a simulation pass counts each
 // benchmark's instructions per operation under Valgrind (where the machine
 // has hardware counters, the rounds read them instead), and a profiling
@@ -24,7 +26,9 @@
 //   - prepare.go: checking the sides out and building their test binaries;
 //     git.go: worktrees of revisions; build.go: go list and go test -c;
 //     scan.go: which packages declare a selected benchmark; aa.go: whether
-//     both sides build the same thing (an A/A run);
+//     both sides build the same thing (an A/A run); layout.go: the random
+//     function layouts each side is linked with, and which one a round
+//     runs (see Config.Layouts);
 //   - calibrate.go: listing, calibrating and scheduling the benchmarks,
 //     the start-up cost of a process; pattern.go: -bench expressions and
 //     the pattern that runs one benchmark;

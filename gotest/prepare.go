@@ -31,7 +31,7 @@ func (s *session) prepare(ctx context.Context) error {
 			}
 			trees[sd.Rev] = t
 		}
-		s.sides = append(s.sides, &sideState{Side: sd, tree: t, bins: map[string]*Binary{}})
+		s.sides = append(s.sides, &sideState{Side: sd, tree: t, bins: map[string]*Binary{}, links: map[string][]*Binary{}})
 		s.run.Sides = append(s.run.Sides, model.Side{
 			Label:     sd.Label,
 			Source:    sd.Rev,
@@ -198,10 +198,14 @@ func (s *session) build(ctx context.Context) error {
 		return err
 	}
 	s.cleanupDirs = append(s.cleanupDirs, binDir)
+	s.binDir = binDir
 	for _, sd := range s.sides {
 		s.setupWindow(ctx, sd, binDir)
 	}
 	s.setupCounters()
+	if err := s.setupRandom(ctx); err != nil {
+		return err
+	}
 	step := 0
 	for _, path := range order {
 		if len(where[path]) < len(s.sides) {
@@ -217,7 +221,7 @@ func (s *session) build(ctx context.Context) error {
 		for i, sd := range s.sides {
 			step++
 			s.progress(Progress{Phase: PhaseBuild, Step: step, Steps: len(order) * len(s.sides), Current: sd.Label + " " + path})
-			bin, err := cachedBuild(ctx, s.cfg.BuildCache, sd.tree, sd.Settings, pkgs[i][path], filepath.Join(binDir, binaryName(sd.Label, path)))
+			bin, err := s.buildLayout(ctx, sd, pkgs[i][path], 1)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -232,12 +236,13 @@ func (s *session) build(ctx context.Context) error {
 			} else if err != nil {
 				return err
 			}
-			bin.Env = append(bin.Env, s.runEnv()...)
 			sd.bins[path] = bin
+			sd.links[path] = []*Binary{bin}
 		}
 		if !ok {
 			for _, sd := range s.sides {
 				delete(sd.bins, path)
+				delete(sd.links, path)
 			}
 			continue
 		}

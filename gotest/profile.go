@@ -298,6 +298,9 @@ func (s *session) profileRun(ctx context.Context, u *unit, sd *sideState, dir st
 	if obs != nil {
 		obs.Mark(u.key, sd.Label, 0)
 	}
+	// The first layout's binary (see Config.Layouts): the profile says
+	// where the CPU time went, by function, and a layout moves each
+	// function's time by a few percent, not which ones limit it.
 	out, err := sd.bins[u.pkg].Run(ctx, inv)
 	if err == nil {
 		r.elapsed = out.Elapsed

@@ -35,8 +35,11 @@ func (s *session) writeJSON() error {
 }
 
 // record appends results to the side's benchmark file, as printed, and to
-// the run.
+// the run, every value of a result line tagged with the layout of round's
+// binary (sampleLayout). The file says nothing of layouts: benchstat pools
+// the links' samples, as it would pool runs of one binary.
 func (s *session) record(sd *sideState, round int, results []Result) error {
+	layout := s.sampleLayout(round)
 	var text strings.Builder
 	for _, r := range results {
 		for _, kv := range r.Config {
@@ -68,7 +71,7 @@ func (s *session) record(sd *sideState, round int, results []Result) error {
 				b.Metrics = append(b.Metrics, model.Metric{Unit: v.Unit, Better: v.Better, Assume: v.Assume})
 				m = &b.Metrics[len(b.Metrics)-1]
 			}
-			m.Samples = append(m.Samples, model.Sample{Side: sd.Label, Round: round, Iters: r.Iters, Value: v.Value})
+			m.Samples = append(m.Samples, model.Sample{Side: sd.Label, Round: round, Iters: r.Iters, Value: v.Value, Layout: layout})
 		}
 	}
 	if _, err := sd.file.WriteString(text.String()); err != nil {

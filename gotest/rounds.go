@@ -27,6 +27,10 @@ func (s *session) measure(ctx context.Context) error {
 	s.budget.Spend("calibration", time.Since(t0), "")
 	s.planProfile()
 	s.planSamples()
+	s.planLayouts()
+	if err := s.link(ctx); err != nil {
+		return err
+	}
 	out, err := experiment.Loop(ctx, experiment.Design{
 		MinRounds: s.cfg.MinRounds,
 		MaxRounds: s.cfg.MaxRounds,
@@ -224,14 +228,15 @@ func (s *session) meanWork() time.Duration {
 	return work / time.Duration(len(s.units))
 }
 
-// sample runs one benchmark on one side once and records what it printed,
-// with the process's CPU time per operation.
+// sample runs one benchmark on one side once, with the round's layout
+// (see Config.Layouts), and records what it printed, with the process's
+// CPU time per operation.
 func (s *session) sample(ctx context.Context, u *unit, sd *sideState, round int, iters int64) error {
 	obs := s.cfg.Observer
 	if obs != nil {
 		obs.Mark(u.key, sd.Label, round)
 	}
-	out, err := sd.bins[u.pkg].Run(ctx, Invocation{Bench: u.pattern, Iters: iters, CPU: u.cpu, Timeout: s.cfg.Timeout})
+	out, err := s.binaryFor(sd, u.pkg, round).Run(ctx, Invocation{Bench: u.pattern, Iters: iters, CPU: u.cpu, Timeout: s.cfg.Timeout})
 	s.keepPrinted(sd.Label, u.key, round, out)
 	if obs != nil {
 		if out != nil && out.State != nil && s.cfg.ProcessStats != nil {

@@ -48,6 +48,14 @@ type sideState struct {
 	Side
 	tree *Tree
 	bins map[string]*Binary // by import path
+	// links are the test binaries of every layout by import path,
+	// links[path][k-1] linked with the k-th seed: the first is
+	// bins[path], which calibration, the checks and the passes after
+	// the rounds run (see Config.Layouts).
+	links map[string][]*Binary
+	// goflags is GOFLAGS as the side's go command reads it, whose
+	// -ldflags a layout's are merged with.
+	goflags string
 	// window is set when the side's binaries are built with the timer
 	// overlay (setupWindow): their results carry cpu-sec/op and
 	// wait-sec/op for the timed window.
@@ -77,6 +85,16 @@ type session struct {
 	// (simSpent over simEstimated); 0 before the first.
 	simScale               float64
 	simSpent, simEstimated time.Duration
+	// binDir holds the test binaries.
+	binDir string
+	// random is set when the sides are linked with random layouts;
+	// layouts is how many links each side has, once planLayouts decided
+	// (1 when not random), and seeds their -randlayout seeds. minRaised
+	// is the minimum of rounds planLayouts raised to layouts, or 0.
+	random    bool
+	layouts   int
+	seeds     []int64
+	minRaised int
 }
 
 // Run builds the sides' test binaries, calibrates every benchmark and

@@ -446,6 +446,11 @@ func (s *session) simulateUnit(ctx context.Context, u *unit) ([]sideSim, error) 
 // moot).
 func (s *session) simulateSide(ctx context.Context, u *unit, sd *sideState, iters int64, slots chan struct{}, moot *atomic.Bool) sideSim {
 	var r sideSim
+	// The first layout's binary (see Config.Layouts): a count of
+	// instructions barely depends on where the linker put the functions
+	// (alignment padding it never executes, the odd branch an offset
+	// lengthens); a layout moves the time an instruction takes, not how
+	// many there are.
 	req := simRequest{bin: sd.bins[u.pkg], valgrind: s.cfg.valgrind, pattern: u.pattern, iters: iters, count: simCount}
 	name := s.run.Benchmarks[s.bench[u.key]].Name
 	for len(r.medians) < simProcesses || !agreed(r.medians) && len(r.medians) < simMaxProcesses {

@@ -534,7 +534,7 @@ func TestSimulateRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{PhaseBuild, PhaseCheck, PhaseCalibrate, PhaseMeasure, PhaseSimulate, PhaseProfile}; !slices.Equal(phases, want) {
+	if want := []string{PhaseBuild, PhaseCheck, PhaseCalibrate, PhaseLink, PhaseMeasure, PhaseSimulate, PhaseProfile}; !slices.Equal(phases, want) {
 		t.Errorf("phases %q, want %q", phases, want)
 	}
 	if reads != 2 {
