@@ -43,6 +43,21 @@ go test -args passes them: the benchmarks' own flags, such as
 repeatable) replace them for one side. rigor sets every -test.* flag
 itself, so those are refused.
 
+A test binary is one draw from the possible code layouts: where the linker
+puts each function moves the cache sets, branch-predictor entries and
+alignment its hot loops get, so the same code reads a few percent faster or
+slower from one link to the next. With one binary per side that luck is a
+bias no interval covers, and more rounds only make it look surer. So each
+side is compiled once and linked several times, each link with its own
+random function layout (the linker's -randlayout, Go 1.23 and later), round
+r runs link (r-1) mod N + 1 on both sides, and a change's interval spans the
+links. --layouts auto (the default) links each side 4 to 8 times, by the
+rounds --time fits (and --min-rounds is raised to that number); --layouts 1
+links once with the linker's own layout, as go test does, with a note. The
+extra links only link (the compile is shared) and, like builds, are outside
+--time; their seeds follow --seed, the same on both sides, and run.json
+keeps them. Your own -ldflags in GOFLAGS are kept.
+
 Each benchmark is calibrated once so that a sample lasts about --benchtime.
 Rounds go on until every benchmark is resolved (its confidence interval
 clears the noise band or lies inside it) after --min-rounds, or until --time
@@ -111,7 +126,8 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
   rigor ab --old main --max-regression 5 ./pkg/...
   rigor ab --old-tags '' --new-tags optimized --bench Build .
   rigor ab --old HEAD~1 --new HEAD --format json .
-  rigor ab --old HEAD~1 . -- -benchdataDir=testdata`,
+  rigor ab --old HEAD~1 . -- -benchdataDir=testdata
+  rigor ab --old main --layouts 1 ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.parsed(cmd, args)
 			o.old.tagsSet = cmd.Flags().Changed("old-tags")

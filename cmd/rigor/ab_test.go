@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rigorbench/rigor/model"
 )
 
 // rigorIn runs rigor in process, in dir ("" for the test's directory),
@@ -118,6 +120,11 @@ func TestABFlagErrors(t *testing.T) {
 		{"run", "--update-on-pass"},
 		{"run", "--baseline", "../x"},
 		{"run", "--save-baseline", ".hidden"},
+		{"ab", "--layouts", "x"},
+		{"ab", "--layouts", "-1"},
+		{"ab", "--layouts", "101"},
+		{"run", "--layouts", "3", "--max-rounds", "2"},
+		{"bisect", "--good", "a", "--bad", "b", "--layouts", "two"},
 	} {
 		_, stderr, code := rigorIn(t, dir, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "rigor: ") {
@@ -393,4 +400,70 @@ func TestABUnknownPackage(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "package example.com/lab/extra has tests only on new: not measured") {
 		t.Errorf("a package new on new: exit %d, stderr %q, stdout:\n%s\nwant exit 0 and a note", code, stderr, stdout)
 	}
+}
+
+// TestABLayouts: rigor ab --layouts 3 links each side three times, and
+// run.json has the three seeds on both sides and samples of every link on
+// both; rigor run --baseline links the baseline's commit, measured again,
+// as many times as the working tree.
+func TestABLayouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures")
+	}
+	dir := labRepo(t)
+	out := filepath.Join(t.TempDir(), "out")
+	args := append([]string{"ab", "--old", "HEAD~1", "--new", "HEAD", "--layouts", "3", "--profile", "off", "--format", "json", "--out", out}, quickFlags...)
+	if stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...); code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	run := readJSONFile(t, filepath.Join(out, "run.json"))
+	checkLayouts(t, run, 3)
+
+	if _, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--save-baseline", "main", "--layouts", "1", "--profile", "off"}, quickFlags...), "./...")...); code != exitOK {
+		t.Fatalf("run --save-baseline: exit %d\n%s", code, stderr)
+	}
+	out = filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := rigorIn(t, dir, append(append([]string{"run", "--baseline", "main", "--layouts", "2", "--profile", "off", "--out", out}, quickFlags...), "./...")...); code != exitOK {
+		t.Fatalf("run --baseline: exit %d\n%s", code, stderr)
+	}
+	run = readJSONFile(t, filepath.Join(out, "run.json"))
+	if len(run.Sides) != 2 {
+		t.Fatalf("run --baseline measured %d sides, want the baseline's commit and the working tree", len(run.Sides))
+	}
+	checkLayouts(t, run, 2)
+}
+
+// checkLayouts checks that every side of run has n seeds and sec/op
+// samples of each of its n links.
+func checkLayouts(t *testing.T, run *model.Run, n int) {
+	t.Helper()
+	for _, sd := range run.Sides {
+		if len(sd.Layouts) != n {
+			t.Errorf("%s: seeds %v, want %d", sd.Label, sd.Layouts, n)
+		}
+		for _, b := range run.Benchmarks {
+			seen := map[int]bool{}
+			for _, x := range b.Metric("sec/op").BySide(sd.Label) {
+				seen[x.Layout] = true
+			}
+			for k := 1; k <= n; k++ {
+				if !seen[k] {
+					t.Errorf("%s %s: no sample of layout %d (%v)", b.Name, sd.Label, k, seen)
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("%s %s: samples of layouts %v, want 1 to %d", b.Name, sd.Label, seen, n)
+			}
+		}
+	}
+}
+
+// readJSONFile reads the rigor JSON file at path.
+func readJSONFile(t *testing.T, path string) *model.Run {
+	t.Helper()
+	run, err := model.ReadFile(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

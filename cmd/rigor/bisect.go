@@ -88,7 +88,9 @@ does not build, whose tests fail before timing, or whose benchmark is
 missing or fails there, is skipped and its neighbours tried, as git
 bisect skip does. Test binaries are
 built once per commit and kept in the results directory (bin/), so a
-commit measured in several steps is built once.
+commit measured in several steps is built once; each is linked with
+several random function layouts, as rigor ab's sides are (--layouts),
+with the same seeds at every step, and every link is kept by its seed.
 
 --time bounds the whole search, builds included. Every measurement is a
 run of its own in the results directory (--out, default .rigor/runs/ID),

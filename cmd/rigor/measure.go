@@ -98,6 +98,8 @@ type measureFlags struct {
 	cpuClock  string
 	// instructions is --instructions: a gotest.Instructions* mode.
 	instructions string
+	// layouts is --layouts: a number of links per side, or auto.
+	layouts string
 	// noCheck, raceCheck and force are the checks before timing (see
 	// gotest.Checks).
 	noCheck, raceCheck, force bool
@@ -119,11 +121,19 @@ func (f *measureFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "results `directory` (default .rigor/runs/ID in the module root)")
 	fs.StringVar(&f.profile, "profile", profileAuto, "`mode` of the untimed profiling pass after the rounds: auto (when the time budget allows) or off")
 	fs.StringVar(&f.instructions, "instructions", gotest.InstructionsAuto, "`mode` of instructions per op: auto (hardware counters in the timed window, where the machine has them), simulate (counted under Valgrind after the rounds) or off")
+	fs.StringVar(&f.layouts, "layouts", layoutsAuto, "links of each side's test binaries, each with its own random function layout, the rounds cycling through them: `N` (1: once, with the linker's own layout, as go test does) or auto ("+fmt.Sprint(gotest.MinAutoLayouts)+" to "+fmt.Sprint(gotest.MaxAutoLayouts)+", by the rounds --time fits)")
 	fs.StringVar(&f.cpuClock, "cpu-clock", cpuClockWindow, "where CPU time is read: window (inside the benchmark's timed window, with its CPU waits) or process (the whole test process, less an estimate of its start-up)")
 	fs.BoolVar(&f.noCheck, "no-check", false, "do not run each side's tests (-test.short) before timing; by default a side whose tests fail is not timed")
 	fs.BoolVar(&f.raceCheck, "race-check", false, "also run each side's tests built with -race before timing")
 	fs.BoolVar(&f.force, "force", false, "time a build that instruments or de-optimises the code (-race, -cover, -gcflags -N or -l), which is refused otherwise")
 }
+
+// layoutsAuto is --layouts's default: gotest chooses from the budget.
+const layoutsAuto = "auto"
+
+// maxLayouts bounds --layouts: each is a link of every test binary, and
+// beyond a few dozen the rounds of a budget cannot measure them all.
+const maxLayouts = 100
 
 // The values of --cpu-clock.
 const (
@@ -245,6 +255,18 @@ func (f *measureFlags) config(args []string) (gotest.Config, error) {
 		return cfg, usageErrorf("unknown --instructions %q (want %s, %s or %s)", f.instructions, gotest.InstructionsAuto, gotest.InstructionsSimulate, gotest.InstructionsOff)
 	}
 	cfg.Instructions = f.instructions
+	if f.layouts != layoutsAuto {
+		n, err := strconv.Atoi(f.layouts)
+		switch {
+		case err != nil || n < 0:
+			return cfg, usageErrorf("invalid --layouts %q: want a number of links per side (1: once, with the linker's own layout) or auto", f.layouts)
+		case n > maxLayouts:
+			return cfg, usageErrorf("invalid --layouts %d: at most %d links per side", n, maxLayouts)
+		case f.maxRounds > 0 && n > f.maxRounds:
+			return cfg, usageErrorf("--layouts %d needs a round for each link, and --max-rounds is %d", n, f.maxRounds)
+		}
+		cfg.Layouts = n // 0 is auto
+	}
 	if f.benchtime == benchtimeAuto {
 		// cfg.Benchtime 0: the default, shortened to fit the budget.
 	} else if n, ok := strings.CutSuffix(f.benchtime, "x"); ok {

@@ -31,8 +31,8 @@ func newRunCmd(s stdio) *cobra.Command {
 		Use:   "run [flags] [packages] [-- ARGS...]",
 		Short: "Benchmark the working tree in interleaved rounds; keep or check a baseline",
 		Long: `run builds the working tree's test binaries and runs every benchmark in
-shuffled rounds, with the calibration, stopping rule, profiling pass
-(--profile) and files of rigor ab (current.txt in Go benchmark format,
+shuffled rounds, with the calibration, random function layouts
+(--layouts), stopping rule, profiling pass (--profile) and files of rigor ab (current.txt in Go benchmark format,
 run.json and profiles/, in --out or .rigor/runs/ID). Without a baseline it stops once every benchmark's median is
 known to within the noise band. ARGS after -- are passed to every test
 binary after rigor's own flags, as go test -args passes them.
