@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"context"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -286,5 +287,44 @@ func TestLayoutsCycle(t *testing.T) {
 		if x.Layout != 0 {
 			t.Errorf("a sample of a single link has layout %d", x.Layout)
 		}
+	}
+}
+
+// A toolchain whose linker has no -randlayout (Go 1.22) links every side
+// once, with a note, unless layouts were asked for: then Run fails. Go
+// 1.24's links with random layouts. Without -short: it fetches the
+// toolchains through GOTOOLCHAIN.
+func TestLayoutsOldToolchain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fetches toolchains; without -short only")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/old\n\ngo 1.21\n"})
+	side := func(toolchain string) *sideState {
+		return &sideState{Side: Side{Label: toolchain, Settings: Settings{Toolchain: toolchain, Env: []string{"GOFLAGS="}}}, tree: &Tree{Dir: dir}}
+	}
+	for _, tc := range []struct {
+		layouts int
+		random  bool
+		err     bool
+	}{{0, false, false}, {3, false, true}, {1, false, false}} {
+		s := &session{cfg: Config{Layouts: tc.layouts, Log: io.Discard}, run: &model.Run{}, sides: []*sideState{side("go1.24.11"), side("go1.22.12")}}
+		err := s.setupRandom(t.Context())
+		if s.random != tc.random || (err != nil) != tc.err {
+			t.Errorf("%d layouts with go1.22.12 on one side: random %v, error %v", tc.layouts, s.random, err)
+		}
+		noted := slices.ContainsFunc(s.run.Notes, func(n model.Note) bool {
+			return n.Topic == topicLayouts && strings.Contains(n.Text, "go1.22.12's linker has no -randlayout (Go 1.23 added it)")
+		})
+		if want := tc.layouts == 0; noted != want {
+			t.Errorf("%d layouts: noted %v, want %v: %q", tc.layouts, noted, want, model.Texts(s.run.Notes))
+		}
+		if tc.err && !strings.Contains(err.Error(), "-randlayout") {
+			t.Errorf("%d layouts: error %v does not say why", tc.layouts, err)
+		}
+	}
+	s := &session{cfg: Config{Log: io.Discard}, run: &model.Run{}, sides: []*sideState{side("go1.24.11")}}
+	if err := s.setupRandom(t.Context()); err != nil || !s.random {
+		t.Errorf("go1.24.11: random %v, error %v", s.random, err)
 	}
 }
