@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,7 +258,7 @@ func (s *session) planLayouts() {
 	s.layouts = n
 	s.seeds = layoutSeeds(s.cfg.Seed, n)
 	for i := range s.run.Sides {
-		s.run.Sides[i].Layouts = s.seeds
+		s.run.Sides[i].Layouts = slices.Clone(s.seeds)
 	}
 	if s.cfg.MinRounds < n {
 		s.minRaised = s.cfg.MinRounds
@@ -296,8 +297,9 @@ func (s *session) expectedRounds() int {
 func (s *session) link(ctx context.Context) error {
 	if !s.randomized() {
 		if s.cfg.Layouts == 1 {
-			s.note(model.NoteBuild, "Each side's test binaries were linked once, with the linker's own function layout (--layouts 1): where the linker put each function is then a fixed offset between the sides that no interval covers.")
-			s.run.Notes[len(s.run.Notes)-1].Topic = topicLayouts
+			n := gotestNote(model.NoteBuild, "Each side's test binaries were linked once, with the linker's own function layout (--layouts 1): where the linker put each function is then a fixed offset between the sides that no interval covers.")
+			n.Topic = topicLayouts
+			s.run.Notes = append(s.run.Notes, n)
 		}
 		return nil
 	}
@@ -316,6 +318,7 @@ func (s *session) link(ctx context.Context) error {
 	}
 	steps := len(pkgs) * len(s.sides) * (s.layouts - 1)
 	step, links := 0, 0
+packages:
 	for _, pkg := range pkgs {
 		for _, sd := range s.sides {
 			first := sd.bins[pkg]
@@ -332,7 +335,7 @@ func (s *session) link(ctx context.Context) error {
 				var be *BuildError
 				if errors.As(err, &be) {
 					s.unlinked(pkg, sd.Label, k, be)
-					break
+					continue packages
 				} else if err != nil {
 					return err
 				}
