@@ -1,7 +1,6 @@
 package window
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -52,16 +51,17 @@ type SimResult struct {
 	Name string
 	// Iters is the operations (b.N) of the window.
 	Iters int
-	// Instructions is the window's instructions, every thread's: its
-	// callgrind dump's totals. Beside the benchmark's, they include a
-	// constant few thousand of the timer's own (StopTimer reads the
-	// memory statistics: 9,500 with Go 1.26), and what the Go runtime did
-	// meanwhile by the clock: its sysmon thread wakes every 10 ms or
-	// less, and the scheduler preempts a goroutine that ran 10 ms. Those
-	// only ever add, and more the longer callgrind takes, on a busy
-	// machine too: measured in windows of 7 million instructions, 0 to
-	// 0.03% on a quiet machine, up to 0.6% beside three busy processes
-	// on two cores. The least of several windows is the code's count.
+	// Instructions is the window's instructions, every thread's but the
+	// Go runtime's sysmon thread's: its callgrind dump's totals less
+	// runtime.sysmon's inclusive cost. Beside the benchmark's, they
+	// include a constant few thousand of the timer's own (StopTimer reads
+	// the memory statistics: 9,500 with Go 1.26), and what the scheduler
+	// did by the clock (it preempts a goroutine that ran 10 ms). Sysmon
+	// wakes every 10 ms or less of wall time, so its share grows the
+	// longer callgrind takes, on a busy machine most: measured in
+	// windows of 14 million instructions beside three busy processes on
+	// two cores, windows read 14,012,652 to 14,059,735 with it, and
+	// 14,014,228 to 14,014,243 without it.
 	//
 	// (Counting only the thread that ends the window, with
 	// --separate-threads=yes, would leave out sysmon but also the
@@ -69,6 +69,9 @@ type SimResult struct {
 	// another thread: measured, 38-75 moves in 200 iterations of a
 	// benchmark that writes and syncs a file.)
 	Instructions float64
+	// Sysmon is what the runtime's sysmon thread did in the window,
+	// left out of Instructions.
+	Sysmon float64
 	// PerOp is Instructions / Iters.
 	PerOp float64
 	// Segments is how many times the timer started in the window. Above 1,
@@ -311,14 +314,16 @@ func readResults(stdout []byte, out string) ([]SimResult, error) {
 			return nil, fmt.Errorf("the result of %s has %d iterations", name, res.Iters)
 		}
 		dump := out + "." + strconv.Itoa(int(window))
-		n, err := dumpTotals(dump)
+		dc, err := readDumpFile(dump)
 		if err != nil {
 			return nil, fmt.Errorf("the callgrind dump of %s: %w", name, err)
 		}
+		n := dc.Totals - dc.Sysmon
 		rs = append(rs, SimResult{
 			Name:         name,
 			Iters:        res.Iters,
 			Instructions: n,
+			Sysmon:       dc.Sysmon,
 			PerOp:        n / float64(res.Iters),
 			Segments:     int(segments),
 			Parallel:     parallel != 0,
@@ -330,36 +335,14 @@ func readResults(stdout []byte, out string) ([]SimResult, error) {
 	return rs, nil
 }
 
-// dumpTotals reads the totals line of a callgrind dump, the instructions
-// of its part: "totals: 9010009". (Its summary line is not the part's own:
-// it counts some threads from before the part's zeroing.)
-func dumpTotals(path string) (float64, error) {
+// readDumpFile is readDump of the file at path.
+func readDumpFile(path string) (dumpCount, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, err
+		return dumpCount{}, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "totals:")
-		if !ok {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			break
-		}
-		n, err := strconv.ParseUint(fields[0], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%s: totals %q", path, rest)
-		}
-		return float64(n), nil
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("%s has no totals line", path)
+	return readDump(f, path)
 }
 
 // failures returns the benchmarks that failed in a run's standard output,
