@@ -2,10 +2,12 @@
 // experiment's rigor runs (issue 37: trials with -extra-args
 // '--instructions simulate') and says how they agreed: per run and side,
 // the windows counted, their least, median and greatest count per
-// operation, the spread between windows and between processes; the change
-// rigor computes (the ratio of the sides' medians within the range of
-// their values) and the change of the sides' least windows; and, for runs
-// without a count, the note that says why.
+// operation, the spread between windows and between processes; rigor's own
+// instructions/op change and verdict (from the run's rigor-COND.json beside
+// it); the range rule rigor used before 7031447 (the ratio of the sides'
+// medians within the range of every window's value) and the ratio of the
+// sides' least windows, each against the tolerance; and, for runs without
+// a count, the note that says why.
 //
 //	go run ./experiments/busy/instrspread /tmp/ins-n1 /tmp/ins-n2
 //
@@ -66,6 +68,9 @@ func run(args []string, w io.Writer) error {
 			parts := strings.Split(filepath.ToSlash(rel), "/")
 			rc.Env, rc.Trial = parts[0], parts[1]
 			rc.Cond = strings.TrimSuffix(strings.TrimPrefix(parts[2], "rigor-"), "-run")
+			if data, err := os.ReadFile(strings.TrimSuffix(filepath.Dir(p), "-run") + ".json"); err == nil {
+				rc.Rigor = rigorInstructions(data, *bench)
+			}
 			runs = append(runs, rc)
 		}
 	}
@@ -103,6 +108,9 @@ type runCounts struct {
 	Old, New         side
 	// Why is the benchmark's note on instructions when it has no count.
 	Why string
+	// Rigor is rigor's own instructions/op change and verdict, from the
+	// run's --format json output; empty when it has none.
+	Rigor string
 }
 
 func (r runCounts) counted() bool { return len(r.Old.Windows) > 0 && len(r.New.Windows) > 0 }
@@ -159,6 +167,42 @@ func readRun(data []byte, bench string, windows int) (runCounts, error) {
 	return rc, nil
 }
 
+// rigorInstructions is bench's instructions/op change in rigor's --format
+// json output: "+1.00% [+0.97%, +1.03%] regressed", or "".
+func rigorInstructions(data []byte, bench string) string {
+	var doc struct {
+		Benchmarks []struct {
+			Name    string `json:"name"`
+			Metrics []struct {
+				Unit    string `json:"unit"`
+				Changes []*struct {
+					Estimate, Lo, Hi *float64
+					Verdict          string
+				} `json:"changes"`
+			} `json:"metrics"`
+		} `json:"benchmarks"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	for _, b := range doc.Benchmarks {
+		for _, m := range b.Metrics {
+			if b.Name != bench || m.Unit != "instructions/op" || len(m.Changes) == 0 || m.Changes[0] == nil {
+				continue
+			}
+			c := m.Changes[0]
+			v := func(p *float64) float64 {
+				if p == nil {
+					return math.NaN()
+				}
+				return *p
+			}
+			return fmt.Sprintf("%s [%s, %s] %s", pct(v(c.Estimate)), pct(v(c.Lo)), pct(v(c.Hi)), c.Verdict)
+		}
+	}
+	return ""
+}
+
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
@@ -206,11 +250,11 @@ func pct(x float64) string {
 
 func write(w io.Writer, runs []runCounts, tol float64) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "env\tcond\ttrial\told n/procs\told min\told spread\told procs\tnew n/procs\tnew min\tnew spread\tnew procs\tmedians [range]\trigor's rule\tleast/least\tleast rule\twhy no count")
+	fmt.Fprintln(tw, "env\tcond\ttrial\told n/procs\told min\told spread\told procs\tnew n/procs\tnew min\tnew spread\tnew procs\trigor's change\tmedians [range]\trange rule\tleast/least\tleast rule\twhy no count")
 	type key struct{ env, cond string }
 	type tallyRow struct {
 		runs, counted       int
-		rule, least         map[string]int
+		rule, least, rigor  map[string]int
 		spreads, procSpread []float64
 		noCount             map[string]int
 	}
@@ -220,7 +264,7 @@ func write(w io.Writer, runs []runCounts, tol float64) error {
 		k := key{r.Env, r.Cond}
 		t := tallies[k]
 		if t == nil {
-			t = &tallyRow{rule: map[string]int{}, least: map[string]int{}, noCount: map[string]int{}}
+			t = &tallyRow{rule: map[string]int{}, least: map[string]int{}, rigor: map[string]int{}, noCount: map[string]int{}}
 			tallies[k] = t
 			order = append(order, k)
 		}
@@ -234,7 +278,7 @@ func write(w io.Writer, runs []runCounts, tol float64) error {
 				why = "no count, no note"
 			}
 			t.noCount[why]++
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\n", r.Env, r.Cond, r.Trial, "no count: "+why)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\n", r.Env, r.Cond, r.Trial, "no count: "+why)
 			continue
 		}
 		t.counted++
@@ -244,22 +288,31 @@ func write(w io.Writer, runs []runCounts, tol float64) error {
 		rv, lv := verdict(lo, hi, tol), minVerdict(least, tol)
 		t.rule[rv]++
 		t.least[lv]++
+		rigorV := "-"
+		if f := strings.Fields(r.Rigor); len(f) > 0 {
+			rigorV = f[len(f)-1]
+			t.rigor[rigorV]++
+		}
 		t.spreads = append(t.spreads, spread(r.Old.Windows), spread(r.New.Windows))
 		t.procSpread = append(t.procSpread, spread(r.Old.Procs), spread(r.New.Procs))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%.0f\t%s\t%s\t%d/%d\t%.0f\t%s\t%s\t%s [%s, %s]\t%s\t%s\t%s\t\n",
+		rigor := r.Rigor
+		if rigor == "" {
+			rigor = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%.0f\t%s\t%s\t%d/%d\t%.0f\t%s\t%s\t%s\t%s [%s, %s]\t%s\t%s\t%s\t\n",
 			r.Env, r.Cond, r.Trial,
 			len(r.Old.Windows), len(r.Old.Procs), r.Old.min(), pct(spread(r.Old.Windows)), pct(spread(r.Old.Procs)),
 			len(r.New.Windows), len(r.New.Procs), r.New.min(), pct(spread(r.New.Windows)), pct(spread(r.New.Procs)),
-			pct(est), pct(lo), pct(hi), rv, pct(least), lv)
+			rigor, pct(est), pct(lo), pct(hi), rv, pct(least), lv)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nPer condition (tolerance ±%g%%): rigor's rule is the medians' ratio within the range of every window (analysis); the least rule the ratio of each side's least window against the same tolerance.\n", 100*tol)
+	fmt.Fprintf(w, "\nPer condition (tolerance ±%g%%): rigor's verdict on instructions/op as it wrote it; the range rule (rigor before 7031447) the medians' ratio within the range of every window; the least rule the ratio of each side's least window against the same tolerance.\n", 100*tol)
 	for _, k := range order {
 		t := tallies[k]
-		fmt.Fprintf(w, "%s %s: %d runs, %d with counts; rigor's rule %s; least rule %s; window spread per side median %s max %s; process spread median %s max %s",
-			k.env, k.cond, t.runs, t.counted, counts(t.rule), counts(t.least),
+		fmt.Fprintf(w, "%s %s: %d runs, %d with counts; rigor's verdict %s; range rule %s; least rule %s; window spread per side median %s max %s; process spread median %s max %s",
+			k.env, k.cond, t.runs, t.counted, counts(t.rigor), counts(t.rule), counts(t.least),
 			pct(median(t.spreads)), pct(maxOr(t.spreads)), pct(median(t.procSpread)), pct(maxOr(t.procSpread)))
 		if len(t.noCount) > 0 {
 			fmt.Fprintf(w, "; without a count: %s", counts(t.noCount))

@@ -58,6 +58,8 @@ func TestRun(t *testing.T) {
 	for _, f := range []struct{ path, data string }{
 		{"neighbour/trial-01/rigor-plus1-run/run.json", runJSON},
 		{"neighbour/trial-01/rigor-aa-run/run.json", noCountJSON},
+		{"neighbour/trial-01/rigor-plus1.json", `{"benchmarks": [{"name": "Op", "metrics": [{"unit": "instructions/op",
+			"changes": [{"estimate": 0.01, "lo": 0.009, "hi": 0.011, "verdict": "regressed"}]}]}]}`},
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -75,7 +77,8 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{
 		"neighbour aa: 1 runs, 0 with counts",
 		"without a count: no instructions per op: the 10s time budget was spent before its simulation 1",
-		"neighbour plus1: 1 runs, 1 with counts; rigor's rule regressed 1; least rule regressed 1",
+		"neighbour plus1: 1 runs, 1 with counts; rigor's verdict regressed 1; range rule regressed 1; least rule regressed 1",
+		"+1.000% [+0.900%, +1.100%] regressed",
 		"+1.049% [+0.798%, +3.000%]",
 	} {
 		if !strings.Contains(out, want) {
