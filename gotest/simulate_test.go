@@ -684,3 +684,24 @@ func TestFailureWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateEntitled: rounds that ran past their share of the budget (a
+// neighbour slowed them) do not take the simulation's reserve: beside the
+// busy experiment's neighbour at --time 10s, 5 to 8 runs in 20 had no
+// count when the pass had only what the rounds left.
+func TestSimulateEntitled(t *testing.T) {
+	sim := newFakeSim()
+	sim.counts["current/A"] = []float64{100}
+	s := simSession(t, sim, []string{"A"}, "current")
+	per := s.simUnitWall(s.units[0])
+	// Started 4 per ago: the rounds took all of it, the reserve too.
+	s.budget = experiment.NewBudget(4*per, time.Now().Add(-4*per))
+	s.cfg.Time = s.budget.Total
+	if r, left := s.simReserve(), s.budget.Left(); r != per || left != 0 {
+		t.Fatalf("reserve %v, left %v; want A's %v and nothing", r, left, per)
+	}
+	s.simulate(context.Background())
+	if got := sim.calls["current/A"]; got != 2 {
+		t.Errorf("A: %d processes, want 2: the pass has the time the rounds were to leave it", got)
+	}
+}
