@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -348,5 +349,48 @@ func TestFreshDir(t *testing.T) {
 		if got := freshDir(step); got != want {
 			t.Errorf("freshDir after an attempt = %q, want %q", got, want)
 		}
+	}
+}
+
+// Every step of a search links each commit --layouts times with the same
+// seeds, and the binary cache keeps each link once, by its seed: a
+// commit measured in several steps is linked once per layout.
+func TestBisectLayouts(t *testing.T) {
+	measuresCommits(t)
+	dir, hashes := bisectRepo(t, []int{1, 1, 10, 10}, -1)
+	out := filepath.Join(t.TempDir(), "out")
+	args := append([]string{"bisect", "--good", hashes[0], "--bad", hashes[3], "--layouts", "2", "--format", "json", "--out", out}, bisectFlags...)
+	stdout, stderr, code := rigorIn(t, dir, append(args, "./...")...)
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, bisectStateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st bisectState
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Runs) < 2 {
+		t.Fatalf("%d runs, want good against bad and at least one step", len(st.Runs))
+	}
+	var seeds []int64
+	commits := map[string]bool{}
+	for _, dir := range st.Runs {
+		run := readJSONFile(t, filepath.Join(dir, "run.json"))
+		checkLayouts(t, run, 2)
+		for _, sd := range run.Sides {
+			commits[sd.Rev] = true
+			if seeds == nil {
+				seeds = sd.Layouts
+			} else if !slices.Equal(sd.Layouts, seeds) {
+				t.Errorf("%s: seeds %v, want every step's %v", filepath.Base(dir), sd.Layouts, seeds)
+			}
+		}
+	}
+	bins, _ := filepath.Glob(filepath.Join(out, "bin", "*.test"))
+	if want := 2 * len(commits); len(bins) != want {
+		t.Errorf("%d binaries cached for %d commits measured, want %d: one per commit and seed", len(bins), len(commits), want)
 	}
 }
