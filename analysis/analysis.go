@@ -285,9 +285,9 @@ type Change struct {
 	ReasonKind ReasonKind
 	// SettleRounds is, for a paired change the noise band leaves open,
 	// about how many rounds would likely settle it at this run's
-	// variation, and SettleBeyond, instead, how many would likely still
-	// not (100 times this run's) when its estimate sits too near the
-	// band's edge. SettleSamples is, for an unpaired one, about how many
+	// variation, and SettleBeyond, instead, 100 times this run's rounds
+	// when more than that would be needed (its estimate sits near the
+	// band's edge; the reason says about how many). SettleSamples is, for an unpaired one, about how many
 	// samples per side would resolve a change the size of the band. 0
 	// when not estimated.
 	SettleRounds, SettleBeyond, SettleSamples int
@@ -326,6 +326,7 @@ const (
 	ReasonBelowResolution ReasonKind = "below-resolution" // significant, but below the timer's resolution: inconclusive
 	ReasonNotSignificant  ReasonKind = "not-significant"  // the interval clears the band, p is not below alpha: inconclusive
 	ReasonSmall           ReasonKind = "small"            // a real change whose interval overlaps the band: inconclusive
+	ReasonUnsure          ReasonKind = "unsure"           // an interval off zero that overlaps the band, p not below alpha: inconclusive
 	ReasonOpen            ReasonKind = "open"             // the interval includes no change and reaches beyond the band: inconclusive
 	ReasonImplausible     ReasonKind = "implausible"      // a side's values cannot be a measurement: inconclusive
 	ReasonOverflow        ReasonKind = "overflow"         // the change overflows floating point: inconclusive

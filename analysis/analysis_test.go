@@ -355,7 +355,12 @@ func TestMoreRounds(t *testing.T) {
 		// w = 0.025, gap = 0.005, w' = 0.0034979: n' = 10 * 51.08 = 510.8.
 		{"no change, wide interval", 0.005, -0.02, 0.03, 10, "about 511 rounds", 511, 0},
 		// gap = 0.0001: w' = 0.00007, and 10 w' < w = 0.008.
-		{"on the band's edge", 0.0101, 0.002, 0.018, 20, "even 100 times this run's 20 rounds", 0, 2000},
+		{"on the band's edge", 0.0101, 0.002, 0.018, 20, "settling it would take more than 100 times this run's 20 rounds (about 261,530 for a four-in-five chance", 0, 2000},
+		// Issue 39: +0.31% [-5.44%, +5.31%] of 22 rounds read "even 100
+		// times this run's 22 rounds would likely not settle it", where
+		// 2,200 settle it two times in three: w = 0.05375, gap = 0.0069,
+		// w' = 0.0048272, n' = 22 * 123.99 = 2727.7.
+		{"near the edge, wide", 0.0031, -0.0544, 0.0531, 22, "more than 100 times this run's 22 rounds (about 2,728 for a four-in-five chance", 0, 2200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -410,6 +415,30 @@ func TestCutShort(t *testing.T) {
 		}
 		if (cut == 1) != tc.cut || cut > 1 || rep.Partial() != tc.partial {
 			t.Errorf("%s: %d cut-short notes, Partial %v; want cut short %v, partial %v", tc.name, cut, rep.Partial(), tc.cut, tc.partial)
+		}
+	}
+}
+
+// Issue 39: an interval off zero that overlaps the band was "a real
+// change" even where the corrected p-value said it was not significant
+// ("a real change, but the 95% CI [-14.04%, -0.10%] overlaps the ±1% noise
+// band" with a Holm p of 0.26). Not significant is not real.
+func TestSmallNotSignificant(t *testing.T) {
+	opts := DefaultOptions()
+	m := &Metric{Unit: "sec/op", Better: model.LowerIsBetter, Sides: []Summary{{Center: 1e-4, Iters: 300}, {Side: "new", Center: 0.93e-4, Iters: 300}}}
+	for _, tc := range []struct {
+		p      float64
+		kind   ReasonKind
+		want   string
+		banned string
+	}{
+		{0.26, ReasonUnsure, "and p=0.260 after Holm is not below 0.05: neither a change beyond the band nor a significant one", "a real change"},
+		{0.01, ReasonSmall, "a real change, but the 95% CI [-14.04%, -0.10%] overlaps", "not below"},
+	} {
+		c := &Change{Side: "new", Paired: true, Test: "wilcoxon", N: 20, Estimate: -0.07, Lo: -0.1404, Hi: -0.001, P: tc.p / 4, PAdjusted: tc.p}
+		decide(c, m, opts)
+		if c.Verdict != Inconclusive || c.ReasonKind != tc.kind || !strings.Contains(c.Reason, tc.want) || strings.Contains(c.Reason, tc.banned) {
+			t.Errorf("p %v: %s (%s) %q; want inconclusive (%s) saying %q, not %q", tc.p, c.Verdict, c.ReasonKind, c.Reason, tc.kind, tc.want, tc.banned)
 		}
 	}
 }

@@ -207,7 +207,7 @@ func TestDigestVerdicts(t *testing.T) {
 			bench("A", sec(open(6, 0, 600, "a")), cpu(open(6, 0, 600, "b"))),
 			bench("B", cpu(notSig(0.01, 0.062, "d")), sec(open(5, 0, 500, "c")), Metric{Unit: "B/s", DerivedFrom: "sec/op", Changes: []*Change{open(5, 0, 500, "e")}}),
 		}, []string{
-			"every benchmark sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 5 to 6 rounds would likely not settle them",
+			"every benchmark sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit near the band's edge: settling them would take more than 100 times their 5 to 6 rounds",
 		}},
 		{"the same rounds; units named at the ends", []Benchmark{
 			bench("A", sec(open(6, 40, 0, "a"))),
@@ -246,7 +246,7 @@ func TestDigestVerdicts(t *testing.T) {
 			bench("F", cpu(open(6, 0, 600, "f"))), // no sec/op: its one metric decides
 			bench("G"),
 		}, []string{
-			"5 benchmarks (A, B, C, D and 1 more) sec/op and 5 benchmarks (A2, B2, C2, D2 and 1 more) cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit so near the band's edge that even 100 times their 6 rounds would likely not settle them",
+			"5 benchmarks (A, B, C, D and 1 more) sec/op and 5 benchmarks (A2, B2, C2, D2 and 1 more) cpu-sec/op: inconclusive: each 95% CI includes no change and reaches beyond the ±1% noise band; their estimates sit near the band's edge: settling them would take more than 100 times their 6 rounds",
 		}},
 		{"settled by rounds or beyond reach: two findings", []Benchmark{
 			bench("A", sec(open(6, 29, 0, "a"))), bench("B", sec(open(6, 0, 600, "b"))),

@@ -159,7 +159,7 @@ func pct1(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 // same.
 func (r *Report) verdictFamily(c *Change) string {
 	switch c.ReasonKind {
-	case ReasonNotSignificant, ReasonSmall, ReasonOpen:
+	case ReasonNotSignificant, ReasonSmall, ReasonUnsure, ReasonOpen:
 	default:
 		return ""
 	}
@@ -193,6 +193,12 @@ func (r *Report) sayVerdicts(members []member) string {
 		s = fmt.Sprintf("each %s clears the %s noise band, but %s is not below %v", ci, band, p, opts.Alpha)
 	case ReasonSmall:
 		s = fmt.Sprintf("real changes, but each %s overlaps the %s noise band: they may be too small to matter", ci, band)
+	case ReasonUnsure:
+		p := "p"
+		if opts.Correction != CorrectionNone && slices.ContainsFunc(members, func(m member) bool { return m.change.PAdjusted != m.change.P }) {
+			p += " after " + correctionName(opts.Correction)
+		}
+		s = fmt.Sprintf("each %s overlaps the %s noise band, and %s is not below %v: neither a change beyond the band nor a significant one", ci, band, p, opts.Alpha)
 	default:
 		s = fmt.Sprintf("each %s includes no change and reaches beyond the %s noise band", ci, band)
 	}
@@ -202,7 +208,7 @@ func (r *Report) sayVerdicts(members []member) string {
 		s += fmt.Sprintf("; at this run's variation about %s rounds would likely settle them (they had %s)",
 			spanNamed(members, func(m member) int { return m.change.SettleRounds }), rounds)
 	case c0.SettleBeyond > 0:
-		s += fmt.Sprintf("; their estimates sit so near the band's edge that even %d times their %s rounds would likely not settle them", settleMost, rounds)
+		s += fmt.Sprintf("; their estimates sit near the band's edge: settling them would take more than %d times their %s rounds", settleMost, rounds)
 	case c0.SettleSamples > 0:
 		s += fmt.Sprintf("; about %s samples per side would resolve a %s change at this variation",
 			spanNamed(members, func(m member) int { return m.change.SettleSamples }), words.Pct(opts.Noise))

@@ -73,7 +73,7 @@ func TestJSONReasonAsData(t *testing.T) {
 					t.Errorf("%s %s: no reason_kind for %q", b.FullName, m.Unit, c.Reason)
 				}
 				if (c.SettleRounds > 0) != strings.Contains(c.Reason, fmt.Sprintf("about %d rounds", c.SettleRounds)) ||
-					(c.SettleBeyond > 0) != strings.Contains(c.Reason, "would likely not settle it") {
+					(c.SettleBeyond > 0) != strings.Contains(c.Reason, "settling it would take more than") {
 					t.Errorf("%s %s: settle_rounds %d, settle_beyond %d for %q", b.FullName, m.Unit, c.SettleRounds, c.SettleBeyond, c.Reason)
 				}
 				if c.ReasonKind == string(analysis.ReasonOpen) && !strings.Contains(c.Reason, "includes no change") {
