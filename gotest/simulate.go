@@ -500,7 +500,7 @@ func (s *session) simulateSide(ctx context.Context, u *unit, sd *sideState, iter
 		}
 		r.windows = append(r.windows, ws...)
 		r.medians = append(r.medians, stats.Median(v))
-		if r.parallel || r.segments > 1 {
+		if r.parallel || r.segments > window.SimSegments {
 			moot.Store(true)
 			return r
 		}
@@ -603,8 +603,8 @@ func (s *session) simProblem(sims []sideSim) string {
 		}
 	}
 	for _, r := range sims {
-		if r.segments > 1 {
-			return "the benchmark stops its timer inside the loop (StopTimer, StartTimer), so the count would include the work done while the timer was stopped"
+		if r.segments > window.SimSegments {
+			return fmt.Sprintf("the benchmark stops its timer inside the loop (StopTimer, StartTimer: %d times in a window), and counting each timed stretch apart would cost more than the window, so the count would include the work done while the timer was stopped", r.segments)
 		}
 	}
 	var worst float64

@@ -372,20 +372,23 @@ func values(xs []model.Sample) []float64 {
 func TestSimulateNotApplicable(t *testing.T) {
 	sim := newFakeSim()
 	for _, side := range []string{"old", "new"} {
-		for _, n := range []string{"Parallel", "Stopped", "Fails", "Fine"} {
+		for _, n := range []string{"Parallel", "Stopped", "Fails", "Fine", "SetUp"} {
 			sim.counts[side+"/"+n] = []float64{700}
 		}
 	}
 	sim.parallel["new/Parallel"] = true
-	sim.segments["old/Stopped"] = 3
+	sim.segments["old/Stopped"] = 11
+	// A timer stopped around the set-up: each segment counted apart.
+	sim.segments["old/SetUp"], sim.segments["new/SetUp"] = 2, 2
 	sim.fail["new/Fails"] = &RunError{Reason: "panicked (exit status 2)", Tail: "goroutine 1 [running]:\npanic: boom\n"}
-	s := simSession(t, sim, []string{"Parallel", "Stopped", "Fails", "Fine"}, "old", "new")
+	s := simSession(t, sim, []string{"Parallel", "Stopped", "Fails", "Fine", "SetUp"}, "old", "new")
 	s.simulate(context.Background())
 	for _, tc := range []struct{ name, note string }{
 		{"Parallel", "no instructions per op: the benchmark calls RunParallel, which at GOMAXPROCS 1"},
-		{"Stopped", "no instructions per op: the benchmark stops its timer inside the loop (StopTimer, StartTimer), so the count would include the work done while the timer was stopped"},
+		{"Stopped", "no instructions per op: the benchmark stops its timer inside the loop (StopTimer, StartTimer: 11 times in a window), and counting each timed stretch apart would cost more than the window, so the count would include the work done while the timer was stopped"},
 		{"Fails", "no instructions per op: the benchmark failed under Valgrind on new: panicked (exit status 2): panic: boom"},
 		{"Fine", ""},
+		{"SetUp", ""},
 	} {
 		b := &s.run.Benchmarks[s.bench["p."+tc.name+"-2"]]
 		notes := notesOf(b)

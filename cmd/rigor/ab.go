@@ -94,7 +94,7 @@ millisecond of native time (10 iterations at least), four windows a
 process, in two processes per side (up to five while no two agree within
 0.2%), one process at a time. Every window's count is a sample
 of instructions/op, in old.txt, new.txt and run.json, paired with no round.
-A benchmark that calls RunParallel, stops its timer inside its loop, fails
+A benchmark that calls RunParallel, stops its timer in every iteration, fails
 under Valgrind or whose count varies by more than 2% between processes
 gets a note saying so instead. The rounds leave the pass its time within
 --time (up to half of it); benchmarks that do not fit are named in a note

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"math"
 	"bytes"
 	"context"
 	"errors"
@@ -74,9 +75,13 @@ type SimResult struct {
 	Sysmon float64
 	// PerOp is Instructions / Iters.
 	PerOp float64
-	// Segments is how many times the timer started in the window. Above 1,
-	// the benchmark stopped it inside its loop, and Instructions counts
-	// what it did meanwhile.
+	// Segments is how many times the timer started in the window: 1, or
+	// 2 or 3 for a benchmark that stops it around its set-up. Each of
+	// the first SimSegments has a dump of its own and Instructions is
+	// their sum; above SimSegments (the timer stopped in every
+	// iteration) Instructions also counts what the benchmark did with
+	// the timer stopped, and is not the window's: a caller should not
+	// use it.
 	Segments int
 	// Parallel says that the benchmark called RunParallel: at GOMAXPROCS 1
 	// its goroutines take turns, and Instructions counts their switching.
@@ -313,17 +318,29 @@ func readResults(stdout []byte, out string) ([]SimResult, error) {
 		if res.Iters < 1 {
 			return nil, fmt.Errorf("the result of %s has %d iterations", name, res.Iters)
 		}
-		dump := out + "." + strconv.Itoa(int(window))
-		dc, err := readDumpFile(dump)
-		if err != nil {
-			return nil, fmt.Errorf("the callgrind dump of %s: %w", name, err)
+		// One dump per timed segment, in order; beyond SimSegments the
+		// later segments have none, and the window no count.
+		var n, sysmon float64
+		if int(segments) > SimSegments {
+			n, sysmon = math.NaN(), math.NaN()
 		}
-		n := dc.Totals - dc.Sysmon
+		for k := range max(1, int(segments)) {
+			if int(segments) > SimSegments {
+				break
+			}
+			dump := out + "." + strconv.Itoa(int(window)+k)
+			dc, err := readDumpFile(dump)
+			if err != nil {
+				return nil, fmt.Errorf("the callgrind dump of %s: %w", name, err)
+			}
+			n += dc.Totals - dc.Sysmon
+			sysmon += dc.Sysmon
+		}
 		rs = append(rs, SimResult{
 			Name:         name,
 			Iters:        res.Iters,
 			Instructions: n,
-			Sysmon:       dc.Sysmon,
+			Sysmon:       sysmon,
 			PerOp:        n / float64(res.Iters),
 			Segments:     int(segments),
 			Parallel:     parallel != 0,

@@ -109,6 +109,13 @@ func CountersAvailable() (ok bool, why string) {
 //go:embed hooks.go.txt
 var hooks []byte
 
+// SimSegments is the most timed segments (StartTimer to StopTimer) of a
+// window whose instructions a simulation counts, each in a callgrind dump
+// of its own (the hooks' rigorSimSegments): a benchmark that stops its
+// timer around its set-up has two or three; one that stops it in every
+// iteration has as many as iterations, and is not counted.
+const SimSegments = 8
+
 // HooksFile is the name of the file the overlay adds to package testing.
 const HooksFile = "rigor_window.go"
 

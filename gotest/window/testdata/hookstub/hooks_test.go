@@ -653,9 +653,14 @@ func TestCountersNoAllocs(t *st.T) {
 }
 
 // In simulation the hooks read nothing: no clock, file or counter.
-// Each run reports the number of its dump (rigorSimDump's calls so far,
-// inner runs' before outer ones'), how many times its timer started since
-// it opened or was reset, and whether it called RunParallel.
+// Callgrind dumps at every stop of the timer and zeroes at every start, so
+// that each timed segment has a dump of its own and what the benchmark did
+// with the timer stopped is in none; each run reports the number of its
+// first segment's dump (rigorSimDump's calls before it opened or was
+// reset, plus one), how many times its timer started since it opened or
+// was reset, and whether it called RunParallel. A run that encloses
+// others (a parent benchmark's, never printed) reports a number its inner
+// runs' dumps took.
 func TestSimulation(t *st.T) {
 	m := &machine{self: 100}
 	m.threads = []*thread{{tid: 100}}
@@ -692,33 +697,49 @@ func TestSimulation(t *st.T) {
 	}
 
 	check("a run", run(inner, 100, func() {}), 1, 1, 0)
+	// Four segments, dumps 2 to 5.
 	check("StopTimer, StartTimer", run(inner, 100, func() {
 		for i := 0; i < 3; i++ {
 			inner.stop()
 			inner.start()
 		}
 	}), 2, 4, 0)
+	// Dump 6 is the segment before the reset; the run's is 7.
 	check("ResetTimer while it runs", run(inner, 100, func() {
 		inner.stop()
 		inner.start()
 		inner.reset()
-	}), 3, 1, 0)
+	}), 7, 1, 0)
+	// Dumps 8 and 9 before the reset; the run's is 10.
 	check("ResetTimer while it is stopped", run(inner, 100, func() {
 		inner.stop()
 		inner.start()
 		inner.stop()
 		inner.reset()
 		inner.start()
-	}), 4, 1, 0)
-	check("RunParallel", run(inner, 100, func() { rigorWindowParallel(inner.b) }), 5, 1, 1)
-	check("a run after", run(inner, 100, func() {}), 6, 1, 0)
+	}), 10, 1, 0)
+	check("RunParallel", run(inner, 100, func() { rigorWindowParallel(inner.b) }), 11, 1, 1)
+	check("a run after", run(inner, 100, func() {}), 12, 1, 0)
 	check("RunParallel before ResetTimer", run(inner, 100, func() {
 		rigorWindowParallel(inner.b)
 		inner.reset()
-	}), 7, 1, 0)
+	}), 13, 1, 0)
 	var sub map[string]float64
 	check("the outer run", run(outer, 1, func() {
 		sub = run(inner, 100, func() {})
-	}), 9, 1, 0)
-	check("the inner run", sub, 8, 1, 0)
+	}), 14, 1, 0)
+	check("the inner run", sub, 14, 1, 0)
+
+	// A benchmark that stops its timer in every iteration: the first
+	// rigorSimSegments segments have a dump each, the others none.
+	before := rigorSimDumps
+	check("a stop in every iteration", run(inner, 100, func() {
+		for i := 0; i < 20; i++ {
+			inner.stop()
+			inner.start()
+		}
+	}), float64(before+1), 21, 0)
+	if got := rigorSimDumps - before; got != rigorSimSegments {
+		t.Errorf("%d dumps for 21 segments, want %d", got, rigorSimSegments)
+	}
 }

@@ -70,6 +70,19 @@ func BenchmarkStopStart(b *testing.B) {
 	}
 }
 
+// BenchmarkStopSetup stops its timer around its set-up, before its loop,
+// as golang.org/x/crypto/sha3's benchmarks do: two timed segments, the
+// first empty.
+func BenchmarkStopSetup(b *testing.B) {
+	b.StopTimer()
+	work(500000)
+	b.StartTimer()
+	for i := 0; i < b.N; i++ {
+		work(10000)
+	}
+	b.StopTimer()
+}
+
 func BenchmarkParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
