@@ -1,11 +1,11 @@
 package window
 
 import (
-	"math"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
