@@ -103,7 +103,7 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	}
 	rep.distrust()
 	for i := range rep.Benchmarks {
-		rep.Benchmarks[i].decide(rep.Sides, rep.Missing)
+		rep.Benchmarks[i].decide(rep.Sides, rep.Missing, opts.Noise)
 	}
 	for k := range rep.Sides[1:] {
 		rep.Tallies = append(rep.Tallies, rep.tally(k))

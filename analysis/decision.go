@@ -72,7 +72,7 @@ func (b *Benchmark) timeMetric() int {
 // exact metric changed (a regression before an improvement); without a
 // time, the first independent metric's. missing holds the report's
 // records of sides that lack b.
-func (b *Benchmark) decide(sides []string, missing []Missing) {
+func (b *Benchmark) decide(sides []string, missing []Missing, noise float64) {
 	key := b.key()
 	t := b.timeMetric()
 	by := ByTime
@@ -95,7 +95,7 @@ func (b *Benchmark) decide(sides []string, missing []Missing) {
 		if t >= 0 && k < len(b.Metrics[t].Changes) && b.Metrics[t].Changes[k] != nil {
 			d.Metric, d.Unit, d.By, d.Change = t, b.Metrics[t].Unit, by, b.Metrics[t].Changes[k]
 			d.Verdict = d.Change.Verdict
-			if n := b.decideByWork(&d, k, key); n != nil {
+			if n := b.decideByWork(&d, k, key, noise); n != nil {
 				b.Notes = append(b.Notes, *n)
 			}
 		}

@@ -166,7 +166,7 @@ func TestDecisionOnCPUTime(t *testing.T) {
 	wall := Metric{Unit: WallUnit, Context: "the verdict is taken from cpu-sec/op", Changes: []*Change{{Side: "new", Verdict: Inconclusive}}}
 	cpu := Metric{Unit: CPUUnit, Changes: []*Change{{Side: "new", Verdict: Regressed}}}
 	b := Benchmark{FullName: "Busy", Clock: &Clock{Unit: CPUUnit}, Metrics: []Metric{wall, cpu}}
-	b.decide([]string{"old", "new"}, nil)
+	b.decide([]string{"old", "new"}, nil, 0.01)
 	if d := b.Decisions[0]; d.Unit != CPUUnit || d.Verdict != Regressed || d.By != ByTime || d.Metric != 1 {
 		t.Errorf("decision %+v, want regressed by cpu-sec/op", d)
 	}

@@ -149,7 +149,7 @@ func decided(r *Report) *Report {
 		r.Sides = []string{"old", "new"}
 	}
 	for i := range r.Benchmarks {
-		r.Benchmarks[i].decide(r.Sides, r.Missing)
+		r.Benchmarks[i].decide(r.Sides, r.Missing, 0.01)
 	}
 	return r
 }

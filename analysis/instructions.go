@@ -179,10 +179,13 @@ func (b *Benchmark) works() (float64, bool) {
 //   - Time inconclusive with an interval that includes no change, and
 //     instructions unchanged, for a benchmark that works rather than
 //     waits: unchanged in work (By ByInstructions).
+//   - Time unchanged (inside the noise band) while instructions moved:
+//     for a benchmark that works, the count decides when its interval
+//     lies wholly beyond the band; otherwise a note says so.
 //   - Time improved or regressed while instructions did not move, or
 //     moved the other way: the verdict stays, with a note naming the
 //     likely causes.
-func (b *Benchmark) decideByWork(d *Decision, k int, key string) *model.Note {
+func (b *Benchmark) decideByWork(d *Decision, k int, key string, noise float64) *model.Note {
 	i := b.instructionsMetric()
 	if i < 0 || d.By != ByTime || d.Change == nil {
 		return nil
@@ -216,6 +219,19 @@ func (b *Benchmark) decideByWork(d *Decision, k int, key string) *model.Note {
 		}
 		d.Time = d.Verdict
 		d.Metric, d.Unit, d.By, d.Change, d.Verdict = i, m.Unit, ByInstructions, ic, Unchanged
+	case d.Verdict == Unchanged && ic.Verdict.Significant() && (ic.Lo > noise || ic.Hi < -noise) && working:
+		// The time's interval lies inside the band while the work moved
+		// beyond it: for a benchmark that works rather than waits, the
+		// count is the surer of the two.
+		d.Time = d.Verdict
+		d.Metric, d.Unit, d.By, d.Change, d.Verdict = i, m.Unit, ByInstructions, ic, ic.Verdict
+		return workNote(key, d.Side, "work-beyond-band", fmt.Sprintf(
+			"%s was unchanged (%s [%s, %s], inside the ±%s band) while instructions per op moved %s [%s, %s], wholly beyond it: the work changed by more than the band, so the count decides",
+			timeWords(timeUnit), signedPct(tc.Estimate), signedPct(tc.Lo), signedPct(tc.Hi), words.Pct(noise), signedPct(ic.Estimate), signedPct(ic.Lo), signedPct(ic.Hi)), ic)
+	case d.Verdict == Unchanged && ic.Verdict.Significant():
+		return workNote(key, d.Side, "work-only", fmt.Sprintf(
+			"%s was unchanged (%s [%s, %s], inside the ±%s band) while instructions per op moved %s [%s, %s]: the work changed, by about as much as the band or less",
+			timeWords(timeUnit), signedPct(tc.Estimate), signedPct(tc.Lo), signedPct(tc.Hi), words.Pct(noise), signedPct(ic.Estimate), signedPct(ic.Lo), signedPct(ic.Hi)), ic)
 	case d.Verdict.Significant() && ic.Verdict == Unchanged:
 		return workNote(key, d.Side, "time-only", fmt.Sprintf(
 			"%s %s %s while instructions per op did not move (%s): the same work took %s time, so the cause is memory (caches, allocation, the collector), code layout or the machine, not more or less code run",

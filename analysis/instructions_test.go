@@ -184,6 +184,12 @@ func TestDecideByWork(t *testing.T) {
 		workBench("Slower", scaledWiggle(100e-9, 0), scaledWiggle(115e-9, 3), 0.98, more),
 		// Time -13% improved, instructions +5%: the time's verdict, noted.
 		workBench("Vector", scaledWiggle(100e-9, 0), scaledWiggle(87e-9, 3), 0.98, more),
+		// Time unchanged (inside ±1%), instructions +1%: the band's edge,
+		// a note (the busy experiment's +1% trial 20 had neither).
+		workBench("Edge", scaledWiggle(100e-9, 0), scaledWiggle(100e-9, 3), 0.98, counts(base, scaled(base, 1.01))),
+		// Time unchanged, instructions +5%, wholly beyond the band: the
+		// count decides.
+		workBench("Beyond", scaledWiggle(100e-9, 0), scaledWiggle(100e-9, 3), 0.98, more),
 	)
 	rep, err := Analyze(run, DefaultOptions())
 	if err != nil {
@@ -202,6 +208,8 @@ func TestDecideByWork(t *testing.T) {
 		{"Layout", Regressed, ByTime, "", "time-only"},
 		{"Slower", Regressed, ByTime, "", ""},
 		{"Vector", Improved, ByTime, "", "contradicts"},
+		{"Edge", Unchanged, ByTime, "", "work-only"},
+		{"Beyond", Regressed, ByInstructions, Unchanged, "work-beyond-band"},
 	} {
 		i := slices.IndexFunc(rep.Benchmarks, func(b Benchmark) bool { return b.Name == tc.name })
 		b := &rep.Benchmarks[i]
@@ -223,12 +231,12 @@ func TestDecideByWork(t *testing.T) {
 		}
 	}
 	// Instructions are context: they take no part in the correction.
-	if rep.Comparisons != 6 {
-		t.Errorf("%d comparisons corrected, want the 6 times", rep.Comparisons)
+	if rep.Comparisons != 8 {
+		t.Errorf("%d comparisons corrected, want the 8 times", rep.Comparisons)
 	}
 	tally := rep.Tallies[0]
-	if len(tally.Improved) != 2 || len(tally.Regressed) != 2 || len(tally.Unchanged) != 1 || len(tally.Inconclusive) != 1 {
-		t.Errorf("tally %+v, want 2 improved, 2 regressed, 1 unchanged, 1 inconclusive", tally)
+	if len(tally.Improved) != 2 || len(tally.Regressed) != 3 || len(tally.Unchanged) != 2 || len(tally.Inconclusive) != 1 {
+		t.Errorf("tally %+v, want 2 improved, 3 regressed, 2 unchanged, 1 inconclusive", tally)
 	}
 }
 
