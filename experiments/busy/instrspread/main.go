@@ -47,7 +47,7 @@ func run(args []string, w io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 || *windows < 1 {
-		return errors.New("usage: instrspread [-windows 2] [-tolerance 0.005] TRIALS-OUT-DIR...")
+		return errors.New("usage: instrspread [-windows 2] [-tolerance 0.005] DIR [DIR]: the -out directories of experiments/busy/trials")
 	}
 	var runs []runCounts
 	for _, dir := range fs.Args() {
