@@ -66,11 +66,15 @@ const (
 // How the simulation pass runs a benchmark.
 const (
 	// simWindowTime is the native time a simulated window lasts, about, and
-	// simMinIters the fewest iterations it has: enough that the window's
-	// own cost (starting and stopping the timer, b.Loop's checks) is
-	// small beside its operations.
+	// simMinIters the fewest iterations it has. A millisecond of work is
+	// millions of instructions, beside which the window's own cost
+	// (starting and stopping the timer: about 10,000) is small, so an
+	// operation slower than half a millisecond needs no more than two:
+	// ten, as the floor was, made golang.org/x/crypto/sha3's 1 MiB
+	// benchmarks (about 1.5 ms an operation) too long to count in the
+	// default budget.
 	simWindowTime = time.Millisecond
-	simMinIters   = 10
+	simMinIters   = 2
 	// simCount windows in each process (-test.count).
 	simCount = 4
 	// simProcesses processes per benchmark and side, and up to

@@ -153,15 +153,16 @@ func TestSimIters(t *testing.T) {
 	}{
 		{1e-6, 1000},   // a millisecond's worth
 		{3e-7, 3334},   // rounded up
-		{1e-3, 10},     // at least simMinIters
-		{0.5, 10},      // however slow
+		{1e-3, 2},      // at least simMinIters
+		{0.5, 2},       // however slow
 		{1e-15, 1e9},   // capped
 		{2.5e-5, 40},   // 1 ms
-		{1.1e-4, 10},   // 9.09 iterations: the floor
+		{1.1e-4, 10},   // 9.09 iterations, rounded up
+		{6e-4, 2},      // 1.67 iterations, rounded up
 		{9.9e-5, 11},   // 10.1
 		{1e-4, 10},     // exactly 10
 		{5e-10, 2e6},   // half a nanosecond
-		{1.0 / 3, 10},  // a third of a second
+		{1.0 / 3, 2},   // a third of a second
 		{7e-6, 143},    // 142.86
 		{1e-9, 1e6},    // a nanosecond
 		{2e-9, 500000}, // two

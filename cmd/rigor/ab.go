@@ -90,7 +90,7 @@ counts them under Valgrind's callgrind (Debian's valgrind package; without
 it, exit 2 before anything is built): after the rounds and before the
 profiling pass, each benchmark runs again per side, untimed, with
 GOMAXPROCS=1 and asynchronous preemption off, in windows of about a
-millisecond of native time (10 iterations at least), four windows a
+millisecond of native time (2 iterations at least), four windows a
 process, in two processes per side (up to five while no two agree within
 0.2%), one process at a time. Every window's count is a sample
 of instructions/op, in old.txt, new.txt and run.json, paired with no round.
