@@ -139,9 +139,16 @@ func deref(p *float64) float64 {
 	return *p
 }
 
+// pseudoLinks is how many groups the rounds of a run with one link are
+// dealt into, round r to group (r-1) mod 6 + 1, as a run with six links
+// deals them to its links: their centers' spread is what rounds alone
+// spread, the reference for the links' spread.
+const pseudoLinks = 6
+
 // linkCenters reads run.json and returns, per benchmark, the median over
-// its rounds of log(new/old) for each link (the sample's layout; 0 when
-// the run had one link), as new/old - 1.
+// its rounds of new/old for each link (the sample's layout), as
+// new/old - 1. A run with one link (no sample has a layout) is dealt into
+// pseudoLinks groups by round, keyed -1 to -6.
 func linkCenters(data []byte) (map[string]map[int]float64, error) {
 	var doc struct {
 		Benchmarks []struct {
@@ -188,10 +195,20 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 					p.new = s.Value
 				}
 			}
-			by := map[int][]float64{}
+			one := true
 			for _, p := range rounds {
+				one = one && p.layout == 0
+			}
+			by := map[int][]float64{}
+			for r, p := range rounds {
+				l := p.layout
+				if one {
+					// One link: group the rounds as six links would
+					// have been, the spread of noise alone.
+					l = -((r-1)%pseudoLinks + 1)
+				}
 				if p.old > 0 && p.new > 0 {
-					by[p.layout] = append(by[p.layout], math.Log(p.new/p.old))
+					by[l] = append(by[l], math.Log(p.new/p.old))
 				}
 			}
 			c := map[int]float64{}
@@ -242,7 +259,15 @@ func loadRun(prefix string) (*runDoc, error) {
 		}
 		for i := range r.Benchmarks {
 			c := cs[r.Benchmarks[i].Name]
-			r.Benchmarks[i].Links = len(c)
+			if len(c) > 0 {
+				r.Benchmarks[i].Links = 1
+				for l := range c {
+					if l > 0 {
+						r.Benchmarks[i].Links = len(c)
+						break
+					}
+				}
+			}
 			if len(c) > 1 {
 				lo, hi := math.Inf(1), math.Inf(-1)
 				for _, v := range c {
@@ -378,9 +403,10 @@ func aaTables(w io.Writer, out string, repos []string) error {
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "A/A' per benchmark: each trial's call (r regressed, i improved, = unchanged, ? inconclusive) and change;")
-	fmt.Fprintln(w, "the default's links: widest per-link spread of new/old over trials (run.json) and layout-sensitive notes")
+	fmt.Fprintln(w, "the default's links: spread (max-min, points) of the per-link centers of new/old, median and widest over trials (run.json);")
+	fmt.Fprintln(w, "the same of the single link's rounds dealt into 6 groups as rounds are dealt to links (noise alone); layout-sensitive notes")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "repo\tbenchmark\tsingle (--layouts 1)\tdefault\tdefault link spread (widest)\tlayout-sensitive notes\t")
+	fmt.Fprintln(tw, "repo\tbenchmark\tsingle (--layouts 1)\tdefault\tlinks' spread (median)\t(widest)\tsingle's rounds dealt to 6 (median)\tlayout-sensitive notes\t")
 	for _, r := range repos {
 		names := benchNames(data[r])
 		for _, name := range names {
@@ -418,6 +444,23 @@ func aaTables(w io.Writer, out string, repos []string) error {
 			if !math.IsNaN(spread) {
 				sp = fmt.Sprintf("%.1f pts (%s..%s)", 100*spread, pct(slo), pct(shi))
 			}
+			var ps []float64
+			for _, t := range trials(data[r]["single"]) {
+				for _, b := range data[r]["single"][t].Benchmarks {
+					if b.Name == name && !math.IsNaN(b.LinkHi-b.LinkLo) {
+						ps = append(ps, 100*(b.LinkHi-b.LinkLo))
+					}
+				}
+			}
+			var ds []float64
+			for _, t := range trials(data[r]["default"]) {
+				for _, b := range data[r]["default"][t].Benchmarks {
+					if b.Name == name && !math.IsNaN(b.LinkHi-b.LinkLo) {
+						ds = append(ds, 100*(b.LinkHi-b.LinkLo))
+					}
+				}
+			}
+			sp = fmt.Sprintf("%s\t%s\t%s", medStr(ds), sp, medStr(ps))
 			ns := fmt.Sprintf("%d/%d", notes, nt)
 			if len(nrange) > 0 {
 				ns += " " + strings.Join(nrange, " ")
@@ -535,6 +578,13 @@ func per100(f, n int) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", 100*float64(f)/float64(n))
+}
+
+func medStr(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", median(v))
 }
 
 func meanStr(s float64, n int) string {
