@@ -64,6 +64,26 @@ type runDoc struct {
 	Benchmarks []bench
 	Wall       float64
 	Exit       int
+	// LinkSeconds: the extra links' time, from the layouts note (NaN
+	// without one).
+	LinkSeconds float64
+}
+
+// linkSeconds reads the layouts note's link_seconds from rigor ab --format
+// json: the time the links after the first took. NaN without the note.
+func linkSeconds(data []byte) float64 {
+	var doc struct {
+		Notes []jsonNote `json:"notes"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return math.NaN()
+	}
+	for _, n := range doc.Notes {
+		if v, ok := n.Evidence["link_seconds"]; ok && n.Topic == "layouts" {
+			return v
+		}
+	}
+	return math.NaN()
 }
 
 type jsonNote struct {
@@ -244,7 +264,7 @@ func loadRun(prefix string) (*runDoc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s.json: %w", prefix, err)
 	}
-	r := &runDoc{Benchmarks: bs, Wall: math.NaN()}
+	r := &runDoc{Benchmarks: bs, Wall: math.NaN(), LinkSeconds: linkSeconds(data)}
 	if w, err := os.ReadFile(prefix + ".wall"); err == nil {
 		f := strings.Fields(string(w))
 		if len(f) == 2 {
@@ -365,13 +385,14 @@ func aaTables(w io.Writer, out string, repos []string) error {
 	}
 	fmt.Fprintln(w, "A/A' (layout-only): false calls (improved or regressed) per 100 benchmark comparisons")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tlinks\twall s (mean)\t")
+	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tlinks\twall s (mean)\textra links s (mean)\t")
 	tot := map[string][2]int{}
 	for _, r := range repos {
 		for _, m := range methods {
 			runs := data[r][m]
 			n, f, u, inc, links := 0, 0, 0, 0, 0
 			wall, nw := 0.0, 0
+			ls, nl := 0.0, 0
 			for _, t := range trials(runs) {
 				rd := runs[t]
 				for _, b := range rd.Benchmarks {
@@ -390,14 +411,22 @@ func aaTables(w io.Writer, out string, repos []string) error {
 					wall += rd.Wall
 					nw++
 				}
+				if !math.IsNaN(rd.LinkSeconds) {
+					ls += rd.LinkSeconds
+					nl++
+				}
 			}
 			t := tot[m]
 			tot[m] = [2]int{t[0] + n, t[1] + f}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, links, meanStr(wall, nw))
+			lstr := "-"
+			if nl > 0 {
+				lstr = fmt.Sprintf("%.1f", ls/float64(nl))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, links, meanStr(wall, nw), lstr)
 		}
 	}
 	for _, m := range methods {
-		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
+		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
