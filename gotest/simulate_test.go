@@ -709,3 +709,28 @@ func TestSimulateEntitled(t *testing.T) {
 		t.Errorf("A: %d processes, want 2: the pass has the time the rounds were to leave it", got)
 	}
 }
+
+// TestSimulateFirstRuns: the first benchmark runs though its estimate is
+// longer than the room left (nothing has corrected the estimates yet,
+// and they err long), unless far longer: beside the busy experiment's
+// neighbour golang.org/x/crypto/sha3's estimate was 22 minutes for a pass
+// of 15 s, and nothing was counted.
+func TestSimulateFirstRuns(t *testing.T) {
+	for _, tc := range []struct {
+		room float64 // the budget left, in first-benchmark estimates
+		runs bool
+	}{{0.5, true}, {0.3, true}, {0.2, false}} {
+		sim := newFakeSim()
+		sim.counts["current/A"] = []float64{100}
+		s := simSession(t, sim, []string{"A"}, "current")
+		per := s.simUnitWall(s.units[0])
+		room := time.Duration(tc.room * float64(per))
+		s.budget = experiment.NewBudget(room, time.Now())
+		s.cfg.Time = room // its reserve no more than what is left
+		s.cfg.Instructions = InstructionsSimulate
+		s.simulate(context.Background())
+		if got := sim.calls["current/A"] > 0; got != tc.runs {
+			t.Errorf("room of %.1f estimates: ran %v, want %v", tc.room, got, tc.runs)
+		}
+	}
+}
