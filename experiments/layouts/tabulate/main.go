@@ -165,9 +165,11 @@ func deref(p *float64) float64 {
 // spread, the reference for the links' spread.
 const pseudoLinks = 6
 
-// linkCenters reads run.json and returns, per benchmark, the median over
-// its rounds of new/old for each link (the sample's layout), as
-// new/old - 1. A run with one link (no sample has a layout) is dealt into
+// linkCenters reads run.json and returns, per benchmark and link (the
+// sample's layout), the ratio of the fastest paired new sample to the
+// fastest paired old one, less 1. The minimum, not a median: at --time 1m
+// a link has 3 or 4 rounds, and a neighbour's burst (the other sessions on
+// the VM) slows a sample several times over, never speeds it up. A run with one link (no sample has a layout) is dealt into
 // pseudoLinks groups by round, keyed -1 to -6.
 func linkCenters(data []byte) (map[string]map[int]float64, error) {
 	var doc struct {
@@ -219,7 +221,8 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 			for _, p := range rounds {
 				one = one && p.layout == 0
 			}
-			by := map[int][]float64{}
+			type mins struct{ old, new float64 }
+			by := map[int]*mins{}
 			for r, p := range rounds {
 				l := p.layout
 				if one {
@@ -227,13 +230,19 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 					// have been, the spread of noise alone.
 					l = -((r-1)%pseudoLinks + 1)
 				}
-				if p.old > 0 && p.new > 0 {
-					by[l] = append(by[l], math.Log(p.new/p.old))
+				if !(p.old > 0 && p.new > 0) {
+					continue
 				}
+				g := by[l]
+				if g == nil {
+					g = &mins{math.Inf(1), math.Inf(1)}
+					by[l] = g
+				}
+				g.old, g.new = math.Min(g.old, p.old), math.Min(g.new, p.new)
 			}
 			c := map[int]float64{}
-			for l, v := range by {
-				c[l] = math.Expm1(median(v))
+			for l, g := range by {
+				c[l] = g.new/g.old - 1
 			}
 			out[b.Name] = c
 		}
