@@ -52,6 +52,7 @@ type bench struct {
 	Name           string
 	Verdict        string
 	Est, Lo, Hi    float64 // the decision's change, as a fraction
+	Unit           string  // the decision's metric: sec/op, or cpu-sec/op when rigor found the machine busy
 	Test           string  // the time change's test: wilcoxon, layouts, ...
 	Layouts        int     // links per side behind the change (0: one)
 	NoteLo, NoteHi float64 // the layout-sensitive note's range; NaN without one
@@ -102,6 +103,7 @@ func parseReport(data []byte) ([]bench, error) {
 			Verdict   string `json:"verdict"`
 			Decisions []struct {
 				Verdict          string
+				Unit             string
 				Estimate, Lo, Hi *float64
 			} `json:"decisions"`
 			Metrics []struct {
@@ -128,15 +130,19 @@ func parseReport(data []byte) ([]bench, error) {
 		if len(b.Decisions) > 0 {
 			d := b.Decisions[0]
 			r.Est, r.Lo, r.Hi = deref(d.Estimate), deref(d.Lo), deref(d.Hi)
+			r.Unit = d.Unit
+		}
+		if r.Unit == "" {
+			r.Unit = "sec/op"
 		}
 		for _, m := range b.Metrics {
-			if m.Unit == "sec/op" && len(m.Changes) > 0 {
+			if m.Unit == r.Unit && len(m.Changes) > 0 {
 				r.Test, r.Layouts = m.Changes[0].Test, m.Changes[0].Layouts
 			}
 		}
 		notes := append([]jsonNote{}, b.Notes...)
 		for _, n := range doc.Notes {
-			if n.Benchmark == b.Name || n.Benchmark == b.FullName {
+			if n.Benchmark == b.Name || n.Benchmark == b.FullName || strings.HasSuffix(n.Benchmark, "."+b.FullName) {
 				notes = append(notes, n)
 			}
 		}
@@ -171,7 +177,7 @@ const pseudoLinks = 6
 // a link has 3 or 4 rounds, and a neighbour's burst (the other sessions on
 // the VM) slows a sample several times over, never speeds it up. A run with one link (no sample has a layout) is dealt into
 // pseudoLinks groups by round, keyed -1 to -6.
-func linkCenters(data []byte) (map[string]map[int]float64, error) {
+func linkCenters(data []byte) (map[string]map[string]map[int]float64, error) {
 	var doc struct {
 		Benchmarks []struct {
 			Name    string `json:"name"`
@@ -189,10 +195,11 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	out := map[string]map[int]float64{}
+	out := map[string]map[string]map[int]float64{}
 	for _, b := range doc.Benchmarks {
+		out[b.Name] = map[string]map[int]float64{}
 		for _, m := range b.Metrics {
-			if m.Unit != "sec/op" {
+			if m.Unit != "sec/op" && m.Unit != "cpu-sec/op" {
 				continue
 			}
 			type pair struct {
@@ -230,7 +237,7 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 					// have been, the spread of noise alone.
 					l = -((r-1)%pseudoLinks + 1)
 				}
-				if !(p.old > 0 && p.new > 0) {
+				if !(p.old > 0 && p.new > 0) { // a count, or a round without its pair
 					continue
 				}
 				g := by[l]
@@ -244,7 +251,7 @@ func linkCenters(data []byte) (map[string]map[int]float64, error) {
 			for l, g := range by {
 				c[l] = g.new/g.old - 1
 			}
-			out[b.Name] = c
+			out[b.Name][m.Unit] = c
 		}
 	}
 	return out, nil
@@ -287,7 +294,7 @@ func loadRun(prefix string) (*runDoc, error) {
 			return nil, fmt.Errorf("%s.run/run.json: %w", prefix, err)
 		}
 		for i := range r.Benchmarks {
-			c := cs[r.Benchmarks[i].Name]
+			c := cs[r.Benchmarks[i].Name][r.Benchmarks[i].Unit]
 			if len(c) > 0 {
 				r.Benchmarks[i].Links = 1
 				for l := range c {
@@ -394,12 +401,12 @@ func aaTables(w io.Writer, out string, repos []string) error {
 	}
 	fmt.Fprintln(w, "A/A' (layout-only): false calls (improved or regressed) per 100 benchmark comparisons")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tlinks\twall s (mean)\textra links s (mean)\t")
+	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tby CPU time (busy)\tlinks\twall s (mean)\textra links s (mean)\t")
 	tot := map[string][2]int{}
 	for _, r := range repos {
 		for _, m := range methods {
 			runs := data[r][m]
-			n, f, u, inc, links := 0, 0, 0, 0, 0
+			n, f, u, inc, links, cpu := 0, 0, 0, 0, 0, 0
 			wall, nw := 0.0, 0
 			ls, nl := 0.0, 0
 			for _, t := range trials(runs) {
@@ -415,6 +422,9 @@ func aaTables(w io.Writer, out string, repos []string) error {
 						inc++
 					}
 					links = max(links, b.Links, b.Layouts)
+					if b.Unit == "cpu-sec/op" {
+						cpu++
+					}
 				}
 				if !math.IsNaN(rd.Wall) {
 					wall += rd.Wall
@@ -431,11 +441,11 @@ func aaTables(w io.Writer, out string, repos []string) error {
 			if nl > 0 {
 				lstr = fmt.Sprintf("%.1f", ls/float64(nl))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, links, meanStr(wall, nw), lstr)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, cpu, links, meanStr(wall, nw), lstr)
 		}
 	}
 	for _, m := range methods {
-		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
+		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)

@@ -57,7 +57,7 @@ func TestLinkCenters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := c["X"]
+	x := c["X"]["sec/op"]
 	if len(x) != 2 {
 		t.Fatalf("links %v, want 2", x)
 	}
