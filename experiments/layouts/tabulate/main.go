@@ -572,8 +572,22 @@ func realTable(w io.Writer, dir, name string) error {
 			wallS = append(wallS, fmt.Sprintf("%s %.0fs", m, d[m][t].Wall))
 		}
 	}
+	found := map[string]int{}
+	beyond := 0
 	for _, n := range names {
 		a, ok := pub[n]
+		if v, err := strconv.ParseFloat(strings.TrimSuffix(a, "%"), 64); ok && err == nil && math.Abs(v) >= 1 {
+			beyond++
+			for _, m := range methods {
+				for _, t := range trials(d[m]) {
+					for _, b := range d[m][t].Benchmarks {
+						if b.Name == n && (v < 0 && b.Verdict == "improved" || v > 0 && b.Verdict == "regressed") {
+							found[m]++
+						}
+					}
+				}
+			}
+		}
 		if !ok {
 			a = "-"
 		}
@@ -599,6 +613,7 @@ func realTable(w io.Writer, dir, name string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", n, a, cols[0], cols[1], wr)
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "found, of the %d the author measured beyond ±1%%: single %d, default %d\n", beyond, found["single"], found["default"])
 	fmt.Fprintf(w, "wall: %s\n\n", strings.Join(wallS, ", "))
 	return nil
 }
