@@ -399,9 +399,10 @@ func aaTables(w io.Writer, out string, repos []string) error {
 		}
 		data[r] = d
 	}
-	fmt.Fprintln(w, "A/A' (layout-only): false calls (improved or regressed) per 100 benchmark comparisons")
+	fmt.Fprintln(w, "A/A' (layout-only): false calls (improved or regressed) per 100 benchmark comparisons;")
+	fmt.Fprintln(w, "link spread: max-min of the per-link centers (default), of the rounds dealt into 6 groups (single: noise alone)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tby CPU time (busy)\tlinks\twall s (mean)\textra links s (mean)\t")
+	fmt.Fprintln(tw, "repo\tmethod\ttrials\tcomparisons\tfalse calls\tper 100\tunchanged\tinconclusive\tby CPU time (busy)\tlinks\tlink spread pts (median)\twall s (mean)\textra links s (mean)\t")
 	tot := map[string][2]int{}
 	for _, r := range repos {
 		for _, m := range methods {
@@ -409,6 +410,7 @@ func aaTables(w io.Writer, out string, repos []string) error {
 			n, f, u, inc, links, cpu := 0, 0, 0, 0, 0, 0
 			wall, nw := 0.0, 0
 			ls, nl := 0.0, 0
+			var spreads []float64
 			for _, t := range trials(runs) {
 				rd := runs[t]
 				for _, b := range rd.Benchmarks {
@@ -424,6 +426,9 @@ func aaTables(w io.Writer, out string, repos []string) error {
 					links = max(links, b.Links, b.Layouts)
 					if b.Unit == "cpu-sec/op" {
 						cpu++
+					}
+					if d := b.LinkHi - b.LinkLo; !math.IsNaN(d) {
+						spreads = append(spreads, 100*d)
 					}
 				}
 				if !math.IsNaN(rd.Wall) {
@@ -441,11 +446,11 @@ func aaTables(w io.Writer, out string, repos []string) error {
 			if nl > 0 {
 				lstr = fmt.Sprintf("%.1f", ls/float64(nl))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, cpu, links, meanStr(wall, nw), lstr)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t\n", r, m, len(runs), n, f, per100(f, n), u, inc, cpu, links, medStr(spreads), meanStr(wall, nw), lstr)
 		}
 	}
 	for _, m := range methods {
-		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
+		fmt.Fprintf(tw, "all\t%s\t\t%d\t%d\t%s\t\t\t\t\t\t\t\t\n", m, tot[m][0], tot[m][1], per100(tot[m][1], tot[m][0]))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
