@@ -11,7 +11,8 @@
 #   experiments/layouts/run.sh table OUT          the tables of docs/layouts.md
 #
 # RIGOR is the rigor binary (default: built from this checkout into OUT);
-# RIGOR_FLAGS adds flags to every run. Runs go one at a time, alternating
+# RIGOR_FLAGS adds flags to every run; FIRST=T starts at trial T (more
+# trials into an OUT that has some; the real commits run only in trial 1). Runs go one at a time, alternating
 # the two methods; trial t uses --seed t (so the default's layouts differ
 # between trials). Each run leaves OUT/KIND/REPO/METHOD-T.json (--format
 # json), .run/ (run.json, old.txt, new.txt) and .wall (seconds, exit status).
@@ -78,7 +79,7 @@ series() {
 		RIGOR=$out/rigor
 	fi
 	"$RIGOR" version >"$out/rigor-version.txt" 2>&1 || true
-	t=1
+	t=${FIRST:-1}
 	while [ "$t" -le "$n" ]; do
 		echo "$aa_cases" | while read -r name clone pkg bench old; do
 			[ -n "$name" ] || continue
