@@ -14,8 +14,9 @@
 # RIGOR_FLAGS adds flags to every run; FIRST=T starts at trial T (more
 # trials into an OUT that has some; the real commits run only in trial 1).
 # Runs go one at a time, alternating the two methods; trial t uses
-# --seed t (so the default's layouts differ between trials). Each run leaves OUT/KIND/REPO/METHOD-T.json (--format
-# json), .run/ (run.json, old.txt, new.txt) and .wall (seconds, exit status).
+# --seed t (so the default's layouts differ between trials). Each run
+# leaves OUT/KIND/REPO/METHOD-T.json (--format json), .run/ (run.json,
+# old.txt, new.txt), .stderr and .wall (seconds, exit status).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 
