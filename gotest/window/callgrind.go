@@ -77,9 +77,12 @@ func readDump(r io.Reader, path string) (dumpCount, error) {
 	if !haveTotals {
 		return d, fmt.Errorf("%s has no totals line", path)
 	}
-	if d.Sysmon > d.Totals {
-		return d, fmt.Errorf("%s: runtime.sysmon's %v instructions exceed the totals, %v", path, d.Sysmon, d.Totals)
-	}
+	// A call of sysmon's that began before the zeroing and returned after
+	// it (a sleep) has an inclusive cost that is not the dump's: in a
+	// segment of a few hundred instructions it can exceed them (568
+	// against 227, seen). It is at most one such call, a few hundred
+	// instructions: the dump's part is kept within its totals.
+	d.Sysmon = min(d.Sysmon, d.Totals)
 	return d, nil
 }
 

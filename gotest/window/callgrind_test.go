@@ -60,10 +60,14 @@ func TestReadDump(t *testing.T) {
 	if d.Totals != 101103 || d.Sysmon != 53 {
 		t.Errorf("totals %v, sysmon %v; want 101103 and 53", d.Totals, d.Sysmon)
 	}
+	// A sleep of sysmon's that began before the zeroing returns with an
+	// inclusive cost above a tiny segment's totals: kept within them.
+	if d, err := readDump(strings.NewReader("fn=(1) runtime.sysmon\n1 9\ncfn=(2) runtime.usleep\ncalls=1 0\n2 559\ntotals: 227\n"), "tiny"); err != nil || d.Sysmon != 227 {
+		t.Errorf("a tiny segment: sysmon %v (%v), want its totals, 227", d.Sysmon, err)
+	}
 	for _, bad := range []string{
 		"events: Ir\nfn=(1) main.f\n1 2\n",        // no totals
 		"fn=(1) runtime.sysmon\n1 x\ntotals: 5\n", // a cost that is no count
-		"fn=(1) runtime.sysmon\n1 9\ntotals: 5\n", // sysmon above the totals
 		"totals: many\n",                          // totals that are no count
 	} {
 		if _, err := readDump(strings.NewReader(bad), "bad"); err == nil {
