@@ -122,3 +122,17 @@ func TestSimulateSysmonLeftOut(t *testing.T) {
 		t.Errorf("windows of a loop read %.3f to %.3f instructions/op, %.4f%% apart: want them within 0.25%%", slices.Min(without), slices.Max(without), 100*spread(without))
 	}
 }
+
+// FuzzReadDump: any text is read without a panic, and what is read keeps
+// sysmon's part within the totals.
+func FuzzReadDump(f *testing.F) {
+	f.Add(dumpFixture)
+	f.Add("fn=(1) runtime.sysmon\n1 9\ncfn=(2) runtime.usleep\ncalls=1 0\n2 559\ntotals: 227\n")
+	f.Add("fn=(1)\n+1 5\n* 3\n-2 1\ntotals: 9\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		d, err := readDump(strings.NewReader(text), "fuzz")
+		if err == nil && !(d.Sysmon >= 0 && d.Sysmon <= d.Totals) {
+			t.Errorf("totals %v, sysmon %v", d.Totals, d.Sysmon)
+		}
+	})
+}
