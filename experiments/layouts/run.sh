@@ -108,7 +108,7 @@ setup) setup "$2" ;;
 series) series "$2" "$3" "${4:-5}" ;;
 table) (cd "$here" && go run ./experiments/layouts/tabulate "$2") ;;
 *)
-	sed -n '2,18p' "$0" >&2
+	sed -n '2,19p' "$0" >&2
 	exit 2
 	;;
 esac
