@@ -161,6 +161,9 @@ func TestCompareBadInput(t *testing.T) {
 		{"bad noise", []string{"compare", "--noise", "-3", seedBase, seedOpt}},
 		{"bad alpha", []string{"compare", "--alpha", "2", seedBase, seedOpt}},
 		{"bad test", []string{"compare", "--test", "ttest", seedBase, seedOpt}},
+		{"bad gate", []string{"compare", "--gate", "cycles", seedBase, seedOpt}},
+		{"bad instructions tolerance", []string{"compare", "--instructions-tolerance", "-0.5", seedBase, seedOpt}},
+		{"NaN instructions tolerance", []string{"compare", "--instructions-tolerance", "NaN", seedBase, seedOpt}},
 		{"bad flag", []string{"compare", "--bogus", seedBase, seedOpt}},
 		{"duplicate labels", []string{"compare", "a=" + seedBase, "a=" + seedOpt}},
 	}
