@@ -163,7 +163,7 @@ func ratio(num, den float64) float64 {
 	return num / den
 }
 
-// layoutSensitiveP is the F test's p-value below which the pairs of links
+// layoutSensitiveP is the Kruskal-Wallis test's p-value below which the pairs of links
 // of a change across links (TestLayouts) differ by more than its rounds
 // vary within each: a benchmark whose speed depends on where the linker
 // put its code.

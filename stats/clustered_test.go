@@ -47,7 +47,7 @@ func TestShiftByCluster(t *testing.T) {
 // Four clusters whose centers are 1, 2, 3, 4 (one difference each): mean
 // 2.5, standard deviation sqrt(5/3), t(0.975; 3) = 3.18245 (tables):
 // 2.5 ± 3.182446 × 0.645497 = [0.445740, 4.554260]. No cluster has two
-// differences: no F test.
+// differences: no Kruskal-Wallis test.
 func TestShiftByClusterSingletons(t *testing.T) {
 	got, err := ShiftByCluster([]float64{1, 2, 3, 4}, []int{7, 8, 9, 10}, 0.95)
 	if err != nil {
