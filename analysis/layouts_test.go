@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rigorbench/rigor/model"
@@ -127,5 +128,17 @@ func TestLayoutSensitiveNote(t *testing.T) {
 		if found != nil && (found.Evidence["layouts"] != 6 || !(found.Evidence["layout_hi"]-found.Evidence["layout_lo"] > 0.01)) {
 			t.Errorf("note %+v: want 6 pairs of links and their spread", found)
 		}
+	}
+}
+
+// A change across links that the band leaves open asks for more links,
+// not rounds: w = 0.025, gap = 0.005, w' = 0.0034979 (as TestMoreRounds
+// derives it), so 4 pairs of links become 4 × 51.08 = 204.3, 205.
+func TestMoreLayouts(t *testing.T) {
+	c := &Change{Paired: true, Test: TestLayouts, Layouts: 4, N: 20, Estimate: 0.005, Lo: -0.02, Hi: 0.03, P: 0.5, PAdjusted: 0.5}
+	m := &Metric{Unit: WallUnit, Better: model.LowerIsBetter, Sides: []Summary{{Center: 1e-4, Iters: 300}, {Center: 1e-4, Iters: 300}}}
+	decide(c, m, DefaultOptions())
+	if c.Verdict != Inconclusive || c.SettleLayouts != 205 || c.SettleRounds != 0 || !strings.Contains(c.Reason, "about 205 (--layouts 205) would likely settle it: more rounds alone cannot") {
+		t.Errorf("%s, settle layouts %d, rounds %d: %q", c.Verdict, c.SettleLayouts, c.SettleRounds, c.Reason)
 	}
 }

@@ -200,14 +200,10 @@ func moreRounds(c *Change, opts Options) string {
 		return moreLayouts(c, opts)
 	}
 	n := c.N
-	w := (c.Hi - c.Lo) / 2
-	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
-	if n < 2 || !(w > 0) || math.IsNaN(gap) || opts.Noise <= 0 {
+	w, target, ok := settleTarget(c, opts)
+	if n < 2 || !ok {
 		return ""
 	}
-	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
-	zp := distuv.UnitNormal.Quantile(settlePower)
-	target := gap / (1 + zp/zc)
 	if target*math.Sqrt(settleMost) < w {
 		// More than settleMost times the rounds for an even chance of
 		// four in five: said with the number, which is true however
@@ -225,6 +221,20 @@ func moreRounds(c *Change, opts Options) string {
 	}
 	c.SettleRounds = need
 	return fmt.Sprintf("; at this run's variation about %d rounds (%.1f times this run's %d) would likely settle it", need, float64(need)/float64(n), n)
+}
+
+// settleTarget returns the half-width w of c's interval and the
+// half-width target an interval needs to settle c with probability
+// settlePower (see moreRounds); false when c cannot be settled so.
+func settleTarget(c *Change, opts Options) (w, target float64, ok bool) {
+	w = (c.Hi - c.Lo) / 2
+	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
+	if !(w > 0) || math.IsNaN(gap) || opts.Noise <= 0 {
+		return 0, 0, false
+	}
+	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
+	zp := distuv.UnitNormal.Quantile(settlePower)
+	return w, gap / (1 + zp/zc), true
 }
 
 // roundCount says a large count of rounds: "2,760", "4.3 million".
@@ -248,14 +258,10 @@ func roundCount(n float64) string {
 // c.SettleLayouts, and returns the words that end c.Reason.
 func moreLayouts(c *Change, opts Options) string {
 	k := c.Layouts
-	w := (c.Hi - c.Lo) / 2
-	gap := math.Abs(math.Abs(c.Estimate) - opts.Noise)
-	if k < 2 || !(w > 0) || math.IsNaN(gap) || opts.Noise <= 0 {
+	w, target, ok := settleTarget(c, opts)
+	if k < 2 || !ok {
 		return ""
 	}
-	zc := distuv.UnitNormal.Quantile(1 - (1-opts.Confidence)/2)
-	zp := distuv.UnitNormal.Quantile(settlePower)
-	target := gap / (1 + zp/zc)
 	need := int(math.Ceil(float64(k) * (w / target) * (w / target)))
 	if need <= k || need > settleMost*k {
 		return ""

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,24 @@ func BenchmarkWork(b *testing.B) {
 // operation and HEAD ten times as much.
 func labRepo(t *testing.T) string {
 	t.Helper()
+	var revs []map[string]string
+	for _, scale := range []string{"1", "10"} {
+		revs = append(revs, map[string]string{
+			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
+			"lab/work.go":     strings.Replace(workGo, "SCALE", scale, 1),
+			"lab/lab_test.go": workTest,
+			".gitignore":      ".rigor/\n",
+		})
+	}
+	return commitRevisions(t, revs...)
+}
+
+// commitRevisions makes a git repository with one commit per revision,
+// each the files it maps (path to content) written over the last: HEAD
+// is the last revision, HEAD~1 the one before. It skips the test without
+// git.
+func commitRevisions(t *testing.T, revs ...map[string]string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
@@ -68,13 +87,7 @@ func labRepo(t *testing.T) string {
 		}
 	}
 	git("init", "-q", "-b", "main")
-	for _, scale := range []string{"1", "10"} {
-		files := map[string]string{
-			"go.mod":          "module example.com/lab\n\ngo 1.26\n",
-			"lab/work.go":     strings.Replace(workGo, "SCALE", scale, 1),
-			"lab/lab_test.go": workTest,
-			".gitignore":      ".rigor/\n",
-		}
+	for i, files := range revs {
 		for name, content := range files {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -82,7 +95,7 @@ func labRepo(t *testing.T) string {
 			}
 		}
 		git("add", "-A")
-		git("commit", "-q", "-m", "scale "+scale)
+		git("commit", "-q", "-m", fmt.Sprintf("revision %d", i+1))
 	}
 	return dir
 }

@@ -50,36 +50,16 @@ func BenchmarkSame(b *testing.B) {
 // and HEAD its new side.
 func instrRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=rigor", "-c", "user.email=rigor@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
+	var revs []map[string]string
 	for _, steps := range []string{"1000", "1100"} {
-		files := map[string]string{
+		revs = append(revs, map[string]string{
 			"go.mod":              "module example.com/instr\n\ngo 1.22\n",
 			"instr/work.go":       instrWork,
 			"instr/instr_test.go": strings.Replace(instrTest, "STEPS", steps, 1),
 			".gitignore":          ".rigor/\n",
-		}
-		for name, content := range files {
-			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		git("add", "-A")
-		git("commit", "-q", "-m", "steps "+steps)
+		})
 	}
-	return dir
+	return commitRevisions(t, revs...)
 }
 
 // TestABInstructionsSimulate: rigor ab --instructions simulate counts the
