@@ -28,7 +28,6 @@ func (s *session) calibrate(ctx context.Context) error {
 		return err
 	}
 	s.filter = filter
-	type todo struct{ pkg, name, pattern string }
 	var work []todo
 	for _, pkg := range s.pkgs {
 		names, err := s.listBenchmarks(ctx, pkg)
@@ -40,6 +39,9 @@ func (s *session) calibrate(ctx context.Context) error {
 				work = append(work, todo{pkg, n, p})
 			}
 		}
+	}
+	if s.cfg.Shard != nil {
+		work = s.shardWork(work)
 	}
 	cpus := s.cfg.CPU
 	if len(cpus) == 0 {
@@ -84,7 +86,7 @@ func (s *session) calibrate(ctx context.Context) error {
 			}
 		}
 	}
-	if len(s.units) == 0 && len(work) == 0 && len(s.pkgs) > 0 {
+	if len(s.units) == 0 && len(work) == 0 && len(s.pkgs) > 0 && (s.run.Shard == nil || s.run.Shard.Selected == 0) {
 		// Packages built, but the pattern matches nothing in them.
 		return fmt.Errorf("no benchmark matches %q", s.cfg.Bench)
 	}

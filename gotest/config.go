@@ -125,6 +125,9 @@ type Config struct {
 	Instructions string
 	// Check says what is checked before timing: see Checks.
 	Check Checks
+	// Shard, when set, measures only one shard's part of the selected
+	// benchmarks (see Shard and Assign) and records it in the run.
+	Shard *Shard
 	// Annotate, when set, is called once measuring ends, before the test
 	// binaries are removed and run.json is written for the last time, to
 	// add notes to the run (package observe's Annotate, and its
@@ -242,6 +245,11 @@ func (c *Config) defaults() error {
 	}
 	if err := experiment.ValidOrder(c.Order); err != nil {
 		return err
+	}
+	if c.Shard != nil {
+		if c.Shard.Count < 1 || c.Shard.Count > MaxShards || c.Shard.Index < 0 || c.Shard.Index >= c.Shard.Count {
+			return fmt.Errorf("shard %s: want INDEX from 0 to COUNT-1, COUNT from 1 to %d", c.Shard, MaxShards)
+		}
 	}
 	if c.Out == "" {
 		return errors.New("no results directory")

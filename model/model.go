@@ -50,6 +50,12 @@ type Run struct {
 	// interleaving protects their comparison from how the machine changed
 	// in between, and how much results vary between sessions.
 	Sessions *Sessions `json:"sessions,omitempty"`
+	// Shard, when set, says that the run measured one part of a suite
+	// split across machines (rigor ab --shard).
+	Shard *Shard `json:"shard,omitempty"`
+	// Machines, when set, are the result directories a merged run (rigor
+	// merge) took its samples from; Sample.Machine indexes it from 1.
+	Machines []Machine `json:"machines,omitempty"`
 }
 
 // Sessions describes a comparison across measurement sessions: what is
@@ -267,6 +273,10 @@ type Sample struct {
 	// sample's binary had; 0 when the side was linked once (or the
 	// source does not say).
 	Layout int `json:"layout,omitempty"`
+	// Machine is the 1-based index in Run.Machines of the result
+	// directory the sample came from, in a merged run; 0 otherwise.
+	// Rounds of different machines never pair.
+	Machine int `json:"machine,omitempty"`
 }
 
 // Values returns the per-operation values of side's samples, in order
