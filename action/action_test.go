@@ -252,36 +252,149 @@ func BenchmarkWork(b *testing.B) {
 `
 )
 
-// fakeGH is a gh that keeps pull-request comments in files (comment-ID,
-// and pr-ID naming its pull request): gh api .../PR/comments --paginate
-// --jq ... lists the ids of that pull request's comments by rigor, POST
-// adds one, PATCH rewrites one.
-const fakeGH = `#!/usr/bin/env bash
-set -euo pipefail
-dir=${FAKE_GH_DIR:?}
-[ "$1" = api ] || { echo "fake gh: only api" >&2; exit 2; }
-shift
-method=GET
-if [ "$1" = --method ]; then method=$2; shift 2; fi
-path=$1; shift
-body=""
-while [ $# -gt 0 ]; do
-  case "$1" in -F) body=${2#body=@}; shift 2 ;; *) shift ;; esac
-done
-echo "$method $path" >> "$dir/calls"
-case "$method" in
-GET) # repos/OWNER/REPO/issues/PR/comments: that pull request's comments
-  pr=$(echo "$path" | cut -d/ -f5)
-  for f in "$dir"/comment-*; do
-    [ -e "$f" ] || continue
-    id=${f##*comment-}
-    [ "$(cat "$dir/pr-$id")" = "$pr" ] && head -1 "$f" | grep -q '^<!-- rigor-action -->$' && echo "$id"
-  done
-  true ;;
-POST) n=$(ls "$dir" | grep -c '^comment-' || true); cp "$body" "$dir/comment-$((n+1))"; echo "$path" | cut -d/ -f5 > "$dir/pr-$((n+1))" ;;
-PATCH) cp "$body" "$dir/comment-${path##*/}" ;;
-esac
+// fakeGH is a gh that answers gh api as GitHub's REST API would, from
+// files in FAKE_GH_DIR: comments.json (every comment: id, its pull
+// request, its author's login, its body) and pulls.json (each pull
+// request's head commit). Comments are listed in pages (per_page, at most
+// FAKE_GH_PER_PAGE), one JSON array a page as gh api --paginate prints
+// them, or through --jq with jq, page by page as gh does; a POST is
+// written by FAKE_GH_LOGIN (github-actions[bot] unless set), and the
+// methods in FAKE_GH_DENY are answered 403, as GitHub answers a read-only
+// token (a fork's pull request). Each call is logged to calls.
+//
+// Between two pages, a gh whose output is a pipe waits (at most 2 s) for
+// the reader to go away, as a real gh fetching the next page may find it
+// gone: a "gh ... | head -1" then dies of SIGPIPE (141), every time.
+const fakeGH = `#!/usr/bin/env python3
+import json, os, select, signal, subprocess, sys, urllib.parse
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+d = os.environ["FAKE_GH_DIR"]
+args = sys.argv[1:]
+if not args or args[0] != "api":
+    sys.exit("fake gh: only api")
+args = args[1:]
+method, path, body, paginate, jq = "GET", None, None, False, None
+while args:
+    a = args.pop(0)
+    if a in ("--method", "-X"):
+        method = args.pop(0)
+    elif a == "-F":
+        k, v = args.pop(0).split("=", 1)
+        body = open(v[1:]).read() if v.startswith("@") else v
+    elif a == "--paginate":
+        paginate = True
+    elif a == "--jq":
+        jq = args.pop(0)
+    elif path is None:
+        path = a
+    else:
+        sys.exit("fake gh: unknown argument " + a)
+url = urllib.parse.urlsplit(path)
+parts = url.path.split("/")
+with open(os.path.join(d, "calls"), "a") as f:
+    f.write(method + " " + url.path + "\n")
+if method in os.environ.get("FAKE_GH_DENY", "").split(","):
+    print(json.dumps({"message": "Resource not accessible by integration", "status": "403"}))
+    sys.stderr.write("gh: Resource not accessible by integration (HTTP 403)\n")
+    sys.exit(1)
+
+def load(name, empty):
+    try:
+        return json.load(open(os.path.join(d, name)))
+    except FileNotFoundError:
+        return empty
+
+comments = load("comments.json", [])
+def save():
+    json.dump(comments, open(os.path.join(d, "comments.json"), "w"), indent=1)
+
+def emit(page):
+    if jq is None:
+        sys.stdout.write(json.dumps(page) + "\n")
+    else:
+        sys.stdout.write(subprocess.run(["jq", "-r", jq], input=json.dumps(page), capture_output=True, text=True, check=True).stdout)
+    sys.stdout.flush()
+
+def api(c):
+    return {"id": c["id"], "user": {"login": c["login"], "type": "Bot" if c["login"].endswith("[bot]") else "User"}, "body": c["body"]}
+
+# repos/O/R/issues/N/comments, repos/O/R/issues/comments/ID, repos/O/R/pulls/N
+if method == "GET" and parts[3:4] == ["issues"] and parts[5:] == ["comments"]:
+    q = urllib.parse.parse_qs(url.query)
+    per = min(int(q.get("per_page", ["30"])[0]), int(os.environ.get("FAKE_GH_PER_PAGE", "100")))
+    mine = [api(c) for c in comments if c["pr"] == int(parts[4])]
+    pages = [mine[i:i + per] for i in range(0, len(mine), per)] or [[]]
+    for i, page in enumerate(pages if paginate else pages[:1]):
+        if i > 0 and os.path.exists("/proc/self/fd/1") and os.readlink("/proc/self/fd/1").startswith("pipe:"):
+            p = select.poll()
+            p.register(1, select.POLLERR)
+            p.poll(2000)
+        emit(page)
+elif method == "POST" and parts[3:4] == ["issues"] and parts[5:] == ["comments"]:
+    c = {"id": max([c["id"] for c in comments] + [0]) + 1, "pr": int(parts[4]), "login": os.environ.get("FAKE_GH_LOGIN", "github-actions[bot]"), "body": body}
+    comments.append(c)
+    save()
+    emit(api(c))
+elif method == "PATCH" and parts[3:5] == ["issues", "comments"]:
+    for c in comments:
+        if c["id"] == int(parts[5]):
+            if c["login"] != os.environ.get("FAKE_GH_LOGIN", "github-actions[bot]"):
+                sys.stderr.write("gh: Resource not accessible by integration (HTTP 403)\n")
+                sys.exit(1)
+            c["body"] = body
+            save()
+            emit(api(c))
+            break
+    else:
+        sys.stderr.write("gh: Not Found (HTTP 404)\n")
+        sys.exit(1)
+elif method == "GET" and parts[3:4] == ["pulls"]:
+    pr = load("pulls.json", {}).get(parts[4])
+    if pr is None:
+        sys.stderr.write("gh: Not Found (HTTP 404)\n")
+        sys.exit(1)
+    emit(pr)
+else:
+    sys.exit("fake gh: unknown call " + method + " " + path)
 `
+
+// fakeComment is a comment the fake gh keeps.
+type fakeComment struct {
+	ID    int    `json:"id"`
+	PR    int    `json:"pr"`
+	Login string `json:"login"`
+	Body  string `json:"body"`
+}
+
+// ghComments reads the fake gh's comments.
+func ghComments(t *testing.T, dir string) []fakeComment {
+	t.Helper()
+	var cs []fakeComment
+	b, err := os.ReadFile(filepath.Join(dir, "comments.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &cs)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// setComments gives the fake gh these comments.
+func setComments(t *testing.T, dir string, cs []fakeComment) {
+	t.Helper()
+	b, err := json.Marshal(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "comments.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestActionEndToEnd runs the action's steps, read from action.yml, as a
 // runner would, on a scratch repository: a pull request whose head does
@@ -388,12 +501,12 @@ func TestActionEndToEnd(t *testing.T) {
 			t.Errorf("outputs lack %q:\n%s", want, outputs)
 		}
 	}
-	comment, err := os.ReadFile(filepath.Join(ghDir, "comment-1"))
-	if err != nil {
-		t.Fatalf("no comment posted: %v", err)
+	cs := ghComments(t, ghDir)
+	if len(cs) != 1 {
+		t.Fatalf("%d comments posted, want 1: %+v", len(cs), cs)
 	}
-	if !strings.HasPrefix(string(comment), "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(string(comment), "regressed") {
-		t.Errorf("comment:\n%s", comment)
+	if c := cs[0]; c.PR != 7 || c.Login != "github-actions[bot]" || !strings.HasPrefix(c.Body, "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(c.Body, "regressed") {
+		t.Errorf("comment on #%d by %s:\n%s", c.PR, c.Login, c.Body)
 	}
 	var uploaded []string
 	for name, files := range r.uploads {
@@ -419,10 +532,8 @@ func TestActionEndToEnd(t *testing.T) {
 			r.bash(st.Name, r.subst(st.Run), st.Env)
 		}
 	}
-	comments, _ := filepath.Glob(filepath.Join(ghDir, "comment-*"))
-	updated, _ := os.ReadFile(filepath.Join(ghDir, "comment-1"))
-	if len(comments) != 1 || !strings.Contains(string(updated), "second report") {
-		t.Errorf("after a second comment step: %d comments, the first reads:\n%s", len(comments), updated)
+	if cs := ghComments(t, ghDir); len(cs) != 1 || !strings.Contains(cs[0].Body, "second report") {
+		t.Errorf("after a second comment step: %+v", cs)
 	}
 	calls, _ := os.ReadFile(filepath.Join(ghDir, "calls"))
 	if want := "GET repos/example/lab/issues/7/comments\nPOST repos/example/lab/issues/7/comments\nGET repos/example/lab/issues/7/comments\nPATCH repos/example/lab/issues/comments/1\n"; string(calls) != want {
@@ -523,8 +634,8 @@ func TestActionEndToEnd(t *testing.T) {
 	if !strings.Contains(string(summary), "no comparison (exit 2)") || !strings.Contains(string(summary), "fail (TestWork)") {
 		t.Errorf("the summary of a refused run:\n%s", summary)
 	}
-	if c, _ := os.ReadFile(filepath.Join(ghDir, "comment-2")); !strings.Contains(string(c), "no verdict (rigor exited 2)") {
-		t.Errorf("the refused run's comment:\n%s", c)
+	if cs := ghComments(t, ghDir); len(cs) != 2 || cs[1].PR != 8 || !strings.Contains(cs[1].Body, "no verdict (rigor exited 2)") {
+		t.Errorf("the refused run's comment: %+v", cs)
 	}
 }
 
@@ -575,5 +686,126 @@ func TestExampleWorkflow(t *testing.T) {
 	data, _ := json.Marshal(a.Inputs)
 	if !strings.Contains(string(data), "max-regression") {
 		t.Errorf("action.yml has no max-regression input")
+	}
+}
+
+// commentRunner sets up what the comment step needs, without running
+// rigor: a report and the gate's code where the compare step leaves them,
+// a pull request's event and the fake gh. It returns the runner and the
+// fake gh's directory.
+func commentRunner(t *testing.T, pr int, code int) (*runner, string) {
+	t.Helper()
+	for _, tool := range []string{"bash", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	a, root := readAction(t)
+	top := t.TempDir()
+	temp, bin, ghDir := filepath.Join(top, "runner-temp"), filepath.Join(top, "bin"), filepath.Join(top, "gh")
+	out := filepath.Join(temp, "rigor")
+	for _, d := range []string{out, bin, ghDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	event := filepath.Join(top, "event.json")
+	for name, content := range map[string]string{
+		filepath.Join(bin, "gh"):       fakeGH,
+		filepath.Join(out, "rigor.md"): "### rigor: the report\n",
+		filepath.Join(out, "state"):    fmt.Sprintf("code=%d\n", code),
+		event:                          fmt.Sprintf(`{"pull_request": {"number": %d}}`, pr),
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs := map[string]string{}
+	for k, v := range a.Inputs {
+		inputs[k] = v.Default
+	}
+	inputs["token"] = "test-token"
+	r := &runner{t: t, root: root, work: top, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{},
+		github: map[string]string{"action_path": root, "event_name": "pull_request", "ref_name": fmt.Sprintf("%d/merge", pr), "run_id": "41", "run_attempt": "1", "token": "test-token"},
+		path:   []string{bin},
+	}
+	r.env = []string{"RUNNER_TEMP=" + temp, "GITHUB_EVENT_PATH=" + event, "GITHUB_EVENT_NAME=pull_request", "GITHUB_REPOSITORY=example/lab",
+		"FAKE_GH_DIR=" + ghDir, "HOME=" + os.Getenv("HOME")}
+	return r, ghDir
+}
+
+// step runs the run step of action.yml named name, as steps would, and
+// returns its output and exit code.
+func (r *runner) step(name string) (string, int) {
+	r.t.Helper()
+	a, _ := readAction(r.t)
+	for _, st := range a.Runs.Steps {
+		if st.Name == name {
+			if !r.cond(st.If) {
+				r.t.Fatalf("step %q would not run (if: %s)", name, st.If)
+			}
+			return r.bash(st.Name, r.subst(st.Run), st.Env)
+		}
+	}
+	r.t.Fatalf("action.yml has no step %q", name)
+	return "", 0
+}
+
+// TestCommentHijack: a comment that starts with the action's marker but
+// was written by someone else (anyone who can comment can plant one) is
+// neither edited nor taken for the action's: the report is posted under
+// the bot's name, and later runs update the bot's comment alone.
+func TestCommentHijack(t *testing.T) {
+	r, ghDir := commentRunner(t, 7, 1)
+	planted := fakeComment{ID: 1, PR: 7, Login: "mallory", Body: "<!-- rigor-action -->\n**rigor**: passed. Merge away."}
+	elsewhere := fakeComment{ID: 2, PR: 3, Login: "github-actions[bot]", Body: "<!-- rigor-action -->\nanother pull request's report"}
+	setComments(t, ghDir, []fakeComment{planted, elsewhere})
+
+	for i, report := range []string{"### first report\n", "### second report\n"} {
+		os.WriteFile(filepath.Join(r.temp, "rigor", "rigor.md"), []byte(report), 0o644)
+		if out, code := r.step("Pull-request comment"); code != 0 {
+			t.Fatalf("comment step %d exited %d:\n%s", i+1, code, out)
+		}
+		cs := ghComments(t, ghDir)
+		if len(cs) != 3 || cs[0] != planted || cs[1] != elsewhere {
+			t.Fatalf("after comment step %d, the comments are %+v; want the planted one and the other pull request's untouched, and one more", i+1, cs)
+		}
+		if c := cs[2]; c.PR != 7 || c.Login != "github-actions[bot]" || !strings.HasPrefix(c.Body, "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(c.Body, report) {
+			t.Errorf("after comment step %d, the bot's comment on #%d by %s:\n%s", i+1, c.PR, c.Login, c.Body)
+		}
+	}
+	calls, _ := os.ReadFile(filepath.Join(ghDir, "calls"))
+	if strings.Contains(string(calls), "PATCH repos/example/lab/issues/comments/1\n") || !strings.Contains(string(calls), "PATCH repos/example/lab/issues/comments/3\n") {
+		t.Errorf("gh calls:\n%s", calls)
+	}
+
+	// A comment-author that is no GitHub login is refused, not pasted
+	// into anything.
+	r.inputs["comment-author"] = `x")) or true or ((""`
+	if out, code := r.step("Pull-request comment"); code != 2 || !strings.Contains(out, "comment-author") {
+		t.Errorf("a comment-author that is no login: exit %d, want 2\n%s", code, out)
+	}
+}
+
+// TestCommentTwoPages: two comments of the bot's that start with the
+// marker, on two pages of the listing (a race of two runs can leave
+// them): the step updates the oldest and adds none, and reading the
+// listing's second page does not fail it (a "gh | head -1" under pipefail
+// exits 141 when gh writes that page after head has gone).
+func TestCommentTwoPages(t *testing.T) {
+	r, ghDir := commentRunner(t, 7, 0)
+	r.env = append(r.env, "FAKE_GH_PER_PAGE=1")
+	bot := "github-actions[bot]"
+	setComments(t, ghDir, []fakeComment{
+		{ID: 1, PR: 7, Login: bot, Body: "<!-- rigor-action -->\nold report"},
+		{ID: 2, PR: 7, Login: "reviewer", Body: "looks good"},
+		{ID: 3, PR: 7, Login: bot, Body: "<!-- rigor-action -->\nthe duplicate"},
+	})
+	if out, code := r.step("Pull-request comment"); code != 0 {
+		t.Fatalf("the comment step exited %d:\n%s", code, out)
+	}
+	cs := ghComments(t, ghDir)
+	if len(cs) != 3 || !strings.HasPrefix(cs[0].Body, "<!-- rigor-action -->\n**rigor**: passed.") || cs[2].Body != "<!-- rigor-action -->\nthe duplicate" {
+		t.Errorf("comments: %+v; want the oldest of the bot's updated, nothing added", cs)
 	}
 }

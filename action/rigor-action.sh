@@ -35,6 +35,28 @@ for k in sys.argv[2].split("."):
 print("" if v is None else v)
 EOF
 }
+marker='<!-- rigor-action -->' # the first line of rigor's comment
+# owncomments prints the ids, oldest first, of the comments in $1 (what
+# gh api --paginate prints: one JSON array a page) that $2 wrote and that
+# start with the marker.
+owncomments() {
+  python3 - "$1" "$2" "$marker" <<'EOF'
+import json, sys
+text, author, marker = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+dec, i, ids = json.JSONDecoder(), 0, []
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    page, i = dec.raw_decode(text, i)
+    for c in page:
+        if (c.get("user") or {}).get("login") == author and (c.get("body") or "").startswith(marker):
+            ids.append(int(c["id"]))
+for n in sorted(ids):
+    print(n)
+EOF
+}
 # lines prints the non-empty lines of $1, one word each (inputs that hold
 # several arguments take one a line, so that no argument is re-split).
 lines() { printf '%s\n' "$1" | sed '/^[[:space:]]*$/d'; }
@@ -139,11 +161,17 @@ summary)
   ;;
 
 comment)
-  # One comment per pull request, found again by its first line and
-  # updated in place, so that a busy pull request is not flooded.
+  # One comment per pull request, found again by its first line (the
+  # marker) and its author, and updated in place, so that a busy pull
+  # request is not flooded (the oldest, if there are several). A comment
+  # that starts with the marker but was written by anyone else than the
+  # token's identity (comment-author) is left alone: anyone who can
+  # comment could plant one, and the report must not appear under their
+  # name.
   pr=$(event pull_request.number)
   [ -n "$pr" ] || { say "not a pull request: no comment"; exit 0; }
-  marker='<!-- rigor-action -->'
+  author=${INPUT_COMMENT_AUTHOR:-github-actions[bot]}
+  [[ $author =~ ^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$ ]] || { say "comment-author: $author is not a GitHub login"; exit 2; }
   code=$(getstate code)
   gate="passed"
   case "$code" in 1) gate="failed: a benchmark regressed by more than ${INPUT_MAX_REGRESSION}%" ;; 0) ;; *) gate="no verdict (rigor exited $code)" ;; esac
@@ -152,10 +180,16 @@ comment)
     echo "$marker"
     echo "**rigor**: $gate."
     echo
-    head -c 60000 "$out/rigor.md"
   } >"$body"
+  head -c 60000 "$out/rigor.md" >>"$body"
   repo=${GITHUB_REPOSITORY:?}
-  id=$(gh api "repos/$repo/issues/$pr/comments" --paginate --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -1)
+  # Every page into a file, then the ids: no head in a pipe, which under
+  # pipefail fails the step with 141 (SIGPIPE) when gh writes a second
+  # page after head has gone.
+  listing="$out/comments.json"
+  gh api "repos/$repo/issues/$pr/comments?per_page=100" --paginate >"$listing"
+  ids=$(owncomments "$listing" "$author")
+  id=${ids%%$'\n'*}
   if [ -n "$id" ]; then
     gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null
     say "updated comment $id on #$pr"
