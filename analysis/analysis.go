@@ -274,7 +274,7 @@ type Change struct {
 	// P is the test's p-value, PAdjusted after the correction.
 	P, PAdjusted float64
 	// Test names the test: "utest", "welch", "wilcoxon", "exact",
-	// TestInstructions or TestLayouts.
+	// TestInstructions, TestLayouts or TestMachines.
 	Test string
 	// Effect is Cohen's d (unpaired) or d_z (paired).
 	Effect  float64
@@ -300,6 +300,11 @@ type Change struct {
 	// narrows with more of them, not with more rounds. 0 otherwise.
 	Layouts int
 	layouts *stats.ClusteredShift
+	// Machines is, for a paired change measured on several machines
+	// (TestMachines: result directories merged by rigor merge), how many
+	// its interval spans: it narrows with more machines, not with more
+	// rounds. 0 otherwise.
+	Machines int
 	// BelowResolution is true when the difference is below the timer's
 	// resolution: inconclusive, and more samples cannot change that.
 	BelowResolution bool

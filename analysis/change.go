@@ -75,23 +75,27 @@ func unpairedChange(x, y []float64, opts Options, seed uint64) *Change {
 // it covers the variation between links as well as between rounds.
 func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 	type at struct {
-		v      float64
-		layout int
+		v       float64
+		layout  int
+		machine int
 	}
-	byRound := make(map[int]at, len(xs))
+	type round struct{ machine, round int }
+	byRound := make(map[round]at, len(xs))
 	for _, s := range xs {
-		byRound[s.Round] = at{s.Value, s.Layout}
+		byRound[round{s.Machine, s.Round}] = at{s.Value, s.Layout, s.Machine}
 	}
 	var x, y []float64
-	var links []int
-	layouts := map[int]bool{}
+	var links, machines []int
+	layouts, onMachines := map[int]bool{}, map[int]bool{}
 	for _, s := range ys {
-		if o, ok := byRound[s.Round]; ok {
+		if o, ok := byRound[round{s.Machine, s.Round}]; ok {
 			x = append(x, o.v)
 			y = append(y, s.Value)
 			l := o.layout*layoutKey + s.Layout
 			links = append(links, l)
 			layouts[l] = true
+			machines = append(machines, o.machine)
+			onMachines[o.machine] = true
 		}
 	}
 	c := &Change{Paired: true, Test: "wilcoxon", N: len(x), P: math.NaN(), Effect: math.NaN(),
@@ -114,6 +118,17 @@ func pairedChange(xs, ys []model.Sample, opts Options) *Change {
 	for i := range x {
 		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
 		d[i] = ly[i] - lx[i]
+	}
+	if len(onMachines) > 1 {
+		// Several machines (rigor merge): the machine is a random
+		// effect, as the link is.
+		cs, err := machineShift(d, machines, links, opts.Confidence)
+		c.Test, c.Machines = TestMachines, cs.Clusters
+		if err == nil {
+			c.Estimate, c.Lo, c.Hi, c.P = math.Expm1(cs.Estimate), math.Expm1(cs.Lo), math.Expm1(cs.Hi), cs.P
+		}
+		c.Effect = stats.CohenDz(lx, ly)
+		return c
 	}
 	if len(layouts) > 1 && !layouts[0] {
 		cs, err := stats.ShiftByCluster(d, links, opts.Confidence)

@@ -199,6 +199,9 @@ func moreRounds(c *Change, opts Options) string {
 	if c.Layouts > 0 {
 		return moreLayouts(c, opts)
 	}
+	if c.Machines > 0 {
+		return moreMachines(c, opts)
+	}
 	n := c.N
 	w, target, ok := settleTarget(c, opts)
 	if n < 2 || !ok {
