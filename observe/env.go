@@ -17,6 +17,7 @@ import (
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/mem"
 
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -40,7 +41,7 @@ func CaptureEnv(ctx context.Context) model.Env {
 		GOOS:        runtime.GOOS,
 		GOARCH:      runtime.GOARCH,
 		GOMAXPROCS:  runtime.GOMAXPROCS(0),
-		CommandLine: slices.Clone(os.Args),
+		CommandLine: redact.Args(os.Args), // a copy, without its secrets
 	}
 	e.GoToolchain, e.GoEnv = goToolchain(ctx)
 	if infos, err := cpu.InfoWithContext(ctx); err == nil && len(infos) > 0 {

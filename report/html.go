@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -65,8 +66,9 @@ type htmlPage struct {
 	Confidence string
 }
 
-// htmlCell is a table cell: text, or a verdict badge.
-type htmlCell struct{ Text, Verdict string }
+// htmlCell is a table cell: text, or a verdict badge followed by Extra
+// (what an interval that found nothing rules out: "within ±2.4%").
+type htmlCell struct{ Text, Verdict, Extra string }
 
 type htmlCount struct {
 	Verdict string
@@ -293,8 +295,9 @@ func subtitle(rep *analysis.Report) string {
 			parts = append(parts, "took "+run.End.Sub(run.Start).Round(time.Second).String())
 		}
 		if len(run.Command) > 0 {
-			// Quoted as a shell reads it, so that it can be pasted back.
-			parts = append(parts, TerminalSafe(shellQuote(run.Command)))
+			// Quoted as a shell reads it, so that it can be pasted back;
+			// without its secrets, for a run an older rigor recorded.
+			parts = append(parts, TerminalSafe(shellQuote(redact.Args(run.Command))))
 		}
 	}
 	parts = append(parts, fmt.Sprintf("%d %s", len(rep.Benchmarks), words.Plural(len(rep.Benchmarks), "benchmark", "benchmarks")))
@@ -341,8 +344,9 @@ func htmlResultTables(rep *analysis.Report) []htmlResults {
 			hr := htmlResultRow{Name: r.cells[0]}
 			for i, c := range r.cells[1:] {
 				cell := htmlCell{Text: c}
-				if rv.header[i+1] == "verdict" && c != "" && analysis.Verdict(c) != "" && slices.Contains([]analysis.Verdict{analysis.Regressed, analysis.Improved, analysis.Unchanged, analysis.Inconclusive}, analysis.Verdict(c)) {
-					cell = htmlCell{Verdict: c}
+				v, extra, _ := strings.Cut(c, ", ")
+				if rv.header[i+1] == "verdict" && slices.Contains([]analysis.Verdict{analysis.Regressed, analysis.Improved, analysis.Unchanged, analysis.Inconclusive}, analysis.Verdict(v)) {
+					cell = htmlCell{Verdict: v, Extra: extra}
 				}
 				hr.Cells = append(hr.Cells, cell)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
@@ -26,8 +27,9 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 		fmt.Fprintf(ew, "**%s**%s\n\n", mdEscape(h.lead), mdEscape(h.rest))
 	}
 	if run := rep.Run; run != nil && len(run.Command) > 0 {
-		// Quoted as a shell reads it, so that it can be pasted back.
-		fmt.Fprintf(ew, "%s\n\n", mdCode(TerminalSafe(shellQuote(run.Command))))
+		// Quoted as a shell reads it, so that it can be pasted back;
+		// without its secrets, for a run an older rigor recorded.
+		fmt.Fprintf(ew, "%s\n\n", mdCode(TerminalSafe(shellQuote(redact.Args(run.Command)))))
 	}
 	if rows := sideRows(rep); rows != nil {
 		for _, r := range rows {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/internal/words"
 )
 
@@ -88,7 +89,13 @@ func main() {
 	// rigor compare's peak at 1,000 benchmarks).
 	runtime.MemProfileRate = 0
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := execute(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	args := os.Args[1:]
+	// os.Args is what the results record as their command (a run's
+	// command and env.command_line): without its secrets (a store URL's
+	// password, an Authorization header, --token's value). The flags
+	// are parsed from args, which keeps them.
+	os.Args = redact.Args(os.Args)
+	code := execute(ctx, args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 	stop()
 	os.Exit(code)
 }

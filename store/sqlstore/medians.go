@@ -40,6 +40,7 @@ func goMigrations() []*goose.Migration {
 			}
 			return fillMedians(ctx, tx, true)
 		}}, nil),
+		goose.NewGoMigration(redactVersion, &goose.GoFunc{RunTx: redactStored}, nil),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/model"
 )
 
@@ -127,7 +128,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 			return fmt.Errorf("branch: %w", err)
 		}
 	}
-	env, err := json.Marshal(run.Env)
+	env, err := json.Marshal(redactedEnv(run.Env))
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 	if err != nil {
 		return err
 	}
-	command, err := json.Marshal(run.Command)
+	command, err := json.Marshal(redact.Args(run.Command))
 	if err != nil {
 		return err
 	}
