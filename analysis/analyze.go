@@ -107,6 +107,9 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	}
 	for k := range rep.Sides[1:] {
 		rep.Tallies = append(rep.Tallies, rep.tally(k))
+		if n := boundedNote(rep, rep.Tallies[k]); n != nil {
+			rep.Notes = append(rep.Notes, *n)
+		}
 	}
 	rep.Geomeans = geomeans(rep)
 	if len(lost) > 0 {
@@ -129,6 +132,29 @@ func Analyze(run *model.Run, opts Options) (*Report, error) {
 	}
 	rep.Notes = dedupe(append(rep.Notes, run.Notes...))
 	return rep, nil
+}
+
+// boundedNote says, for a side whose inconclusive benchmarks include some
+// that found nothing (their intervals include no change but reach beyond
+// the noise band), what the run rules out for them and which band it
+// could have called them unchanged in: a user asking "did I break
+// anything?" learns the size of change the run can answer for. Nil when
+// there are none.
+func boundedNote(r *Report, t SideTally) *model.Note {
+	n := len(t.Bounded)
+	if n == 0 {
+		return nil
+	}
+	who := fmt.Sprintf("%d %s", n, words.Plural(n, "benchmark found no change, but its", "benchmarks found no change, but their"))
+	if len(r.Sides) > 2 {
+		who = t.Side + ": " + who
+	}
+	band := words.PctUp(t.Within)
+	note := runNote(model.NoteVerdict, fmt.Sprintf("%s %s %s beyond the ±%s noise band, to ±%s at most: the run rules out larger changes in %s. At this precision a band of ±%s (--noise %s, which rigor report can apply to this run) would call %s unchanged; the ±%s band needs more rounds.",
+		who, words.PctSetting(r.Options.Confidence), words.Plural(n, "CI reaches", "CIs reach"), words.PctSetting(r.Options.Noise), band,
+		words.Plural(n, "it", "them"), band, strings.TrimSuffix(band, "%"), words.Plural(n, "it", "them"), words.PctSetting(r.Options.Noise)))
+	note.Topic = "bounded"
+	return &note
 }
 
 // cutShortNote is the note on a run that was cut short.

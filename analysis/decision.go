@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"slices"
 
 	"github.com/rigorbench/rigor/model"
@@ -8,9 +9,12 @@ import (
 
 // Why a metric decides a benchmark's verdict (Decision.By).
 const (
-	// ByTime: the time metric the clock chose (sec/op, or cpu-sec/op
-	// when the machine was busy and the benchmark CPU-bound).
+	// ByTime: the time metric the clock chose, wall time (sec/op).
 	ByTime = "time"
+	// ByCPUTime: the time metric the clock chose, CPU time (cpu-sec/op:
+	// the machine was busy, or CPU time the steadier clock, and the
+	// benchmark CPU-bound; Benchmark.Clock says why).
+	ByCPUTime = "cpu-time"
 	// ByExact: a metric compared exactly (allocs/op, B/op that never
 	// vary) changed while the time did not: the only change.
 	ByExact = "exact"
@@ -38,8 +42,8 @@ type Decision struct {
 	// and Unit its unit; -1 and "" when there is none.
 	Metric int
 	Unit   string
-	// By says why that metric decides: ByTime, ByExact, ByMetric or
-	// ByInstructions.
+	// By says why that metric decides: ByTime, ByCPUTime, ByExact,
+	// ByMetric or ByInstructions.
 	By string
 	// Time is the time's own verdict when another metric decided in its
 	// place (By is ByInstructions): inconclusive. Empty otherwise.
@@ -49,6 +53,27 @@ type Decision struct {
 	// Missing is set when Side (Lost false: or the baseline) lacks the
 	// benchmark's results.
 	Missing *Missing
+	// Within is, for a time (or, without one, a metric) verdict of
+	// unchanged or inconclusive whose interval includes no change, the
+	// largest change that interval leaves possible, max(|Lo|, |Hi|): the
+	// run rules out changes beyond ±Within at its confidence. NaN
+	// otherwise (a change found, an interval off zero, none at all, or
+	// another metric deciding).
+	Within float64
+}
+
+// ByClock reports whether d was decided by the time metric its clock
+// chose, wall time or CPU time.
+func (d *Decision) ByClock() bool { return d.By == ByTime || d.By == ByCPUTime }
+
+// within returns what Decision.Within says of d.
+func within(d *Decision) float64 {
+	c := d.Change
+	if c == nil || (!d.ByClock() && d.By != ByMetric) || (d.Verdict != Unchanged && d.Verdict != Inconclusive) ||
+		math.IsNaN(c.Lo) || math.IsNaN(c.Hi) || math.IsInf(c.Lo, 0) || math.IsInf(c.Hi, 0) || c.Lo > 0 || c.Hi < 0 {
+		return math.NaN()
+	}
+	return max(-c.Lo, c.Hi)
 }
 
 // timeMetric returns the index of b's time metric, the one its clock
@@ -94,6 +119,9 @@ func (b *Benchmark) decide(sides []string, missing []Missing, noise float64) {
 		}
 		if t >= 0 && k < len(b.Metrics[t].Changes) && b.Metrics[t].Changes[k] != nil {
 			d.Metric, d.Unit, d.By, d.Change = t, b.Metrics[t].Unit, by, b.Metrics[t].Changes[k]
+			if by == ByTime && d.Unit == CPUUnit {
+				d.By = ByCPUTime
+			}
 			d.Verdict = d.Change.Verdict
 			if n := b.decideByWork(&d, k, key, noise); n != nil {
 				b.Notes = append(b.Notes, *n)
@@ -108,6 +136,7 @@ func (b *Benchmark) decide(sides []string, missing []Missing, noise float64) {
 		if d.Change != nil {
 			d.Missing = nil // compared: a one-sided record of another side does not bear on it
 		}
+		d.Within = within(&d)
 		b.Decisions = append(b.Decisions, d)
 	}
 }
@@ -159,11 +188,18 @@ type SideTally struct {
 	// verdict for another reason (only on Side, failed on both, nothing
 	// compared).
 	Lost, Other []int
+	// Bounded are the inconclusive benchmarks whose interval includes
+	// no change (Decision.Within is set): nothing was found, and their
+	// intervals say how large a change they rule out. Within is the
+	// largest of their Decision.Within, NaN when Bounded is empty: the run
+	// rules out a change beyond ±Within in any of them.
+	Bounded []int
+	Within  float64
 }
 
 // tally counts the decisions of r's benchmarks against side k+1.
 func (r *Report) tally(k int) SideTally {
-	t := SideTally{Side: r.Sides[k+1], Benchmarks: len(r.Benchmarks)}
+	t := SideTally{Side: r.Sides[k+1], Benchmarks: len(r.Benchmarks), Within: math.NaN()}
 	for i := range r.Benchmarks {
 		d := r.Benchmarks[i].Decisions[k]
 		switch {
@@ -175,6 +211,12 @@ func (r *Report) tally(k int) SideTally {
 			t.Unchanged = append(t.Unchanged, i)
 		case d.Verdict == Inconclusive:
 			t.Inconclusive = append(t.Inconclusive, i)
+			if !math.IsNaN(d.Within) {
+				t.Bounded = append(t.Bounded, i)
+				if math.IsNaN(t.Within) || d.Within > t.Within {
+					t.Within = d.Within
+				}
+			}
 		case d.Missing != nil && d.Missing.Lost:
 			t.Lost = append(t.Lost, i)
 		default:

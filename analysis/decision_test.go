@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rigorbench/rigor/model"
@@ -160,14 +162,16 @@ func TestDecisions(t *testing.T) {
 	}
 }
 
-// When the clock chose CPU time, CPU time decides; the wall time, marked
+// When the clock chose CPU time, CPU time decides, and the decision says
+// so (By ByCPUTime: before, By was "time" whichever clock decided, and a
+// JSON reader of decisions[].by could not tell); the wall time, marked
 // context, does not.
 func TestDecisionOnCPUTime(t *testing.T) {
 	wall := Metric{Unit: WallUnit, Context: "the verdict is taken from cpu-sec/op", Changes: []*Change{{Side: "new", Verdict: Inconclusive}}}
 	cpu := Metric{Unit: CPUUnit, Changes: []*Change{{Side: "new", Verdict: Regressed}}}
 	b := Benchmark{FullName: "Busy", Clock: &Clock{Unit: CPUUnit}, Metrics: []Metric{wall, cpu}}
 	b.decide([]string{"old", "new"}, nil, 0.01)
-	if d := b.Decisions[0]; d.Unit != CPUUnit || d.Verdict != Regressed || d.By != ByTime || d.Metric != 1 {
+	if d := b.Decisions[0]; d.Unit != CPUUnit || d.Verdict != Regressed || d.By != ByCPUTime || d.Metric != 1 {
 		t.Errorf("decision %+v, want regressed by cpu-sec/op", d)
 	}
 	if b.Decider(0) || !b.Decider(1) {
@@ -191,5 +195,57 @@ func TestDecisionOneSide(t *testing.T) {
 	if len(b.Decisions) != 0 || len(rep.Tallies) != 0 || !b.Decider(1) || b.Decider(0) {
 		t.Errorf("one side: %d decisions, %d tallies, Decider(sec/op) %v, Decider(B/op) %v; want 0, 0, true, false",
 			len(b.Decisions), len(rep.Tallies), b.Decider(1), b.Decider(0))
+	}
+}
+
+// A decision that found nothing says how large a change its interval
+// rules out: max(|Lo|, |Hi|) when the interval includes no change and the
+// time (or, without one, a metric) decided; nothing for a change found,
+// an interval off zero, or another metric deciding. The side's tally
+// keeps the inconclusive ones and the largest bound.
+func TestWithin(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name    string
+		verdict Verdict
+		by      string
+		lo, hi  float64
+		want    float64
+	}{
+		{"straddles, wider below", Inconclusive, ByTime, -0.0212, 0.0099, 0.0212},
+		{"straddles, wider above", Inconclusive, ByCPUTime, -0.0045, 0.0108, 0.0108},
+		{"inside the band", Unchanged, ByTime, -0.003, 0.002, 0.003},
+		{"no time: a metric", Inconclusive, ByMetric, -0.05, 0.07, 0.07},
+		{"touches zero", Inconclusive, ByTime, 0, 0.02, 0.02},
+		{"off zero: unsure", Inconclusive, ByTime, 0.001, 0.02, nan},
+		{"a change found", Regressed, ByTime, 0.12, 0.15, nan},
+		{"exact", Improved, ByExact, -0.5, -0.5, nan},
+		{"instructions", Inconclusive, ByInstructions, -0.01, 0.01, nan},
+		{"no interval", Inconclusive, ByTime, nan, nan, nan},
+	} {
+		d := Decision{Verdict: tc.verdict, By: tc.by, Change: &Change{Lo: tc.lo, Hi: tc.hi}}
+		if got := within(&d); !(got == tc.want || math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("%s: within %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	r := &Report{Sides: []string{"old", "new"}}
+	for _, d := range []Decision{
+		{Verdict: Inconclusive, Within: 0.0212},
+		{Verdict: Inconclusive, Within: nan}, // off zero
+		{Verdict: Unchanged, Within: 0.004},  // counted as unchanged, not bounded
+		{Verdict: Inconclusive, Within: 0.0108},
+		{Verdict: Regressed, Within: nan},
+	} {
+		r.Benchmarks = append(r.Benchmarks, Benchmark{Decisions: []Decision{d}})
+	}
+	tl := r.tally(0)
+	if !slices.Equal(tl.Bounded, []int{0, 3}) || tl.Within != 0.0212 || len(tl.Inconclusive) != 3 {
+		t.Errorf("tally: bounded %v within %v inconclusive %v; want [0 3], 0.0212, 3", tl.Bounded, tl.Within, tl.Inconclusive)
+	}
+	n := boundedNote(&Report{Sides: r.Sides, Options: DefaultOptions()}, tl)
+	if n == nil || !strings.Contains(n.Text, "2 benchmarks found no change, but their 95% CIs reach beyond the ±1% noise band, to ±2.2% at most") ||
+		!strings.Contains(n.Text, "a band of ±2.2% (--noise 2.2,") {
+		t.Errorf("note: %+v", n)
 	}
 }

@@ -187,7 +187,7 @@ func (b *Benchmark) works() (float64, bool) {
 //     likely causes.
 func (b *Benchmark) decideByWork(d *Decision, k int, key string, noise float64) *model.Note {
 	i := b.instructionsMetric()
-	if i < 0 || d.By != ByTime || d.Change == nil {
+	if i < 0 || !d.ByClock() || d.Change == nil {
 		return nil
 	}
 	m := &b.Metrics[i]

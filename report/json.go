@@ -74,7 +74,8 @@ type jsonDecision struct {
 	Side    string `json:"side"`
 	Verdict string `json:"verdict,omitempty"`
 	// Unit is the metric the verdict is taken from and By why: "time"
-	// (the clock, verdict_metric), "exact" (an exact metric that changed
+	// (wall time, the clock verdict_metric), "cpu-time" (CPU time, the
+	// clock verdict_metric), "exact" (an exact metric that changed
 	// while the time did not), "metric" (no time: the first independent
 	// metric).
 	// "instructions": the time could not decide and the instructions per
@@ -86,6 +87,10 @@ type jsonDecision struct {
 	Lo       *float64 `json:"lo,omitempty"`
 	Hi       *float64 `json:"hi,omitempty"`
 	Delta    *float64 `json:"delta,omitempty"`
+	// Within is analysis.Decision.Within: the largest change the
+	// interval of an unchanged or inconclusive verdict that includes no
+	// change leaves possible.
+	Within *float64 `json:"within,omitempty"`
 	// Missing is the side's (or the baseline's) missing kind when there
 	// is no verdict for it; Lost when it fails the gate.
 	Missing string `json:"missing,omitempty"`
@@ -443,6 +448,7 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 		if c := d.Change; c != nil {
 			jd.Estimate, jd.Lo, jd.Hi, jd.Delta = num(c.Estimate), num(c.Lo), num(c.Hi), num(c.Delta)
 		}
+		jd.Within = num(d.Within)
 		if m := d.Missing; m != nil && d.Change == nil {
 			jd.Missing, jd.Lost = m.Kind, m.Lost
 		}

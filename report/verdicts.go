@@ -89,7 +89,7 @@ func tallyLine(rep *analysis.Report, k int, t analysis.SideTally) headLine {
 		rest = append(rest, fmt.Sprintf("%d unchanged", n))
 	}
 	if n := len(t.Inconclusive); n > 0 {
-		rest = append(rest, fmt.Sprintf("%d inconclusive", n))
+		rest = append(rest, fmt.Sprintf("%d inconclusive", n)+boundedWords(rep, t))
 	}
 	if n := len(t.Lost); n > 0 {
 		var names []string
@@ -106,6 +106,32 @@ func tallyLine(rep *analysis.Report, k int, t analysis.SideTally) headLine {
 		h.rest = "; " + strings.Join(rest, "; ")
 	}
 	return h
+}
+
+// boundedWords says what the intervals of a side's inconclusive
+// benchmarks that found nothing rule out: ", their 95% CIs ruling out
+// changes beyond ±2.4%", ", 7 of them ruling out ...". Empty when none
+// has such an interval.
+func boundedWords(rep *analysis.Report, t analysis.SideTally) string {
+	n := len(t.Bounded)
+	if n == 0 {
+		return ""
+	}
+	who := "their"
+	if n < len(t.Inconclusive) {
+		who = fmt.Sprintf("%d of them with", n)
+	}
+	return fmt.Sprintf(", %s %s CIs ruling out changes beyond ±%s", who, words.PctSetting(rep.Options.Confidence), words.PctUp(t.Within))
+}
+
+// withinWords says, for a row's verdict cell, the change an interval
+// that found nothing rules out: "within ±2.4%". Empty without one, and
+// for an unchanged verdict, whose interval lies inside the noise band.
+func withinWords(d *analysis.Decision) string {
+	if math.IsNaN(d.Within) || d.Verdict != analysis.Inconclusive {
+		return ""
+	}
+	return "within ±" + words.PctUp(d.Within)
 }
 
 // soleLine says the verdict of a report's one benchmark against side
@@ -420,7 +446,11 @@ func results(rep *analysis.Report, pkg string) resultsView {
 				est += disagreeMark
 				rv.marked = true
 			}
-			r.cells = append(r.cells, est, changeCI(d.Change), string(d.Verdict))
+			verdict := string(d.Verdict)
+			if w := withinWords(d); w != "" {
+				verdict += ", " + w
+			}
+			r.cells = append(r.cells, est, changeCI(d.Change), verdict)
 			if c := clockWords(d); c != "" && !slices.Contains(clocks, c) {
 				clocks = append(clocks, c)
 			}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -190,14 +191,17 @@ func TestVerdictsSaid(t *testing.T) {
 	if !rep.AA() || rep.Gated == nil || rep.Gated.Passed() {
 		t.Fatalf("fixture: AA %v, gate %+v; want an A/A run and a failed gate", rep.AA(), rep.Gated)
 	}
-	head := "2 of 6 benchmarks regressed: Work-2 +15.2% [+14.7%, +15.2%] and Busy on CPU time +10.2% [+9.7%, +10.2%]; 1 improved: Alloc-2 B/op -50.0% (exact); 1 unchanged; 1 inconclusive; 1 failed or missing on new: Crash-2"
+	head := "2 of 6 benchmarks regressed: Work-2 +15.2% [+14.7%, +15.2%] and Busy on CPU time +10.2% [+9.7%, +10.2%]; 1 improved: Alloc-2 B/op -50.0% (exact); 1 unchanged; 1 inconclusive, their 95% CIs ruling out changes beyond ±87%; 1 failed or missing on new: Crash-2"
 	for _, c := range []struct {
 		format string
 		want   []string
 		not    []string
 	}{
 		{"text", []string{"A/A run: both sides build the same code", head, "gate (--max-regression 5%): failed", "decided by", "CPU time",
-			"the machine was busy", "Noisy-2 sec/op: inconclusive"},
+			"the machine was busy", "Noisy-2 sec/op: inconclusive",
+			// Noisy's interval [-45.51%, +86.08%] rules out changes
+			// beyond 86.08%, said rounded up: ±87%.
+			"inconclusive, within ±87%", "a band of ±87% (--noise 87"},
 			[]string{"cpu-sec/op  ", "wait-sec/op", "The time budget", "profiles to /tmp", "Stopped at", "p=?"}},
 		{"md", []string{"**A/A run: both sides build the same code**", "**" + mdEscape(head[:strings.Index(head, ";")]) + "**",
 			"**gate (--max-regression 5%): failed**", "| :--- |"},
@@ -253,6 +257,7 @@ func TestVerdictsSaid(t *testing.T) {
 			VerdictMetric string `json:"verdict_metric"`
 			Decisions     []struct {
 				Unit, By string
+				Within   *float64
 			} `json:"decisions"`
 			Metrics []struct {
 				Unit    string `json:"unit"`
@@ -267,11 +272,19 @@ func TestVerdictsSaid(t *testing.T) {
 		t.Errorf("json head: %+v", doc)
 	}
 	for _, jb := range doc.Benchmarks {
-		if jb.FullName == "Busy" && (jb.Verdict != "regressed" || jb.VerdictMetric != "cpu-sec/op" || jb.Decisions[0].Unit != "cpu-sec/op" || len(jb.Metrics) != 3) {
+		if jb.FullName == "Busy" && (jb.Verdict != "regressed" || jb.VerdictMetric != "cpu-sec/op" || jb.Decisions[0].Unit != "cpu-sec/op" || jb.Decisions[0].By != "cpu-time" || len(jb.Metrics) != 3) {
 			t.Errorf("json Busy: %+v", jb)
 		}
 		if jb.FullName == "Work-2" && (jb.Verdict != "regressed" || len(jb.Metrics) != 5 || jb.Metrics[1].Verdict == "") {
 			t.Errorf("json Work-2 lost a metric or its verdict: %+v", jb)
+		}
+		// Only an interval that found nothing bounds the change: Noisy's
+		// [-45.51%, +86.08%] and Sum's [-0.30%, +0.20%] (as the text
+		// table prints them), not Work's regression nor Alloc's exact
+		// change.
+		want, bounded := map[string]float64{"Noisy-2": 0.8608, "Sum-2": 0.0030}[jb.FullName]
+		if w := jb.Decisions[0].Within; bounded != (w != nil) || w != nil && math.Abs(*w-want) > 0.00005 {
+			t.Errorf("json %s: within %v, want %v (bounded %v)", jb.FullName, w, want, bounded)
 		}
 	}
 }

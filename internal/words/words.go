@@ -54,6 +54,27 @@ func Pct(f float64) string {
 	return s + "%"
 }
 
+// PctUp formats a nonnegative fraction as a percentage with two
+// significant digits, rounded up, for a bound that must never be
+// understated: 0.02341 is "2.4%", 0.0051 "0.51%", 0.123 "13%", 0.02
+// "2%".
+func PctUp(f float64) string {
+	p := f * 100
+	if math.IsNaN(p) || math.IsInf(p, 0) || p <= 0 {
+		return Pct(f)
+	}
+	scale := math.Pow(10, 1-math.Floor(math.Log10(p))) // two significant digits
+	// The product's rounding error (0.07 × 100 is 7.000000000000001)
+	// must not round a whole bound up a step.
+	up := math.Ceil(p*scale-1e-9) / scale
+	decimals := max(0, 1-int(math.Floor(math.Log10(up))))
+	s := strconv.FormatFloat(up, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + "%"
+}
+
 // PctSetting formats a fraction someone set (a confidence level, a noise
 // band) as a percentage with the digits it was set with: 0.07 is "7%",
 // not "7.000000000000001%" (the rounding error of 0.07 × 100), and

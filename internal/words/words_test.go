@@ -50,6 +50,32 @@ func TestPct(t *testing.T) {
 	}
 }
 
+// TestPctUp checks that a bound is rounded up to two significant digits,
+// never down: 2.341% is 2.4%, not 2.3%.
+func TestPctUp(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0.02341, "2.4%"},
+		{0.0231, "2.4%"},
+		{0.023, "2.3%"}, // exactly two digits stays
+		{0.02, "2%"},
+		{0.07, "7%"}, // 0.07 × 100 is 7.000000000000001
+		{0.0051, "0.51%"},
+		{0.00501, "0.51%"},
+		{0.123, "13%"},
+		{0.0999, "10%"},
+		{0.991, "100%"},
+		{1.234, "130%"},
+		{0, "0%"},
+	} {
+		if got := PctUp(tc.f); got != tc.want {
+			t.Errorf("PctUp(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
 func TestPctSetting(t *testing.T) {
 	for _, tc := range []struct {
 		f    float64

@@ -293,7 +293,7 @@ func brief(r record) string {
 			s += fmt.Sprintf(" (%s %s)", m, r.Verdicts[m])
 		}
 	}
-	if d := r.Decision; d != nil && d.By != "" && d.By != "time" {
+	if d := r.Decision; d != nil && d.By != "" && d.By != "time" && d.By != "cpu-time" {
 		s += " by " + d.By
 	}
 	if c := r.Instructions; c != nil && c.Estimate != nil {

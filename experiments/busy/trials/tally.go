@@ -193,7 +193,7 @@ func (r *record) fromRigor(rd rigorReading) error {
 				m, _ = rd.metric("sec/op")
 			}
 			add(methodTime, metricReading{Verdict: d.TimeVerdict, Change: m.Change})
-		case d.By == "time" || d.By == "":
+		case d.By == "time" || d.By == "cpu-time" || d.By == "":
 			add(methodTime, metricReading{Verdict: d.Verdict, Change: d.Estimate})
 		case rd.HeadlineUnit != "":
 			m, _ := rd.metric(rd.HeadlineUnit)

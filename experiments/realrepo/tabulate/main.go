@@ -236,7 +236,7 @@ func parseRun(data []byte) (runResult, error) {
 				}
 			}
 		}
-		if br.TimeVerdict == "" && br.By == "time" {
+		if br.TimeVerdict == "" && (br.By == "time" || br.By == "cpu-time") {
 			br.TimeVerdict = br.Verdict
 		}
 		r.Benchmarks = append(r.Benchmarks, br)
@@ -322,7 +322,7 @@ func writeTable(w io.Writer, pub map[string]string, runs []runResult, controls [
 				}
 			}
 			final := b.Verdict
-			if b.By != "" && b.By != "time" {
+			if b.By != "" && b.By != "time" && b.By != "cpu-time" {
 				final += " (by " + b.By + ")"
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s", t, in, final)
