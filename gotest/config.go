@@ -128,6 +128,10 @@ type Config struct {
 	// Shard, when set, measures only one shard's part of the selected
 	// benchmarks (see Shard and Assign) and records it in the run.
 	Shard *Shard
+	// Plan, when set, ends the run once the benchmarks are calibrated
+	// and the rounds planned, before any round: it receives the plan
+	// (rigor ab --plan), and Run returns the run without samples.
+	Plan func(Plan)
 	// Annotate, when set, is called once measuring ends, before the test
 	// binaries are removed and run.json is written for the last time, to
 	// add notes to the run (package observe's Annotate, and its

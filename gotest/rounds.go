@@ -28,6 +28,10 @@ func (s *session) measure(ctx context.Context) error {
 	s.planProfile()
 	s.planSamples()
 	s.planLayouts()
+	if s.cfg.Plan != nil {
+		s.cfg.Plan(s.plan())
+		return errPlanned
+	}
 	if err := s.link(ctx); err != nil {
 		return err
 	}

@@ -146,6 +146,12 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return nil, err
 	}
 	err = s.measure(ctx)
+	if err == errPlanned { // Config.Plan: calibrated and planned only
+		if cfg.Observer != nil {
+			cfg.Observer.Stop()
+		}
+		return s.run, nil
+	}
 	if err == nil {
 		s.countersRead()
 		if s.simulating() {

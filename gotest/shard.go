@@ -37,6 +37,8 @@ type Shard struct {
 	// Config is recorded in the run (model.Shard.Config): a hash of the
 	// settings shards of one suite must share.
 	Config string
+	// Options are recorded in the run (model.Shard.Options).
+	Options map[string]string
 }
 
 // ParseShard parses INDEX/COUNT, INDEX from 0 to COUNT-1 and COUNT from
@@ -205,7 +207,7 @@ func (s *session) splitShard(keys []string) map[string]bool {
 	assigned := Assign(keys, sh.Count, sh.Costs)
 	mine := map[string]bool{}
 	rec := &model.Shard{Index: sh.Index, Count: sh.Count, Split: SplitHash, Selected: len(assigned),
-		Digest: KeysDigest(keys), Benchmarks: []string{}, Config: sh.Config}
+		Digest: KeysDigest(keys), Benchmarks: []string{}, Config: sh.Config, Options: sh.Options}
 	if len(sh.Costs) > 0 {
 		rec.Split, rec.CostsDigest = SplitCosts, CostsDigest(sh.Costs)
 	}

@@ -27,6 +27,10 @@ type Shard struct {
 	// share (the revisions, the build settings, the analysis options),
 	// which rigor merge compares.
 	Config string `json:"config"`
+	// Options are the values of the flags that decide a verdict
+	// (correction, alpha, noise, ...), by flag name: rigor merge
+	// analyses with them unless given its own.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // A Machine is one result directory that a merged run (rigor merge)

@@ -16,6 +16,9 @@ type abOptions struct {
 	// tags are both sides' build tags, unless a side's own flag was
 	// given (sideFlags.tagsSet).
 	tags string
+	// shard is --shard and --shard-costs; plan is --plan.
+	shard shardFlags
+	plan  bool
 }
 
 func newABCmd(s stdio) *cobra.Command {
@@ -134,6 +137,7 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 			o.new.tagsSet = cmd.Flags().Changed("new-tags")
 			o.old.argsSet = cmd.Flags().Changed("old-args")
 			o.new.argsSet = cmd.Flags().Changed("new-args")
+			o.shard.parsed(cmd, o.packages, o.testArgs)
 			return runAB(cmd.Context(), &o, s)
 		},
 	}
@@ -141,6 +145,8 @@ could be measured, or an interrupted run (its partial verdict is printed).`,
 	o.old.register(cmd.Flags(), "old", "HEAD")
 	o.new.register(cmd.Flags(), "new", gotest.WorkingTree)
 	o.measureOptions.register(cmd.Flags())
+	o.shard.register(cmd.Flags())
+	cmd.Flags().BoolVar(&o.plan, "plan", false, "build and calibrate only, then say how many rounds each benchmark would get at this --time and how many --shard machines would give it the rounds the stopping rule aims at")
 	return cmd
 }
 
@@ -158,6 +164,12 @@ func runAB(ctx context.Context, o *abOptions, s stdio) error {
 	opts, cfg, err := o.config(labelledSide{"old", oldF}, labelledSide{"new", newF})
 	if err != nil {
 		return err
+	}
+	if cfg.Shard, err = o.shard.config(); err != nil {
+		return err
+	}
+	if o.plan {
+		return runPlan(ctx, cfg, s)
 	}
 	run, err := measure(ctx, cfg, s)
 	if run == nil {

@@ -168,6 +168,7 @@ var commands = []struct {
 	{"history", newHistoryCmd},
 	{"import", newImportCmd},
 	{"lint", newLintCmd},
+	{"merge", newMergeCmd},
 	{"ramp", newRampCmd},
 	{"report", newReportCmd},
 	{"run", newRunCmd},

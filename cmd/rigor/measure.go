@@ -357,7 +357,7 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	bar.done()
 	// A run that measured nothing leaves no directory of its own behind
 	// (one that --out names is the user's).
-	if madeOut && (run == nil || !measured(run)) {
+	if madeOut && (run == nil || !measured(run)) && !emptyShard(run) {
 		os.RemoveAll(cfg.Out)
 	}
 	if run == nil {
@@ -368,6 +368,13 @@ func measure(ctx context.Context, cfg gotest.Config, s stdio) (*model.Run, error
 	}
 	if err != nil && ctx.Err() == nil {
 		return nil, err
+	}
+	if emptyShard(run) && err == nil {
+		// Nothing to measure here, and nothing lost: rigor merge counts
+		// the shard as present.
+		fmt.Fprintf(stderr, "rigor: shard %d/%d holds none of the suite's %d benchmarks; its results in %s say so\n",
+			run.Shard.Index, run.Shard.Count, run.Shard.Selected, cfg.Out)
+		return nil, nil
 	}
 	if !compared(run) {
 		switch {

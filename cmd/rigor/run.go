@@ -23,6 +23,7 @@ type runOptions struct {
 	measureOptions
 	side      sideFlags
 	baselines store.Plan
+	shard     shardFlags
 }
 
 func newRunCmd(s stdio) *cobra.Command {
@@ -76,6 +77,7 @@ nothing could be measured, or an interrupted run.`,
   rigor run --baseline old/run.json ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.parsed(cmd, args)
+			o.shard.parsed(cmd, o.packages, o.testArgs)
 			return runRun(cmd.Context(), &o, s)
 		},
 	}
@@ -84,6 +86,7 @@ nothing could be measured, or an interrupted run.`,
 	cmd.Flags().StringVar(&o.baselines.Compare, "baseline", "", "compare with this machine's baseline `NAME` (its commit measured again when the repository has it), or a FILE (across sessions)")
 	cmd.Flags().BoolVar(&o.baselines.UpdateOnPass, "update-on-pass", false, "point the --baseline NAME at this result when no benchmark regressed beyond --max-regression")
 	o.measureOptions.register(cmd.Flags())
+	o.shard.register(cmd.Flags())
 	return cmd
 }
 
@@ -92,6 +95,9 @@ nothing could be measured, or an interrupted run.`,
 func runRun(ctx context.Context, o *runOptions, s stdio) error {
 	opts, cfg, err := o.config(labelledSide{currentLabel, o.side})
 	if err != nil {
+		return err
+	}
+	if cfg.Shard, err = o.shard.config(); err != nil {
 		return err
 	}
 	if o.baselines.UpdateOnPass && o.baselines.Compare == "" {
