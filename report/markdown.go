@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/rigorbench/rigor/analysis"
@@ -72,16 +73,16 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 			if !shownTable(rep, pkg, unit, opts.Verbose) {
 				continue
 			}
-			head := []string{mdEscape(unit)}
+			head := []string{mdCell(unit)}
 			for _, s := range rep.Sides {
-				head = append(head, mdEscape(s))
+				head = append(head, mdCell(s))
 			}
 			change := "change"
 			if rep.Paired {
 				change = "paired Δ"
 			}
 			for _, s := range rep.Sides[1:] {
-				head = append(head, change+" ("+mdEscape(s)+")", words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
+				head = append(head, change+" ("+mdCell(s)+")", words.PctSetting(rep.Options.Confidence)+" CI", "p", "verdict")
 			}
 			marked := false
 			align := []string{":---"}
@@ -104,7 +105,7 @@ func renderMarkdown(w io.Writer, rep *analysis.Report, opts Options) error {
 					}
 					context := !m.Decides() || m.DerivedFrom != ""
 					sc := rowScaler(m)
-					row := []string{mdEscape(b.FullName)}
+					row := []string{mdCell(b.FullName)}
 					for _, s := range m.Sides {
 						row = append(row, metricCenter(m, s, sc))
 					}
@@ -169,13 +170,13 @@ func mdTable(w io.Writer, rv resultsView) {
 	}
 	head := make([]string, len(rv.header))
 	for i, h := range rv.header {
-		head[i] = mdEscape(h)
+		head[i] = mdCell(h)
 	}
 	fmt.Fprintf(w, "| %s |\n| %s |\n", strings.Join(head, " | "), strings.Join(align, " | "))
 	for _, r := range rv.rows {
 		cells := make([]string, len(r.cells))
 		for i, c := range r.cells {
-			cells[i] = mdEscape(c)
+			cells[i] = mdCell(c)
 			if i > 0 && rv.header[i] == "verdict" && analysis.Verdict(c).Significant() {
 				cells[i] = "**" + cells[i] + "**"
 			}
@@ -197,7 +198,49 @@ var mdEscaper = strings.NewReplacer(
 	"\n", " ", "\r", " ",
 )
 
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+// mdLive matches what GitHub makes live in a comment's or a job
+// summary's text, backslash-escaped or not: an @mention (or an e-mail
+// address), a reference to an issue or pull request (#12,
+// owner/repo#12, GH-12) and a bare URL (https://..., www.example.com,
+// mailto:). A code span is the one place it leaves them as they are.
+var mdLive = regexp.MustCompile(`@[\pL\pN_-]|#\d|(?i:\bgh-\d|[a-z][a-z0-9+.-]*://|\bwww\.|\b(?:mailto|xmpp):)`)
+
+// mdWord is a word of text: what lies between spaces.
+var mdWord = regexp.MustCompile(`[^\t\n\f\r ]+`)
+
+// mdEscape makes user text (benchmark names, side labels, units, notes
+// that quote a compiler) read as text in a heading or a list: each word
+// GitHub would make live (mdLive: a pull request's code could mention
+// anyone, or link anywhere, in the bot's comment) is a code span, the
+// rest escaped (mdEscaper).
+func mdEscape(s string) string { return mdText(s, false) }
+
+// mdCell is mdEscape for a table cell: a | in a code span is escaped too,
+// since GitHub splits a row into cells before it reads code spans.
+func mdCell(s string) string { return mdText(s, true) }
+
+func mdText(s string, cell bool) string {
+	if !mdLive.MatchString(s) {
+		return mdEscaper.Replace(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, w := range mdWord.FindAllStringIndex(s, -1) {
+		b.WriteString(mdEscaper.Replace(s[last:w[0]]))
+		word := s[w[0]:w[1]]
+		switch {
+		case !mdLive.MatchString(word):
+			b.WriteString(mdEscaper.Replace(word))
+		case cell:
+			b.WriteString(strings.ReplaceAll(mdCode(word), "|", `\|`))
+		default:
+			b.WriteString(mdCode(word))
+		}
+		last = w[1]
+	}
+	b.WriteString(mdEscaper.Replace(s[last:]))
+	return b.String()
+}
 
 // mdCode writes s as an inline code span, fenced with one backtick more
 // than the longest run of backticks in s, so that no backtick in s ends

@@ -169,11 +169,93 @@ func TestMarkdownEscapesLabels(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"`` example.com/`pkg`\\x1b[8m ``", `A\|B\` + "`c\\`" + `\[x\](http://e)`} {
+	// The name holds a URL: a code span, its | escaped in a cell.
+	for _, want := range []string{"`` example.com/`pkg`\\x1b[8m ``", "| `` A\\|B`c`[x](http://e) `` |", "**`` A|B`c`[x](http://e) `` improved**"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("md lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestMarkdownNoLiveGitHubSyntax (issue 40 item 4): text a pull request
+// controls (benchmark names, units, side labels, notes that quote a
+// compiler) cannot mention anyone, reference an issue or link anywhere in
+// the comment the action posts: each such word is a code span, where
+// GitHub leaves it as it is. Before, "@alice" and "owner/repo#12" were
+// escaped as punctuation, which GitHub reads as a mention and a
+// reference, and a URL stayed an autolink.
+func TestMarkdownNoLiveGitHubSyntax(t *testing.T) {
+	rep := hostileRun(t, "Parse/@alice/see_https://evil.example/x?a=1|2", "owner/repo#12")
+	b := &rep.Benchmarks[0]
+	b.Notes = append(b.Notes, model.Note{Kind: model.NoteOther, Text: "./x.go:3: cc @bob, fixes other/repo#34 and GH-5; see www.evil.example or mail me@evil.example"})
+	b.Metrics[0].Unit = "@carol/op"
+	out := render(t, rep, Options{Format: "md", Verbose: true})
+	text := outsideCodeSpans(out)
+	for _, live := range []string{"@alice", "@bob", "@carol", "@evil", "#12", "#34", "GH-5", "://", "www."} {
+		if strings.Contains(text, live) {
+			t.Errorf("%q is live (outside a code span):\n%s", live, out)
+		}
+	}
+	for _, want := range []string{"`@bob,`", "`other/repo#34`", "`GH-5;`", "`www.evil.example`", "`me@evil.example`", "`owner/repo#12`",
+		"| `Parse/@alice/see_https://evil.example/x?a=1\\|2` |", "cc", "fixes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("md lacks %q:\n%s", want, out)
+		}
+	}
+	// Rows keep their cells: the | inside the name's code span is escaped.
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "| `Parse") {
+			if cells := strings.Split(strings.ReplaceAll(l, `\|`, ""), "|"); len(cells) != 3+len(rep.Sides)+4*(len(rep.Sides)-1) && len(cells) != 3+len(rep.Sides)+3*(len(rep.Sides)-1) {
+				t.Errorf("row %q has %d cells", l, len(cells)-2)
+			}
+		}
+	}
+}
+
+// outsideCodeSpans returns md without its code spans (CommonMark's: a
+// run of n unescaped backticks up to the next run of exactly n).
+func outsideCodeSpans(md string) string {
+	var b strings.Builder
+	for i := 0; i < len(md); {
+		switch {
+		case md[i] == '\\' && i+1 < len(md):
+			b.WriteString(md[i : i+2])
+			i += 2
+			continue
+		case md[i] != '`':
+			b.WriteByte(md[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(md) && md[i+n] == '`' {
+			n++
+		}
+		end := -1
+		for j := i + n; j < len(md); {
+			if md[j] != '`' {
+				j++
+				continue
+			}
+			m := 0
+			for j+m < len(md) && md[j+m] == '`' {
+				m++
+			}
+			if m == n {
+				end = j + m
+				break
+			}
+			j += m
+		}
+		if end < 0 { // no closing run: the backticks are text
+			b.WriteString(md[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteString(" ")
+		i = end
+	}
+	return b.String()
 }
 
 // TestCSVGuardsFormulas: text cells starting with =, +, -, @, tab or CR
