@@ -468,7 +468,14 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 			jm.Sides = append(jm.Sides, summaryJSON(s))
 		}
 		for _, c := range m.Changes {
-			jm.Changes = append(jm.Changes, changeJSON(c))
+			jc := changeJSON(c)
+			if jc != nil && m.Context != "" {
+				// A context metric stays out of the correction: its p was
+				// never adjusted, and a p_adjusted equal to it would read
+				// as one that survived the correction.
+				jc.PAdjusted = nil
+			}
+			jm.Changes = append(jm.Changes, jc)
 		}
 		if len(jm.Sides) > 0 && jm.Sides[0].N > 0 {
 			jm.Old = &jm.Sides[0]

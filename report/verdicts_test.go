@@ -260,8 +260,11 @@ func TestVerdictsSaid(t *testing.T) {
 				Within   *float64
 			} `json:"decisions"`
 			Metrics []struct {
-				Unit    string `json:"unit"`
-				Verdict string `json:"verdict"`
+				Unit      string   `json:"unit"`
+				Verdict   string   `json:"verdict"`
+				Context   string   `json:"context"`
+				P         *float64 `json:"p"`
+				PAdjusted *float64 `json:"p_adjusted"`
 			} `json:"metrics"`
 		} `json:"benchmarks"`
 	}
@@ -277,6 +280,14 @@ func TestVerdictsSaid(t *testing.T) {
 		}
 		if jb.FullName == "Work-2" && (jb.Verdict != "regressed" || len(jb.Metrics) != 5 || jb.Metrics[1].Verdict == "") {
 			t.Errorf("json Work-2 lost a metric or its verdict: %+v", jb)
+		}
+		// Busy's wall time is context (CPU time decided): outside the
+		// correction, so no adjusted p (before, p_adjusted repeated its
+		// raw p, as if it had survived the correction).
+		for _, m := range jb.Metrics {
+			if m.Context != "" && m.PAdjusted != nil || m.Context == "" && m.P != nil && m.PAdjusted == nil {
+				t.Errorf("json %s %s: context %q, p %v, p_adjusted %v", jb.FullName, m.Unit, m.Context, m.P, m.PAdjusted)
+			}
 		}
 		// Only an interval that found nothing bounds the change: Noisy's
 		// [-45.51%, +86.08%] and Sum's [-0.30%, +0.20%] (as the text
