@@ -809,3 +809,53 @@ func TestCommentTwoPages(t *testing.T) {
 		t.Errorf("comments: %+v; want the oldest of the bot's updated, nothing added", cs)
 	}
 }
+
+// TestOptionInjection: a base or history-branch input that starts with
+// "-" would reach git as an option (--upload-pack=CMD runs CMD when
+// fetching over file:// or ssh): the steps refuse it, exit 2, one line,
+// and run nothing.
+func TestOptionInjection(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	r, _ := commentRunner(t, 7, 0)
+	top := filepath.Dir(r.temp)
+	origin, seed := filepath.Join(top, "origin.git"), filepath.Join(top, "seed")
+	os.MkdirAll(seed, 0o755)
+	git(t, top, "init", "-q", "--bare", origin)
+	git(t, seed, "init", "-q")
+	for _, msg := range []string{"one", "two", "three"} {
+		git(t, seed, "commit", "-q", "--allow-empty", "-m", msg)
+	}
+	git(t, seed, "push", "-q", origin, "main")
+	r.work = filepath.Join(top, "work")
+	git(t, top, "clone", "-q", "--depth", "1", "file://"+origin, r.work)
+	r.github["event_name"] = "push"
+	r.env = append(r.env, "GITHUB_EVENT_NAME=push")
+
+	pwned := filepath.Join(top, "pwned")
+	evil := "--upload-pack=touch " + pwned + ";git-upload-pack"
+	r.inputs["base"] = evil
+	out, code := r.step("Fetch the base's history")
+	if code != 2 || !strings.Contains(out, `base: --upload-pack=`) || !strings.Contains(out, `starts with "-"`) {
+		t.Errorf("a base that starts with -: exit %d, want 2 and a line that says why\n%s", code, out)
+	}
+	r.inputs["base"] = ""
+	r.inputs["history"], r.inputs["history-branch"] = "branch", evil
+	out, code = r.step("Restore the history (branch)")
+	if code != 2 || !strings.Contains(out, "history-branch: --upload-pack=") {
+		t.Errorf("a history-branch that starts with -: exit %d, want 2 and a line that says why\n%s", code, out)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Errorf("an input ran a command through git's --upload-pack")
+	}
+	r.inputs["history-branch"] = "no such..branch"
+	if out, code := r.step("Save the history (branch)"); code != 2 || !strings.Contains(out, "is not a branch name") {
+		t.Errorf("a history-branch that is no branch name: exit %d, want 2\n%s", code, out)
+	}
+	// A base given the ordinary way still works.
+	r.inputs["base"] = "HEAD~2"
+	if out, code := r.step("Fetch the base's history"); code != 0 {
+		t.Errorf("base HEAD~2: exit %d\n%s", code, out)
+	}
+}

@@ -9,6 +9,7 @@
 #   rigor-action.sh summary   append rigor.md to the job summary
 #   rigor-action.sh comment   post or update one pull-request comment
 #   rigor-action.sh history   record the run in a SQLite store, export pages
+#   rigor-action.sh restore-branch, save-branch   carry that store on a branch
 #   rigor-action.sh gate      exit with rigor's exit status
 #
 # Inputs come as INPUT_* variables (action.yml sets them from its inputs),
@@ -16,7 +17,7 @@
 # needs a database server or a secret beyond the job's own token.
 set -euo pipefail
 
-step=${1:?usage: rigor-action.sh install|fetch|compare|summary|comment|history|gate}
+step=${1:?usage: rigor-action.sh install|fetch|compare|summary|comment|history|restore-branch|save-branch|gate}
 out=${INPUT_OUT_DIR:-${RUNNER_TEMP:?RUNNER_TEMP is not set}/rigor}
 mkdir -p "$out"
 state="$out/state" # what one step tells the next, KEY=VALUE lines
@@ -57,6 +58,16 @@ for n in sorted(ids):
     print(n)
 EOF
 }
+# notoption refuses a value that git would take for an option (--upload-pack=...
+# runs a command): what comes from an input never starts with "-".
+notoption() {
+  case "$2" in -*) say "$1: $2 starts with \"-\", which git would take for an option"; exit 2 ;; esac
+}
+# branchname refuses what is not a branch name (git check-ref-format).
+branchname() {
+  notoption "$1" "$2"
+  git check-ref-format --branch "$2" >/dev/null 2>&1 || { say "$1: $2 is not a branch name"; exit 2; }
+}
 # lines prints the non-empty lines of $1, one word each (inputs that hold
 # several arguments take one a line, so that no argument is re-split).
 lines() { printf '%s\n' "$1" | sed '/^[[:space:]]*$/d'; }
@@ -76,6 +87,8 @@ fetch)
   # its merge base with HEAD), else the push's previous head.
   base=${INPUT_BASE:-}
   ref=${GITHUB_BASE_REF:-}
+  notoption base "$base"
+  notoption "the base branch" "$ref"
   if [ -z "$base" ] && [ -n "$ref" ]; then
     git fetch --no-tags --quiet origin "+refs/heads/$ref:refs/remotes/origin/$ref"
     base="origin/$ref"
@@ -197,6 +210,34 @@ comment)
     gh api --method POST "repos/$repo/issues/$pr/comments" -F "body=@$body" >/dev/null
     say "commented on #$pr"
   fi
+  ;;
+
+restore-branch)
+  # The history's store from the history branch, when it has one.
+  branch=${INPUT_HISTORY_BRANCH:-rigor-history}
+  branchname history-branch "$branch"
+  mkdir -p "$out/history"
+  if git fetch --no-tags --quiet --depth 1 origin "refs/heads/$branch"; then
+    git show "FETCH_HEAD:rigor.db" >"$out/history/rigor.db" 2>/dev/null || rm -f "$out/history/rigor.db"
+  fi
+  ;;
+
+save-branch)
+  # rigor.db and the static pages, force-pushed as one commit: the store
+  # holds the history, the branch only carries it.
+  branch=${INPUT_HISTORY_BRANCH:-rigor-history}
+  branchname history-branch "$branch"
+  tree=$(mktemp -d)
+  cp "$out/history/rigor.db" "$tree/"
+  cp -r "$out/pages/." "$tree/"
+  git -C "$tree" init -q -b "$branch"
+  git -C "$tree" add -A
+  git -C "$tree" -c user.name=rigor -c user.email=rigor@users.noreply.github.com commit -q -m "rigor history at ${GITHUB_SHA:-HEAD}"
+  # Pushed from the checkout, whose config holds the credentials
+  # actions/checkout keeps (a push from "$tree" would have none): the job
+  # needs permissions: contents: write.
+  git fetch -q "$tree" "refs/heads/$branch"
+  git push -q --force origin "FETCH_HEAD:refs/heads/$branch"
   ;;
 
 history)
