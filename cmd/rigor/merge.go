@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
 )
@@ -184,10 +185,18 @@ func mergeShards(dirs []string, runs []*model.Run) (*merged, error) {
 	}
 	if len(out.problems) > 0 {
 		out.run.Notes = append(out.run.Notes, mergeNote("%s; %d of the suite's %d benchmarks %s not measured.",
-			strings.Join(out.problems, "; "), first.Shard.Selected-len(owner), first.Shard.Selected, isAre(first.Shard.Selected-len(owner))))
+			upperFirst(strings.Join(out.problems, "; ")), first.Shard.Selected-len(owner), first.Shard.Selected, isAre(first.Shard.Selected-len(owner))))
 	}
 	offset := 0
 	hosts := map[string]bool{}
+	// The shards' run notes, each said once with the shards that made it.
+	type noteKey struct {
+		kind      model.NoteKind
+		benchmark string
+		text      string
+	}
+	said := map[noteKey][]string{}
+	var order []model.Note
 	for i, r := range runs {
 		mi := i + 1
 		rounds := maxRound(r)
@@ -210,8 +219,11 @@ func mergeShards(dirs []string, runs []*model.Run) (*merged, error) {
 			out.run.End = r.End
 		}
 		for _, n := range r.Notes {
-			n.Text = fmt.Sprintf("Shard %d/%d (%s): %s", r.Shard.Index, count, dirs[i], n.Text)
-			out.run.Notes = append(out.run.Notes, n)
+			k := noteKey{n.Kind, n.Benchmark, n.Text}
+			if _, seen := said[k]; !seen {
+				order = append(order, n)
+			}
+			said[k] = append(said[k], fmt.Sprintf("%d/%d", r.Shard.Index, count))
 		}
 		for _, ob := range r.Observations {
 			if ob.Round > 0 {
@@ -223,6 +235,11 @@ func mergeShards(dirs []string, runs []*model.Run) (*merged, error) {
 			addBenchmark(out.run, b, mi, offset)
 		}
 		offset += rounds
+	}
+	for _, n := range order {
+		shards := said[noteKey{n.Kind, n.Benchmark, n.Text}]
+		n.Text = fmt.Sprintf("%s %s: %s", plural(len(shards), "Shard", "Shards"), words.JoinList(shards, len(shards)), n.Text)
+		out.run.Notes = append(out.run.Notes, n)
 	}
 	if len(hosts) > 1 && out.run.Env != nil {
 		out.run.Env.Hostname = "several (see the machines)"
