@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,9 +157,7 @@ func guard(h http.Handler, anyHost bool, hosts []string, token string) http.Hand
 			}
 			http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q.Del("token")
-			u := *r.URL
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			http.Redirect(w, r, localTarget(r.URL.Path, q), http.StatusSeeOther)
 			return
 		}
 		c, err := r.Cookie(tokenCookie)
@@ -169,6 +168,17 @@ func guard(h http.Handler, anyHost bool, hosts []string, token string) http.Hand
 		}
 		http.Error(w, "rigor serve: this dashboard needs its token: open the URL with ?token= that rigor serve printed, or send Authorization: Bearer TOKEN", http.StatusUnauthorized)
 	})
+}
+
+// localTarget is where ?token= sends the browser on: the request's path
+// on this server, cleaned (a backslash read as the slash browsers take it
+// for), with the query q. Never "//host/..." or "/\\host/...", which a
+// browser reads as another server's address: //evil.example/..?token=T
+// answered 303 Location: //evil.example/.. (an open redirect).
+func localTarget(p string, q url.Values) string {
+	p = path.Clean("/" + strings.ReplaceAll(p, `\`, "/"))
+	u := url.URL{Path: p, RawQuery: q.Encode()}
+	return u.RequestURI()
 }
 
 // tokenCookie is the cookie that carries the token after ?token=.

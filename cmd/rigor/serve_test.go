@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -817,4 +818,43 @@ func TestServeIndexReadsNewRuns(t *testing.T) {
 	record("example.com/s", t0.Add(40*time.Hour), "New")
 	record("example.com/other", t0.Add(53*time.Hour), "Work", "New")
 	same("three runs")
+}
+
+// TestServeTokenRedirectsLocally (issue 40 item 5): ?token= sends the
+// browser on to a path of this server only. Before, a link to
+// //evil.example/..?token=T answered 303 Location: //evil.example/..,
+// which a browser opens on evil.example (an open redirect).
+func TestServeTokenRedirectsLocally(t *testing.T) {
+	s, _ := seedStore(t, 1)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	srv := httptest.NewServer(guard(d.handler(), true, nil, "s3cret"))
+	t.Cleanup(srv.Close)
+	for _, c := range []struct{ path, want string }{
+		{"//evil.example/..?token=s3cret", "/"},
+		{"//evil.example/x/?a=1&token=s3cret", "/evil.example/x?a=1"},
+		{"///evil.example/?token=s3cret", "/evil.example"},
+		{"/..//evil.example?token=s3cret", "/evil.example"},
+		{`/\evil.example/?token=s3cret`, "/evil.example"},
+		{"/series?unit=sec%2Fop&token=s3cret", "/series?unit=sec%2Fop"},
+		{"/run/1?token=s3cret", "/run/1"},
+	} {
+		// The request line as written (a client would clean it).
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: bench.example.org\r\nConnection: close\r\n\r\n", c.path)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("GET %s: %v", c.path, err)
+		}
+		resp.Body.Close()
+		conn.Close()
+		loc := resp.Header.Get("Location")
+		u, err := url.Parse(loc)
+		if resp.StatusCode != http.StatusSeeOther || loc != c.want || err != nil || u.Host != "" || strings.HasPrefix(loc, "//") || strings.Contains(loc, `\`) {
+			t.Errorf("GET %s: %d, Location %q; want 303 to %q", c.path, resp.StatusCode, loc, c.want)
+		}
+	}
 }
