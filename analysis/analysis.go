@@ -345,9 +345,26 @@ type Geomean struct {
 	Better int
 	// Centers has one geometric mean per Report.Sides entry.
 	Centers []float64
-	// Changes[i] is the relative change of Sides[i+1] against the baseline.
+	// Changes[i] is the relative change of Sides[i+1] against the
+	// baseline: the ratio of the geometric means of the centers, as
+	// benchstat's geomean row has it.
 	Changes []float64
-	N       int
+	// Paired[i] is the geometric mean of the benchmarks' paired changes
+	// against Sides[i+1] (exp of the mean of log(1+change), less 1), NaN
+	// unless every benchmark included has one. In a paired run the
+	// medians' ratio can contradict every paired change (the medians
+	// mix the rounds' drift into each side); this cannot.
+	Paired []float64
+	N      int
+}
+
+// Change returns the geomean's change against Sides[k+1]: the paired
+// one when there is one, else the ratio of the centers'.
+func (g Geomean) Change(k int) float64 {
+	if k < len(g.Paired) && !math.IsNaN(g.Paired[k]) {
+		return g.Paired[k]
+	}
+	return g.Changes[k]
 }
 
 // Spread is the confidence interval's half-width relative to the center,

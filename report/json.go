@@ -287,7 +287,10 @@ type jsonGeomean struct {
 	Better  string     `json:"better"`
 	Centers []*float64 `json:"centers"`
 	Changes []*float64 `json:"changes"`
-	N       int        `json:"n"`
+	// Paired is analysis.Geomean.Paired: the geometric mean of the
+	// paired changes, what a paired run's rows say.
+	Paired []*float64 `json:"paired_changes,omitempty"`
+	N      int        `json:"n"`
 }
 
 // num turns NaN and infinities into JSON null.
@@ -433,6 +436,9 @@ func jsonHead(rep *analysis.Report) jsonReport {
 		}
 		for _, c := range g.Changes {
 			jg.Changes = append(jg.Changes, num(c))
+		}
+		for _, c := range g.Paired {
+			jg.Paired = append(jg.Paired, num(c))
 		}
 		out.Geomeans = append(out.Geomeans, jg)
 	}

@@ -90,7 +90,8 @@ func renderLLM(w io.Writer, rep *analysis.Report, _ Options) error {
 		for i, c := range g.Centers {
 			f = append(f, keys[i]+".geomean", llmNum(c))
 		}
-		for i, c := range g.Changes {
+		for i := range g.Changes {
+			c := g.Change(i)
 			f = append(f, keys[i+1]+".change", llmNum(c))
 		}
 		kv(ew, f...)

@@ -321,8 +321,8 @@ func textTable(w io.Writer, rep *analysis.Report, pkg, unit string, opts Options
 		for _, c := range gm.Centers {
 			row = append(row, scaled(c, sc))
 		}
-		for i, c := range gm.Changes {
-			cell := percent(c)
+		for i := range gm.Changes {
+			cell := percent(gm.Change(i))
 			if i < len(marked) && marked[i] {
 				cell += " "
 			}

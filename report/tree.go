@@ -723,7 +723,7 @@ func packageSection(rep *analysis.Report, pkg string, mark func(*analysis.Benchm
 				continue
 			}
 			r := row{name: "geomean", path: "geomean", unit: g.Unit, sub: true}
-			r.cells = []string{value(g.Unit, g.Centers[0]), value(g.Unit, g.Centers[1]), shortPct(g.Changes[0]), "", ""}
+			r.cells = []string{value(g.Unit, g.Centers[0]), value(g.Unit, g.Centers[1]), shortPct(g.Change(0)), "", ""}
 			for len(r.cells) < ncols {
 				r.cells = append(r.cells, "")
 			}

@@ -471,8 +471,8 @@ func results(rep *analysis.Report, pkg string) resultsView {
 		for _, c := range gm.Centers {
 			r.cells = append(r.cells, scaled(c, sc))
 		}
-		for _, c := range gm.Changes {
-			r.cells = append(r.cells, percent(c), "", "")
+		for k := range gm.Changes {
+			r.cells = append(r.cells, percent(gm.Change(k)), "", "")
 		}
 		rv.rows = append(rv.rows, r)
 	}
