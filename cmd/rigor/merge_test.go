@@ -230,7 +230,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"revision", func(rs []*model.Run) { rs[1].Sides[1].Rev = "cccc" }, "the new side is commit bbbb in one and cccc"},
 		{"dirty", func(rs []*model.Run) { rs[1].Sides[0].Dirty = true }, "uncommitted changes"},
 		{"kind", func(rs []*model.Run) { rs[1].Kind = model.KindRun }, "rigor run one"},
-		{"overlap", func(rs []*model.Run) { rs[1].Shard.Benchmarks = append(rs[1].Shard.Benchmarks, rs[0].Shard.Benchmarks[0]) }, "both hold"},
+		{"overlap", func(rs []*model.Run) {
+			rs[1].Shard.Benchmarks = append(rs[1].Shard.Benchmarks, rs[0].Shard.Benchmarks[0])
+		}, "both hold"},
 		{"merged", func(rs []*model.Run) { rs[1].Machines = []model.Machine{{}} }, "already merged"},
 	} {
 		rs := base()
