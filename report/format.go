@@ -535,11 +535,16 @@ func sideRows(rep *analysis.Report) [][]string {
 	var rows [][]string
 	for _, s := range run.Sides {
 		src := s.Source
-		switch src {
-		case ".":
+		switch {
+		case src == ".":
 			src = "working tree"
-		case s.Label:
+		case src == s.Label:
 			src = ""
+		case slices.ContainsFunc(run.Sides, func(o model.Side) bool { return o.Label == src }):
+			// A ref named like another side ("old: new 5480b1315300"
+			// for rigor ab --old new, the ref new measured as side
+			// old) reads as a side, not a ref.
+			src = "ref " + src
 		}
 		rev := s.Rev
 		if len(rev) > 12 {

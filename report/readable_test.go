@@ -223,6 +223,15 @@ func TestSideLines(t *testing.T) {
 	if got != want {
 		t.Errorf("sideLines:\n%s\nwant\n%s", got, want)
 	}
+	// A ref named like another side is said to be a ref: rigor ab --old
+	// new (an A/A run over the ref new) printed "old: new 5480b1315300",
+	// which reads as the side new (issue 39 item 3).
+	run.Sides = []model.Side{{Label: "old", Source: "new", Rev: "5480b1315300"}, {Label: "new", Source: ".", Rev: "5480b1315300"}}
+	got = strings.Join(sideLines(&files), "\n")
+	want = "old: ref new      5480b1315300\nnew: working tree 5480b1315300"
+	if got != want {
+		t.Errorf("sideLines:\n%s\nwant\n%s", got, want)
+	}
 }
 
 // The change column says what it holds: "paired Δ" with a legend in a
