@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/rigorbench/rigor/gotest"
@@ -74,10 +75,13 @@ func writePlan(w io.Writer, cfg gotest.Config, p *gotest.Plan) error {
 		fmt.Fprintf(&b, "%d shards of --time %v each (rigor ab --shard 0/%d to %d/%d on %d machines, then rigor merge) would give each benchmark about %d rounds with samples of %v, if the benchmarks split evenly by cost.\n",
 			p.Shards, p.Budget, p.Shards, p.Shards-1, p.Shards, p.Shards, need, roundTo(p.Benchtime))
 	}
-	fmt.Fprintf(&b, "\nbenchmark\tround (all sides)\tsec/op\n")
+	b.WriteString("\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "benchmark\tof a round\tsec/op\n")
 	for _, pb := range p.Benchmarks {
-		fmt.Fprintf(&b, "%s\t%v\t%v\n", pb.Key, roundTo(pb.Round), pb.Op)
+		fmt.Fprintf(tw, "%s\t%v\t%v\n", pb.Key, roundTo(pb.Round), pb.Op)
 	}
+	tw.Flush()
 	_, err := io.WriteString(w, b.String())
 	return err
 }
