@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rigorbench/rigor/model"
 )
@@ -196,5 +197,26 @@ func TestKeysDigest(t *testing.T) {
 	// sha256sum of printf 'a\nb\n'
 	if want := "911169ddaaf146aff539f58c26c489af3b892dff0fe283c1c264c65ae5aa59a2"; a != want {
 		t.Errorf("digest %s, want %s", a, want)
+	}
+}
+
+func TestShardsFor(t *testing.T) {
+	for _, tc := range []struct {
+		budget, calibration, round time.Duration
+		need, want                 int
+	}{
+		// (10 s + 20 × 5 s) / 60 s = 1.83: two shards.
+		{60 * time.Second, 10 * time.Second, 5 * time.Second, 20, 2},
+		// 20 × 1 s fits in 60 s: one.
+		{60 * time.Second, 0, time.Second, 20, 1},
+		// (30 s + 20 × 12 s) / 60 s = 4.5: five.
+		{60 * time.Second, 30 * time.Second, 12 * time.Second, 20, 5},
+		// Exactly four.
+		{60 * time.Second, 0, 12 * time.Second, 20, 4},
+		{0, 0, time.Second, 20, 0},
+	} {
+		if got := shardsFor(tc.budget, tc.calibration, tc.round, tc.need); got != tc.want {
+			t.Errorf("shardsFor(%v, %v, %v, %d) = %d, want %d", tc.budget, tc.calibration, tc.round, tc.need, got, tc.want)
+		}
 	}
 }
