@@ -119,6 +119,16 @@ var ErrNewerSchema = errors.New("database schema is newer than this rigor")
 // database yet.
 var ErrNoStore = errors.New("no history recorded yet")
 
+// ErrNotStore is returned (wrapped) by Open for a database that is not
+// rigor's: with ReadOnly, one without rigor's tables; for a SQLite file,
+// one that holds other tables and none of rigor's. It is left as it is.
+var ErrNotStore = errors.New("not a rigor history store")
+
+// ErrOlderSchema is returned (wrapped) by Open with ReadOnly for a store
+// whose schema is older than this binary's: a reader does not migrate
+// it; the next recording does.
+var ErrOlderSchema = errors.New("database schema is older than this rigor")
+
 // Options say how to open a store.
 type Options struct {
 	// Create makes the SQLite file (and its directory) when missing.
@@ -127,12 +137,14 @@ type Options struct {
 	// BusyTimeout is how long a SQLite writer waits for another to
 	// finish (default 30s).
 	BusyTimeout time.Duration
-	// ReadOnly opens a SQLite store for reading only: nothing is written,
-	// not even the migration's lock file, so that a store the user may
-	// not write to (a read-only directory or file system, another
-	// user's file) can be read. A store whose schema is older than this
-	// binary's is migrated as usual, which needs write access; Record
-	// fails. (PostgreSQL's permissions are the server's.)
+	// ReadOnly opens a store for reading only: nothing is written, not
+	// even the migration's lock file, so that a store the user may not
+	// write to (a read-only directory or file system, another user's
+	// file) can be read, and a database that is not rigor's is never
+	// changed (no table made, no switch to WAL). A database without
+	// rigor's tables is refused (ErrNotStore), and one whose schema is
+	// older than this binary's too (ErrOlderSchema): it is not migrated.
+	// Record fails. (PostgreSQL's permissions are the server's.)
 	ReadOnly bool
 }
 
@@ -173,28 +185,32 @@ func Open(ctx context.Context, location string, opts Options) (Store, error) {
 		opts.BusyTimeout = 30 * time.Second
 	}
 	if IsURL(location) {
-		return openPostgres(ctx, location)
+		return openPostgres(ctx, location, opts.ReadOnly)
 	}
 	return openSQLite(ctx, location, opts)
 }
 
 func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 	if opts.ReadOnly {
-		s, err := openSQLiteReader(ctx, path, opts)
-		if s != nil || err != nil {
-			return s, err
-		}
-		// An older schema: migrate it, with write access.
+		return openSQLiteReader(ctx, path, opts)
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if !opts.Create {
 			return nil, fmt.Errorf("%s: %w", path, ErrNoStore)
+		}
+		// A dangling link (.rigor/rigor.db pointing at a file that is
+		// gone): its target is not made, wherever it points.
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return nil, fmt.Errorf("%s is a link to %s, which does not exist: rigor does not create a link's target (create the file, or remove the link)", path, target)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("creating the store: %w", err)
 		}
 	} else if err != nil {
 		return nil, fmt.Errorf("opening the store: %w", err)
+	} else if err := checkForeign(ctx, path); err != nil {
+		return nil, err
 	}
 	// WAL lets readers and one writer work at once; the busy timeout
 	// makes a second writer wait instead of failing; _txlock=immediate
@@ -236,8 +252,7 @@ func sqliteDSN(path string, q url.Values) string {
 }
 
 // openSQLiteReader opens the SQLite store at path read-only (mode=ro, no
-// journal mode set, no lock file) when its schema is this binary's; nil
-// and no error when it is older (it needs migrating).
+// journal mode set, no lock file) when its schema is this binary's.
 func openSQLiteReader(ctx context.Context, path string, opts Options) (Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNoStore)
@@ -277,15 +292,25 @@ func openSQLiteReader(ctx context.Context, path string, opts Options) (Store, er
 		db.Close()
 		return nil, err
 	}
-	switch {
-	case v > latest:
+	if err := readerVersion(path, v, latest); err != nil {
 		db.Close()
-		return nil, newerSchema(path, v, latest)
-	case v < latest:
-		db.Close()
-		return nil, nil
+		return nil, err
 	}
 	return s, nil
+}
+
+// readerVersion is the error of a reader of a store at schema version v:
+// nil at this binary's (latest), and none is migrated.
+func readerVersion(location string, v, latest int64) error {
+	switch {
+	case v == 0:
+		return fmt.Errorf("%s: %w: a database without rigor's tables, left as it is (give --store a rigor store, or record a run to start one elsewhere)", location, ErrNotStore)
+	case v > latest:
+		return newerSchema(location, v, latest)
+	case v < latest:
+		return fmt.Errorf("store %s is at schema version %d, this rigor's is %d: %w; reading leaves it as it is, and the next recording (rigor run, ab or exec --record, rigor import) brings it up to date", location, v, latest, ErrOlderSchema)
+	}
+	return nil
 }
 
 // cantInitWAL reports whether err is SQLite's: a read-only connection
@@ -307,7 +332,7 @@ func walPending(path string) bool {
 	return err == nil && fi.Size() > 0
 }
 
-func openPostgres(ctx context.Context, location string) (Store, error) {
+func openPostgres(ctx context.Context, location string, readOnly bool) (Store, error) {
 	cfg, err := pgx.ParseConfig(location)
 	if err != nil {
 		return nil, fmt.Errorf("store URL %s: %w", Redact(location), err)
@@ -317,6 +342,21 @@ func openPostgres(ctx context.Context, location string) (Store, error) {
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connecting to %s: %w", s.location, err)
+	}
+	if readOnly {
+		s.readOnly = true
+		v, err := s.readVersion(ctx)
+		if err == nil {
+			var latest int64
+			if latest, err = latestVersion("migrations/postgres"); err == nil {
+				err = readerVersion(s.location, v, latest)
+			}
+		}
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
 	}
 	if err := s.migrate(ctx, goose.DialectPostgres, "migrations/postgres"); err != nil {
 		db.Close()
@@ -398,6 +438,27 @@ func (s *sqlStore) migrate(ctx context.Context, dialect goose.Dialect, dir strin
 		return fmt.Errorf("store %s: migrating the schema: %w", s.location, err)
 	}
 	return nil
+}
+
+// checkForeign refuses the SQLite file at path when it holds tables and
+// none of rigor's (another program's database given as --store, or
+// linked to as .rigor/rigor.db), before anything is written to it: rigor
+// would add its tables and switch it to WAL. It is read without being
+// changed; what cannot be read is left for the open to report.
+func checkForeign(ctx context.Context, path string) error {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	db, err := sql.Open("sqlite", sqliteDSN(path, q))
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	var rigor, n sql.NullInt64
+	err = db.QueryRowContext(ctx, `SELECT sum(name = $1), count(*) FROM sqlite_master WHERE type = 'table'`, versionTable).Scan(&rigor, &n)
+	if err != nil || rigor.Int64 > 0 || n.Int64 == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: a SQLite database with %d tables of another program's, left as it is (give --store a file of rigor's own)", path, ErrNotStore, n.Int64)
 }
 
 // newerSchema is the error of a store at schema version v, above latest.
