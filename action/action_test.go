@@ -6,6 +6,7 @@ package action
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,14 +26,15 @@ type actionFile struct {
 	Runs struct {
 		Using string `yaml:"using"`
 		Steps []struct {
-			Name  string            `yaml:"name"`
-			ID    string            `yaml:"id"`
-			If    string            `yaml:"if"`
-			Uses  string            `yaml:"uses"`
-			With  map[string]string `yaml:"with"`
-			Shell string            `yaml:"shell"`
-			Env   map[string]string `yaml:"env"`
-			Run   string            `yaml:"run"`
+			Name            string            `yaml:"name"`
+			ID              string            `yaml:"id"`
+			If              string            `yaml:"if"`
+			ContinueOnError bool              `yaml:"continue-on-error"`
+			Uses            string            `yaml:"uses"`
+			With            map[string]string `yaml:"with"`
+			Shell           string            `yaml:"shell"`
+			Env             map[string]string `yaml:"env"`
+			Run             string            `yaml:"run"`
 		} `yaml:"steps"`
 	} `yaml:"runs"`
 }
@@ -71,6 +73,11 @@ type runner struct {
 	path   []string          // GITHUB_PATH entries so far
 	// uploads lists the files each upload-artifact step would upload.
 	uploads map[string][]string
+	// ran names the steps run by the last call of steps, in order, and
+	// outputs holds what each printed and codes its exit code.
+	ran     []string
+	outputs map[string]string
+	codes   map[string]int
 }
 
 var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
@@ -114,15 +121,18 @@ func (r *runner) cond(s string) bool {
 }
 
 // steps runs every step of a, in order, and returns the output of the
-// last (the gate) and its exit code.
+// last run step (the gate, in mode run) and its exit code. A run step
+// that fails stops the test, unless it is the gate or continue-on-error.
 func (r *runner) steps(a *actionFile) (string, int) {
 	r.t.Helper()
 	var out string
 	code := 0
+	r.ran, r.outputs, r.codes = nil, map[string]string{}, map[string]int{}
 	for _, st := range a.Runs.Steps {
 		if !r.cond(st.If) {
 			continue
 		}
+		r.ran = append(r.ran, st.Name)
 		switch {
 		case strings.HasPrefix(st.Uses, "actions/setup-go@"):
 			if st.With["go-version"] == "" {
@@ -155,7 +165,8 @@ func (r *runner) steps(a *actionFile) (string, int) {
 				r.t.Fatalf("step %q: shell %q, want bash", st.Name, st.Shell)
 			}
 			out, code = r.bash(st.Name, r.subst(st.Run), st.Env)
-			if code != 0 && st.Name != "Gate" {
+			r.outputs[st.Name], r.codes[st.Name] = out, code
+			if code != 0 && st.Name != "Gate" && !st.ContinueOnError {
 				r.t.Fatalf("step %q exited %d:\n%s", st.Name, code, out)
 			}
 		}
@@ -487,9 +498,19 @@ func TestActionEndToEnd(t *testing.T) {
 		"HOME="+os.Getenv("HOME"), "GOPATH="+goEnv(t, "GOPATH"), "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"),
 		"GOFLAGS="+os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY="+goEnv(t, "GOPROXY"))
 
+	// The pull request comes from a fork: its token is read-only, and
+	// GitHub answers the comment with 403. That is a warning: the gate
+	// and the upload do not depend on the comment.
+	r.env = append(r.env, "FAKE_GH_DENY=POST,PATCH")
 	out, code := r.steps(a)
 	if code != 1 {
 		t.Errorf("the gate exited %d, want 1 (Work regressed tenfold, beyond 5%%)\n%s", code, out)
+	}
+	if c := r.codes["Pull-request comment"]; c != 0 || !strings.Contains(r.outputs["Pull-request comment"], "::warning title=rigor::could not comment on #7: gh: Resource not accessible by integration (HTTP 403)") {
+		t.Errorf("a comment answered 403: the step exited %d, want 0 and a warning\n%s", c, r.outputs["Pull-request comment"])
+	}
+	if cs := ghComments(t, ghDir); len(cs) != 0 {
+		t.Errorf("comments with a read-only token: %+v", cs)
 	}
 	summary, _ := os.ReadFile(files["GITHUB_STEP_SUMMARY"])
 	if !strings.Contains(string(summary), "regressed") || !strings.Contains(string(summary), "Work") || !strings.Contains(string(summary), "-size 300") {
@@ -501,42 +522,55 @@ func TestActionEndToEnd(t *testing.T) {
 			t.Errorf("outputs lack %q:\n%s", want, outputs)
 		}
 	}
-	cs := ghComments(t, ghDir)
-	if len(cs) != 1 {
-		t.Fatalf("%d comments posted, want 1: %+v", len(cs), cs)
-	}
-	if c := cs[0]; c.PR != 7 || c.Login != "github-actions[bot]" || !strings.HasPrefix(c.Body, "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(c.Body, "regressed") {
-		t.Errorf("comment on #%d by %s:\n%s", c.PR, c.Login, c.Body)
-	}
 	var uploaded []string
-	for name, files := range r.uploads {
-		if strings.HasPrefix(name, "rigor-41-") {
-			for _, f := range files {
-				uploaded = append(uploaded, filepath.Base(f))
-			}
-		}
+	for _, f := range r.uploads["rigor-41-1"] {
+		uploaded = append(uploaded, filepath.Base(f))
 	}
 	slices.Sort(uploaded)
-	if want := []string{"new.txt", "old.txt", "report.html", "rigor.md", "run.json"}; !slices.Equal(uploaded, want) {
+	if want := []string{"new.txt", "old.txt", "report.html", "result.txt", "rigor.md", "run.json"}; !slices.Equal(uploaded, want) {
 		t.Errorf("the artifact holds %q, want %q", uploaded, want)
+	}
+	if result, _ := os.ReadFile(filepath.Join(temp, "rigor", "result.txt")); string(result) != "exit-code=1\nmax-regression=5\npull-request=7\n" {
+		t.Errorf("result.txt:\n%s", result)
 	}
 	if html, _ := os.ReadFile(filepath.Join(temp, "rigor", "report.html")); !strings.Contains(string(html), "<svg") {
 		t.Errorf("report.html has no chart")
 	}
 
-	// The comment step once more (a second push to the pull request):
-	// the comment is updated, not duplicated.
-	os.WriteFile(filepath.Join(temp, "rigor", "rigor.md"), []byte("second report\n"), 0o644)
-	for _, st := range a.Runs.Steps {
-		if st.Name == "Pull-request comment" {
-			r.bash(st.Name, r.subst(st.Run), st.Env)
+	// The split form: a comment job, on another runner and without the
+	// checkout, with a token that may comment, downloads the benchmark
+	// job's artifact and posts it (mode comment): nothing is built and
+	// nothing of the pull request's runs. Then once more (a second push
+	// to the pull request): the comment is updated, not duplicated.
+	r.env = slices.DeleteFunc(r.env, func(kv string) bool { return strings.HasPrefix(kv, "FAKE_GH_DENY=") })
+	cj := r.job(filepath.Join(top, "comment-job"))
+	artifact := filepath.Join(top, "artifact")
+	download(t, r.uploads["rigor-41-1"], filepath.Join(temp, "rigor"), artifact)
+	cj.inputs["mode"], cj.inputs["report-dir"] = "comment", artifact
+	for i, report := range []string{"Work", "second report\n"} {
+		if i > 0 {
+			os.WriteFile(filepath.Join(artifact, "rigor.md"), []byte(report), 0o644)
+		}
+		if out, code := cj.steps(a); code != 0 || !slices.Equal(cj.ran, []string{"Check the inputs", "Post the report of a benchmark job"}) {
+			t.Errorf("comment job %d: exit %d, steps %q\n%s", i+1, code, cj.ran, out)
+		}
+		cs := ghComments(t, ghDir)
+		if len(cs) != 1 {
+			t.Fatalf("comment job %d: %d comments, want 1: %+v", i+1, len(cs), cs)
+		}
+		if c := cs[0]; c.PR != 7 || c.Login != "github-actions[bot]" || !strings.HasPrefix(c.Body, "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 5%.") || !strings.Contains(c.Body, report) {
+			t.Errorf("comment job %d: the comment on #%d by %s:\n%s", i+1, c.PR, c.Login, c.Body)
 		}
 	}
-	if cs := ghComments(t, ghDir); len(cs) != 1 || !strings.Contains(cs[0].Body, "second report") {
-		t.Errorf("after a second comment step: %+v", cs)
+	for _, f := range []string{"GITHUB_OUTPUT", "GITHUB_ENV"} {
+		if b, _ := os.ReadFile(cj.envFile(f)); len(b) != 0 {
+			t.Errorf("the comment job wrote %s:\n%s", f, b)
+		}
 	}
 	calls, _ := os.ReadFile(filepath.Join(ghDir, "calls"))
-	if want := "GET repos/example/lab/issues/7/comments\nPOST repos/example/lab/issues/7/comments\nGET repos/example/lab/issues/7/comments\nPATCH repos/example/lab/issues/comments/1\n"; string(calls) != want {
+	if want := "GET repos/example/lab/issues/7/comments\nPOST repos/example/lab/issues/7/comments\n" +
+		"GET repos/example/lab/issues/7/comments\nPOST repos/example/lab/issues/7/comments\n" +
+		"GET repos/example/lab/issues/7/comments\nPATCH repos/example/lab/issues/comments/1\n"; string(calls) != want {
 		t.Errorf("gh calls:\n%s\nwant:\n%s", calls, want)
 	}
 
@@ -639,6 +673,56 @@ func TestActionEndToEnd(t *testing.T) {
 	}
 }
 
+// job is another job's runner, on another machine: its own runner.temp,
+// an empty workspace (no checkout), its own GITHUB_OUTPUT and GITHUB_ENV,
+// the same inputs to start with, the same fake gh.
+func (r *runner) job(dir string) *runner {
+	r.t.Helper()
+	j := *r
+	j.temp, j.work = filepath.Join(dir, "temp"), filepath.Join(dir, "workspace")
+	j.inputs, j.github, j.uploads = maps.Clone(r.inputs), maps.Clone(r.github), map[string][]string{}
+	j.env = slices.DeleteFunc(slices.Clone(r.env), func(kv string) bool {
+		return strings.HasPrefix(kv, "RUNNER_TEMP=") || strings.HasPrefix(kv, "GITHUB_OUTPUT=") || strings.HasPrefix(kv, "GITHUB_ENV=")
+	})
+	j.env = append(j.env, "RUNNER_TEMP="+j.temp)
+	for _, d := range []string{j.temp, j.work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_ENV"} {
+		f := filepath.Join(dir, strings.ToLower(k))
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+		j.env = append(j.env, k+"="+f)
+	}
+	return &j
+}
+
+// download does what actions/download-artifact does with an artifact
+// of these files, uploaded from under root: the same files under dst.
+func download(t *testing.T, files []string, root, dst string) {
+	t.Helper()
+	if len(files) == 0 {
+		t.Fatal("no artifact to download")
+	}
+	for _, f := range files {
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dst, rel), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func goEnv(t *testing.T, key string) string {
 	out, err := exec.Command("go", "env", key).Output()
 	if err != nil {
@@ -690,7 +774,7 @@ func TestExampleWorkflow(t *testing.T) {
 }
 
 // commentRunner sets up what the comment step needs, without running
-// rigor: a report and the gate's code where the compare step leaves them,
+// rigor: a report and the gate's result where the compare step leaves them,
 // a pull request's event and the fake gh. It returns the runner and the
 // fake gh's directory.
 func commentRunner(t *testing.T, pr int, code int) (*runner, string) {
@@ -711,10 +795,10 @@ func commentRunner(t *testing.T, pr int, code int) (*runner, string) {
 	}
 	event := filepath.Join(top, "event.json")
 	for name, content := range map[string]string{
-		filepath.Join(bin, "gh"):       fakeGH,
-		filepath.Join(out, "rigor.md"): "### rigor: the report\n",
-		filepath.Join(out, "state"):    fmt.Sprintf("code=%d\n", code),
-		event:                          fmt.Sprintf(`{"pull_request": {"number": %d}}`, pr),
+		filepath.Join(bin, "gh"):         fakeGH,
+		filepath.Join(out, "rigor.md"):   "### rigor: the report\n",
+		filepath.Join(out, "result.txt"): fmt.Sprintf("exit-code=%d\nmax-regression=5\npull-request=%d\n", code, pr),
+		event:                            fmt.Sprintf(`{"pull_request": {"number": %d}}`, pr),
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o755); err != nil {
 			t.Fatal(err)
@@ -857,5 +941,156 @@ func TestOptionInjection(t *testing.T) {
 	r.inputs["base"] = "HEAD~2"
 	if out, code := r.step("Fetch the base's history"); code != 0 {
 		t.Errorf("base HEAD~2: exit %d\n%s", code, out)
+	}
+}
+
+// TestComment403: a comment that GitHub refuses (403: a fork's pull
+// request, whose token is read-only) is a warning, and the step exits 0.
+// (TestActionEndToEnd checks that the gate and the upload do not depend
+// on it either.)
+func TestComment403(t *testing.T) {
+	r, ghDir := commentRunner(t, 7, 0)
+	r.env = append(r.env, "FAKE_GH_DENY=POST")
+	out, code := r.step("Pull-request comment")
+	if code != 0 || !strings.Contains(out, "::warning title=rigor::could not comment on #7: gh: Resource not accessible by integration (HTTP 403)") {
+		t.Errorf("a 403 on the comment: exit %d, want 0 and a warning\n%s", code, out)
+	}
+	if cs := ghComments(t, ghDir); len(cs) != 0 {
+		t.Errorf("comments: %+v", cs)
+	}
+}
+
+// TestCommentWorkflowRun: mode comment in a workflow_run workflow, whose
+// token can comment on a fork's pull request. The artifact was written
+// by a job that ran the pull request's code, so nothing in it is trusted:
+// the pull request it names is commented on only if that pull request's
+// head is the commit the benchmark run measured, values of the wrong
+// shape are dropped, a link is not followed, the report is cut at 60,000
+// bytes, and nothing of it is run or written to GITHUB_ENV or
+// GITHUB_OUTPUT.
+func TestCommentWorkflowRun(t *testing.T) {
+	r, ghDir := commentRunner(t, 7, 0)
+	top := filepath.Dir(r.temp)
+	head := strings.Repeat("ab", 20)
+	event := filepath.Join(top, "event.json")
+	writeEvent := func(ev, sha string) {
+		b, _ := json.Marshal(map[string]any{"workflow_run": map[string]any{"event": ev, "head_sha": sha, "pull_requests": []any{}}})
+		os.WriteFile(event, b, 0o644)
+	}
+	writeEvent("pull_request", head)
+	os.WriteFile(filepath.Join(ghDir, "pulls.json"), []byte(`{"7": {"number": 7, "head": {"sha": "`+head+`"}}, "9": {"number": 9, "head": {"sha": "`+strings.Repeat("cd", 20)+`"}}}`), 0o644)
+	r.github["event_name"] = "workflow_run"
+	r.env = slices.DeleteFunc(r.env, func(kv string) bool { return strings.HasPrefix(kv, "GITHUB_EVENT_NAME=") })
+	r.env = append(r.env, "GITHUB_EVENT_NAME=workflow_run")
+	artifact := filepath.Join(top, "artifact")
+	os.MkdirAll(artifact, 0o755)
+	r.inputs["mode"], r.inputs["report-dir"] = "comment", artifact
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_ENV"} {
+		f := filepath.Join(top, strings.ToLower(k))
+		os.WriteFile(f, nil, 0o644)
+		r.env = append(r.env, k+"="+f)
+	}
+	pwned := filepath.Join(top, "pwned")
+	post := func(report, result string) (string, int) {
+		t.Helper()
+		os.Remove(filepath.Join(artifact, "rigor.md"))
+		os.WriteFile(filepath.Join(artifact, "rigor.md"), []byte(report), 0o644)
+		os.WriteFile(filepath.Join(artifact, "result.txt"), []byte(result), 0o644)
+		return r.step("Post the report of a benchmark job")
+	}
+
+	// The artifact names #9, whose head is another commit: no comment.
+	if out, code := post("### the report\n", "exit-code=0\nmax-regression=5\npull-request=9\n"); code != 0 || !strings.Contains(out, "::warning title=rigor::pull request #9's head is not the commit") {
+		t.Errorf("an artifact that names another pull request: exit %d\n%s", code, out)
+	}
+	// A pull-request number of the wrong shape: no comment.
+	if out, code := post("### the report\n", "pull-request=7 $(touch "+pwned+")\n"); code != 0 || !strings.Contains(out, "the artifact names no pull request") {
+		t.Errorf("a pull-request that is no number: exit %d\n%s", code, out)
+	}
+	// The run was for a push: no comment.
+	writeEvent("push", head)
+	if out, code := post("### the report\n", "pull-request=7\n"); code != 0 || !strings.Contains(out, "not for a pull request") {
+		t.Errorf("a push's run: exit %d\n%s", code, out)
+	}
+	writeEvent("pull_request", head)
+	if cs := ghComments(t, ghDir); len(cs) != 0 {
+		t.Fatalf("comments posted: %+v", cs)
+	}
+
+	// #7 at the commit measured: posted, with the report cut, and an exit
+	// code of the wrong shape taken for none.
+	big := "### the report\n" + strings.Repeat("| BenchmarkWork | +1% |\n", 5000)
+	out, code := post(big, "exit-code=0$(touch "+pwned+")\nmax-regression=`touch "+pwned+"`\npull-request=7\n")
+	if code != 0 {
+		t.Fatalf("posting #7's report: exit %d\n%s", code, out)
+	}
+	cs := ghComments(t, ghDir)
+	if len(cs) != 1 || cs[0].PR != 7 {
+		t.Fatalf("comments: %+v", cs)
+	}
+	body := cs[0].Body
+	if !strings.HasPrefix(body, "<!-- rigor-action -->\n**rigor**: no verdict (the benchmark job left no exit code).\n\n### the report\n") ||
+		len(body) > 60200 || !strings.HasSuffix(body, "the whole report is in the workflow run's artifact)*\n") {
+		t.Errorf("the comment (%d bytes) begins\n%.200s\nand ends\n%s", len(body), body, body[max(0, len(body)-200):])
+	}
+	if strings.Contains(out, "BenchmarkWork") {
+		t.Errorf("the untrusted report reached the log:\n%s", out)
+	}
+
+	// A report that is a link (to a file of the comment job's runner) is
+	// not followed.
+	secret := filepath.Join(top, "secret")
+	os.WriteFile(secret, []byte("the runner's secret\n"), 0o644)
+	os.Remove(filepath.Join(artifact, "rigor.md"))
+	if err := os.Symlink(secret, filepath.Join(artifact, "rigor.md")); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := r.step("Post the report of a benchmark job"); code != 0 || !strings.Contains(out, "no report to post") {
+		t.Errorf("a report that is a link: exit %d\n%s", code, out)
+	}
+	if cs := ghComments(t, ghDir); len(cs) != 1 || strings.Contains(cs[0].Body, "secret") {
+		t.Errorf("comments after a linked report: %+v", cs)
+	}
+
+	if _, err := os.Stat(pwned); err == nil {
+		t.Errorf("a value in the artifact was run")
+	}
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_ENV"} {
+		if b, _ := os.ReadFile(r.envFile(k)); len(b) != 0 {
+			t.Errorf("mode comment wrote %s:\n%s", k, b)
+		}
+	}
+}
+
+// TestCheckInputs: inputs of the wrong kind, and mode run under the
+// events whose token can write to the repository whatever the workflow
+// asks (pull_request_target, issue_comment), are refused before anything
+// is built: exit 2, one line that says why.
+func TestCheckInputs(t *testing.T) {
+	for _, c := range []struct {
+		inputs map[string]string
+		event  string
+		want   string
+	}{
+		{map[string]string{"mode": "both"}, "pull_request", "mode: both is neither run nor comment"},
+		{map[string]string{"comment": "yes"}, "pull_request", "comment: yes is neither true nor false"},
+		{map[string]string{"history": "db"}, "push", "history: db is none of none, cache, branch"},
+		{map[string]string{"mode": "comment"}, "pull_request", "mode comment needs report-dir"},
+		{nil, "pull_request_target", "mode run refuses to run under pull_request_target"},
+		{nil, "issue_comment", "mode run refuses to run under issue_comment"},
+		{map[string]string{"base": "-x"}, "pull_request", `base: -x starts with "-"`},
+		{map[string]string{"history": "branch", "history-branch": "a b"}, "push", "history-branch: a b is not a branch name"},
+	} {
+		r, _ := commentRunner(t, 7, 0)
+		maps.Copy(r.inputs, c.inputs)
+		r.env = append(r.env, "GITHUB_EVENT_NAME="+c.event)
+		out, code := r.step("Check the inputs")
+		if code != 2 || !strings.Contains(out, c.want) || strings.Count(strings.TrimSpace(out), "\n") > 0 {
+			t.Errorf("inputs %v on %s: exit %d, want 2 and one line with %q\n%s", c.inputs, c.event, code, c.want, out)
+		}
+	}
+	r, _ := commentRunner(t, 7, 0)
+	if out, code := r.step("Check the inputs"); code != 0 {
+		t.Errorf("the default inputs: exit %d\n%s", code, out)
 	}
 }

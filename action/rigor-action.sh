@@ -3,21 +3,25 @@
 # one subcommand each, so that they run the same on a runner and in the
 # local end-to-end test (action/action_test.go):
 #
+#   rigor-action.sh check     refuse bad inputs and unsafe events
 #   rigor-action.sh install   build rigor from the action's own checkout
 #   rigor-action.sh fetch     find the base revision and fetch its history
 #   rigor-action.sh compare   rigor ab base..HEAD: rigor.md, run.json, report.html
 #   rigor-action.sh summary   append rigor.md to the job summary
-#   rigor-action.sh comment   post or update one pull-request comment
+#   rigor-action.sh comment   post or update one pull-request comment (of
+#                             this job's report, or with mode comment of
+#                             another job's artifact)
 #   rigor-action.sh history   record the run in a SQLite store, export pages
 #   rigor-action.sh restore-branch, save-branch   carry that store on a branch
 #   rigor-action.sh gate      exit with rigor's exit status
 #
 # Inputs come as INPUT_* variables (action.yml sets them from its inputs),
 # the rest from the runner's GITHUB_* and RUNNER_* variables. Nothing here
-# needs a database server or a secret beyond the job's own token.
+# needs a database server or a secret beyond the job's own token, and only
+# the comment step uses that (docs/action-security.md).
 set -euo pipefail
 
-step=${1:?usage: rigor-action.sh install|fetch|compare|summary|comment|history|restore-branch|save-branch|gate}
+step=${1:?usage: rigor-action.sh check|install|fetch|compare|summary|comment|history|restore-branch|save-branch|gate}
 out=${INPUT_OUT_DIR:-${RUNNER_TEMP:?RUNNER_TEMP is not set}/rigor}
 mkdir -p "$out"
 state="$out/state" # what one step tells the next, KEY=VALUE lines
@@ -58,6 +62,23 @@ for n in sorted(ids):
     print(n)
 EOF
 }
+# warn prints a warning that GitHub shows on the run's page (fixed text
+# and numbers only: nothing that a pull request's code wrote).
+warn() { printf '::warning title=rigor::%s\n' "$*"; }
+# ghfailure is the last line gh wrote to stderr, letters and digits only.
+ghfailure() { tail -n 1 "$out/gh.err" | tr -cd '[:alnum:] ().,:/-' | cut -c 1-200; }
+# regular succeeds if $1 is a regular file, not a link.
+regular() { [ -f "$1" ] && [ ! -L "$1" ]; }
+# field prints the value of KEY in a KEY=VALUE file (result.txt) if it
+# has the shape REGEX, else nothing: in mode comment the file is
+# untrusted.
+field() {
+  regular "$3" || return 0
+  local v
+  v=$(head -c 4096 "$3" | sed -n "s/^$1=//p" | tail -n 1)
+  [[ $v =~ $2 ]] && printf '%s\n' "$v"
+  return 0
+}
 # notoption refuses a value that git would take for an option (--upload-pack=...
 # runs a command): what comes from an input never starts with "-".
 notoption() {
@@ -73,6 +94,31 @@ branchname() {
 lines() { printf '%s\n' "$1" | sed '/^[[:space:]]*$/d'; }
 
 case "$step" in
+check)
+  # The inputs, before anything is built or run.
+  mode=${INPUT_MODE:-run}
+  case "$mode" in run | comment) ;; *) say "mode: $mode is neither run nor comment"; exit 2 ;; esac
+  case "${INPUT_COMMENT:-true}" in true | false) ;; *) say "comment: ${INPUT_COMMENT} is neither true nor false"; exit 2 ;; esac
+  case "${INPUT_HISTORY:-none}" in none | cache | branch) ;; *) say "history: ${INPUT_HISTORY} is none of none, cache, branch"; exit 2 ;; esac
+  if [ "$mode" = run ]; then
+    # Mode run builds and runs the checked-out code. Under these events
+    # the job holds a token that can write to the repository whatever
+    # the workflow asks, and a workflow that checks out the pull
+    # request's head there hands it to whoever opened the pull request.
+    case "${GITHUB_EVENT_NAME:-}" in
+    pull_request_target | issue_comment)
+      say "mode run refuses to run under $GITHUB_EVENT_NAME, whose token can write to the repository: benchmark on pull_request and post the report from another job (docs/action-security.md)"
+      exit 2
+      ;;
+    esac
+    notoption base "${INPUT_BASE:-}"
+    if [ "${INPUT_HISTORY:-none}" = branch ]; then branchname history-branch "${INPUT_HISTORY_BRANCH:-}"; fi
+  elif [ -z "${INPUT_REPORT_DIR:-}" ]; then
+    say "mode comment needs report-dir, where the benchmark job's artifact was downloaded"
+    exit 2
+  fi
+  ;;
+
 install)
   # rigor's own Go (action.yml's setup-go step), whatever the repository's
   # go.mod says; built from the action's checkout, at the action's ref.
@@ -90,7 +136,15 @@ fetch)
   notoption base "$base"
   notoption "the base branch" "$ref"
   if [ -z "$base" ] && [ -n "$ref" ]; then
-    git fetch --no-tags --quiet origin "+refs/heads/$ref:refs/remotes/origin/$ref"
+    if ! git fetch --no-tags --quiet origin "+refs/heads/$ref:refs/remotes/origin/$ref"; then
+      # A private repository checked out with persist-credentials: false
+      # can fetch nothing more: what the checkout fetched must do.
+      git rev-parse --verify --quiet "refs/remotes/origin/$ref" >/dev/null || {
+        say "cannot fetch the base branch $ref (a private repository checked out without credentials needs actions/checkout's fetch-depth: 0)"
+        exit 2
+      }
+      say "cannot fetch $ref: the clone's origin/$ref is the base"
+    fi
     base="origin/$ref"
   fi
   if [ -z "$base" ]; then
@@ -165,6 +219,13 @@ compare)
     } >"$out/rigor.md"
   fi
   setstate code "$code"
+  # The gate's result beside the report, for a comment job that has only
+  # the artifact (mode comment).
+  {
+    echo "exit-code=$code"
+    echo "max-regression=${INPUT_MAX_REGRESSION:-}"
+    echo "pull-request=$(event pull_request.number)"
+  } >"$out/result.txt"
   output exit-code "$code"
   output report "$out/rigor.md"
   ;;
@@ -181,34 +242,94 @@ comment)
   # token's identity (comment-author) is left alone: anyone who can
   # comment could plant one, and the report must not appear under their
   # name.
-  pr=$(event pull_request.number)
-  [ -n "$pr" ] || { say "not a pull request: no comment"; exit 0; }
+  #
+  # mode run: the report this job made. mode comment: the report in
+  # report-dir, an artifact that a benchmark job uploaded after running
+  # the pull request's code, so untrusted text: its Markdown is posted
+  # (cut at 60,000 bytes, never executed, never printed to the log,
+  # nothing of it written to GITHUB_ENV or GITHUB_OUTPUT), and of
+  # result.txt only values of the expected shape are used.
+  #
+  # A comment that cannot be posted (403 for a fork's pull request, whose
+  # token is read-only) is a warning: the gate and the upload never
+  # depend on it.
   author=${INPUT_COMMENT_AUTHOR:-github-actions[bot]}
   [[ $author =~ ^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$ ]] || { say "comment-author: $author is not a GitHub login"; exit 2; }
-  code=$(getstate code)
-  gate="passed"
-  case "$code" in 1) gate="failed: a benchmark regressed by more than ${INPUT_MAX_REGRESSION}%" ;; 0) ;; *) gate="no verdict (rigor exited $code)" ;; esac
-  body="$out/comment.md"
-  {
-    echo "$marker"
-    echo "**rigor**: $gate."
-    echo
-  } >"$body"
-  head -c 60000 "$out/rigor.md" >>"$body"
+  if [ "${INPUT_MODE:-run}" = comment ]; then
+    dir=${INPUT_REPORT_DIR:-}
+    [ -n "$dir" ] || { say "mode comment needs report-dir, where the benchmark job's artifact was downloaded"; exit 2; }
+    report="$dir/rigor.md" result="$dir/result.txt"
+  else
+    report="$out/rigor.md" result="$out/result.txt"
+  fi
+  regular "$report" || { say "no report to post (rigor.md in ${dir:-$out})"; exit 0; }
   repo=${GITHUB_REPOSITORY:?}
+  case "${GITHUB_EVENT_NAME:-}" in
+  pull_request)
+    pr=$(event pull_request.number)
+    ;;
+  workflow_run)
+    # The benchmark run's pull request, as its artifact names it, only
+    # if that pull request's head is the commit that run benchmarked
+    # (GitHub's payload lists no pull request for a fork's).
+    [ "$(event workflow_run.event)" = pull_request ] || { say "the run was not for a pull request: no comment"; exit 0; }
+    pr=$(field pull-request '^[1-9][0-9]{0,9}$' "$result")
+    [ -n "$pr" ] || { say "the artifact names no pull request: no comment"; exit 0; }
+    sha=$(event workflow_run.head_sha)
+    if ! gh api "repos/$repo/pulls/$pr" >"$out/pull.json" 2>"$out/gh.err"; then
+      warn "could not read pull request #$pr: $(ghfailure)"
+      exit 0
+    fi
+    head=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["head"]["sha"])' "$out/pull.json" 2>/dev/null || true)
+    if [ -z "$sha" ] || [ "$head" != "$sha" ]; then
+      warn "pull request #$pr's head is not the commit the benchmark run measured (a newer push, or an artifact that names another pull request): no comment"
+      exit 0
+    fi
+    ;;
+  *) pr="" ;;
+  esac
+  [ -n "$pr" ] || { say "not a pull request: no comment"; exit 0; }
+  code=$(field exit-code '^[0-9]{1,3}$' "$result")
+  limit=$(field max-regression '^[0-9]{1,3}([.][0-9]{1,3})?$' "$result")
+  case "$code" in
+  0) gate="passed" ;;
+  1) gate="failed: a benchmark regressed by more than ${limit:-max-regression}%" ;;
+  "") gate="no verdict (the benchmark job left no exit code)" ;;
+  *) gate="no verdict (rigor exited $code)" ;;
+  esac
+  body="$out/comment.md"
+  python3 - "$report" "$body" "$marker" "**rigor**: $gate." <<'EOF'
+import sys
+src, dst, marker, headline = sys.argv[1:]
+limit = 60000  # bytes; GitHub takes 65,536 characters
+with open(src, "rb") as f:
+    data = f.read(limit + 1)
+text = data[:limit].decode("utf-8", "replace").replace("\0", "")
+if len(data) > limit:
+    text = text[: text.rfind("\n") + 1] + "\n*(cut at 60,000 bytes: the whole report is in the workflow run's artifact)*\n"
+with open(dst, "w", encoding="utf-8") as f:
+    f.write(marker + "\n" + headline + "\n\n" + text)
+EOF
   # Every page into a file, then the ids: no head in a pipe, which under
   # pipefail fails the step with 141 (SIGPIPE) when gh writes a second
   # page after head has gone.
   listing="$out/comments.json"
-  gh api "repos/$repo/issues/$pr/comments?per_page=100" --paginate >"$listing"
+  if ! gh api "repos/$repo/issues/$pr/comments?per_page=100" --paginate >"$listing" 2>"$out/gh.err"; then
+    warn "could not list the comments of #$pr: $(ghfailure)"
+    exit 0
+  fi
   ids=$(owncomments "$listing" "$author")
   id=${ids%%$'\n'*}
   if [ -n "$id" ]; then
-    gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null
-    say "updated comment $id on #$pr"
-  else
-    gh api --method POST "repos/$repo/issues/$pr/comments" -F "body=@$body" >/dev/null
+    if gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null 2>"$out/gh.err"; then
+      say "updated comment $id on #$pr"
+    else
+      warn "could not update comment $id on #$pr: $(ghfailure)"
+    fi
+  elif gh api --method POST "repos/$repo/issues/$pr/comments" -F "body=@$body" >/dev/null 2>"$out/gh.err"; then
     say "commented on #$pr"
+  else
+    warn "could not comment on #$pr: $(ghfailure)"
   fi
   ;;
 
