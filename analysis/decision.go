@@ -53,6 +53,12 @@ type Decision struct {
 	// Missing is set when Side (Lost false: or the baseline) lacks the
 	// benchmark's results.
 	Missing *Missing
+	// Exact is, for a time verdict of inconclusive, the change of an
+	// exact metric that changed (a regression before an improvement),
+	// and ExactUnit its unit: it does not decide (the time may have
+	// moved either way) but is said with the verdict. Nil otherwise.
+	Exact     *Change
+	ExactUnit string
 	// Within is, for a time (or, without one, a metric) verdict of
 	// unchanged or inconclusive whose interval includes no change, the
 	// largest change that interval leaves possible, max(|Lo|, |Hi|): the
@@ -131,6 +137,14 @@ func (b *Benchmark) decide(sides []string, missing []Missing, noise float64) {
 			if e := b.exactChange(k); e >= 0 {
 				m := &b.Metrics[e]
 				d.Metric, d.Unit, d.By, d.Change, d.Verdict = e, m.Unit, ByExact, m.Changes[k], m.Changes[k].Verdict
+			}
+		} else if d.Verdict == Inconclusive && d.ByClock() {
+			// The time is open, so an exact change does not decide (the
+			// time may have moved either way), but it is said with the
+			// verdict: before, allocs/op 16 -> 14 went unsaid beside an
+			// inconclusive time.
+			if e := b.exactChange(k); e >= 0 {
+				d.ExactUnit, d.Exact = b.Metrics[e].Unit, b.Metrics[e].Changes[k]
 			}
 		}
 		if d.Change != nil {

@@ -116,6 +116,16 @@ func TestDecisions(t *testing.T) {
 			t.Errorf("%s: the decision's change is not its metric's", w.name)
 		}
 	}
+	// Noisy's exact change does not decide, but is kept with the
+	// decision to be said beside it (it went unsaid before).
+	if d := rep.Benchmarks[6].Decisions[0]; d.Exact == nil || d.ExactUnit != "allocs/op" || d.Exact.Verdict != Regressed || d.Exact.Delta != 1 {
+		t.Errorf("Noisy: exact %+v (%s), want allocs/op +1 regressed", d.Exact, d.ExactUnit)
+	}
+	for _, i := range []int{0, 1, 2, 3, 4} {
+		if d := rep.Benchmarks[i].Decisions[0]; d.Exact != nil {
+			t.Errorf("%s: exact %+v beside a time that decided", rep.Benchmarks[i].Name, d.Exact)
+		}
+	}
 	if d := rep.Benchmarks[7].Decisions[0]; d.Missing == nil || !d.Missing.Lost || d.Missing.Kind != model.MissingFailed || d.Change != nil {
 		t.Errorf("Crash: decision %+v, want the failure on new, lost", d)
 	}

@@ -344,7 +344,10 @@ func htmlResultTables(rep *analysis.Report) []htmlResults {
 			hr := htmlResultRow{Name: r.cells[0]}
 			for i, c := range r.cells[1:] {
 				cell := htmlCell{Text: c}
-				v, extra, _ := strings.Cut(c, ", ")
+				v, extra := c, ""
+				if i := strings.IndexAny(c, ",;"); i >= 0 {
+					v, extra = c[:i], strings.TrimSpace(c[i+1:])
+				}
 				if rv.header[i+1] == "verdict" && slices.Contains([]analysis.Verdict{analysis.Regressed, analysis.Improved, analysis.Unchanged, analysis.Inconclusive}, analysis.Verdict(v)) {
 					cell = htmlCell{Verdict: v, Extra: extra}
 				}

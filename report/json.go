@@ -91,10 +91,21 @@ type jsonDecision struct {
 	// interval of an unchanged or inconclusive verdict that includes no
 	// change leaves possible.
 	Within *float64 `json:"within,omitempty"`
+	// Exact is analysis.Decision.Exact: an exact metric's change beside
+	// an inconclusive time, which it does not decide.
+	Exact *jsonExact `json:"exact,omitempty"`
 	// Missing is the side's (or the baseline's) missing kind when there
 	// is no verdict for it; Lost when it fails the gate.
 	Missing string `json:"missing,omitempty"`
 	Lost    bool   `json:"lost,omitempty"`
+}
+
+// jsonExact is an exact metric's change said beside a decision.
+type jsonExact struct {
+	Unit     string   `json:"unit"`
+	Verdict  string   `json:"verdict"`
+	Estimate *float64 `json:"estimate"`
+	Delta    *float64 `json:"delta"`
 }
 
 type jsonTally struct {
@@ -455,6 +466,9 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 			jd.Estimate, jd.Lo, jd.Hi, jd.Delta = num(c.Estimate), num(c.Lo), num(c.Hi), num(c.Delta)
 		}
 		jd.Within = num(d.Within)
+		if e := d.Exact; e != nil {
+			jd.Exact = &jsonExact{Unit: d.ExactUnit, Verdict: string(e.Verdict), Estimate: num(e.Estimate), Delta: num(e.Delta)}
+		}
 		if m := d.Missing; m != nil && d.Change == nil {
 			jd.Missing, jd.Lost = m.Kind, m.Lost
 		}

@@ -211,7 +211,25 @@ func decisionWords(rep *analysis.Report, d *analysis.Decision) string {
 	default:
 		s = d.Unit + " " + s
 	}
+	if e := exactWords(d); e != "" {
+		s += "; " + e
+	}
 	return s
+}
+
+// exactWords says the exact change beside an inconclusive time
+// (Decision.Exact): "allocs/op -12.50% (exact, improved)", "+1 allocs/op
+// (exact, regressed)". Empty without one.
+func exactWords(d *analysis.Decision) string {
+	c := d.Exact
+	if c == nil {
+		return ""
+	}
+	est, _ := changeCells(c, d.ExactUnit)
+	if !math.IsNaN(c.Estimate) {
+		est = d.ExactUnit + " " + est
+	}
+	return est + " (exact, " + string(c.Verdict) + ")"
 }
 
 // clockWords names the metric that decided a row when it is not wall
@@ -449,6 +467,9 @@ func results(rep *analysis.Report, pkg string) resultsView {
 			verdict := string(d.Verdict)
 			if w := withinWords(d); w != "" {
 				verdict += ", " + w
+			}
+			if e := exactWords(d); e != "" {
+				verdict += "; " + e
 			}
 			r.cells = append(r.cells, est, changeCI(d.Change), verdict)
 			if c := clockWords(d); c != "" && !slices.Contains(clocks, c) {

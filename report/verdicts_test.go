@@ -373,3 +373,26 @@ func TestExecNoteNamesCommand(t *testing.T) {
 		t.Errorf("the inconclusive note is not said of the command:\n%s", out)
 	}
 }
+
+// An exact change beside an inconclusive time is said with the verdict
+// (allocs/op 16 -> 14 went unsaid when the time was inconclusive: issue
+// 39 item 3), in the words and in the row's verdict cell, without
+// deciding it.
+func TestExactBesideInconclusive(t *testing.T) {
+	rep := &analysis.Report{Kind: model.KindAB, Sides: []string{"old", "new"}}
+	d := analysis.Decision{Side: "new", Verdict: analysis.Inconclusive, By: analysis.ByTime, Unit: analysis.WallUnit,
+		Change:    &analysis.Change{Estimate: 0.01, Lo: -0.2, Hi: 0.25},
+		Within:    0.25,
+		Exact:     &analysis.Change{Estimate: -0.125, Lo: -0.125, Hi: -0.125, Delta: -2, Test: "exact", Verdict: analysis.Improved},
+		ExactUnit: "allocs/op"}
+	if got, want := decisionWords(rep, &d), "+1.0% [-20.0%, +25.0%]; allocs/op -12.5% (exact, improved)"; got != want {
+		t.Errorf("words %q, want %q", got, want)
+	}
+	if got, want := exactWords(&d), "allocs/op -12.5% (exact, improved)"; got != want {
+		t.Errorf("exactWords %q, want %q", got, want)
+	}
+	d.Exact = nil
+	if got := exactWords(&d); got != "" {
+		t.Errorf("no exact change: %q", got)
+	}
+}
