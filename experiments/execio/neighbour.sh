@@ -10,6 +10,10 @@
 #   drop   as fsync, and every cycle also drops the page cache
 #          (echo 3 > /proc/sys/vm/drop_caches; needs root), so that every
 #          exec of a command pages its binary and libraries in again.
+#   dropall the page cache dropped every 0.2 s (echo 1 >
+#          /proc/sys/vm/drop_caches; needs root), nothing written: nearly
+#          every run of a command pages its binary in from disk, and the
+#          run after it in the same round finds it cached.
 #   apt    a package-index update as in the report that opened the issue:
 #          apt-get update, then the package cache rebuilt from the lists
 #          (rm /var/cache/apt/*.bin; apt-cache gencaches), over and over.
@@ -18,7 +22,7 @@
 #          apt-get update (about 14 MB from the Debian mirror and 48 MB
 #          written, in about 13 s here), over and over.
 #
-#   experiments/execio/neighbour.sh [fsync|drop|apt|aptfull] [DIR]
+#   experiments/execio/neighbour.sh [fsync|drop|dropall|apt|aptfull] [DIR]
 #
 # DIR (default: a new directory under /tmp) holds the files written; it is
 # removed when the neighbour is killed (SIGTERM or SIGINT).
@@ -28,9 +32,9 @@ dir=${2:-$(mktemp -d /tmp/execio-neighbour.XXXXXX)}
 mkdir -p "$dir"
 trap 'rm -rf "$dir"; exit 0' INT TERM
 case $mode in
-fsync | drop | apt | aptfull) ;;
+fsync | drop | dropall | apt | aptfull) ;;
 *)
-	echo "neighbour.sh: unknown mode $mode (want fsync, drop, apt or aptfull)" >&2
+	echo "neighbour.sh: unknown mode $mode (want fsync, drop, dropall, apt or aptfull)" >&2
 	exit 2
 	;;
 esac
@@ -39,6 +43,11 @@ while :; do
 		apt-get update -qq >/dev/null 2>&1 || true
 		rm -f /var/cache/apt/*.bin
 		apt-cache gencaches >/dev/null 2>&1 || true
+		continue
+	fi
+	if [ "$mode" = dropall ]; then
+		echo 1 >/proc/sys/vm/drop_caches
+		sleep 0.2
 		continue
 	fi
 	if [ "$mode" = aptfull ]; then

@@ -7,7 +7,7 @@
 #
 #   experiments/execio/trials.sh RIGOR NEIGHBOUR N OUT [rigor exec flags...]
 #
-# RIGOR is the rigor binary; NEIGHBOUR is fsync, drop, apt or aptfull (this
+# RIGOR is the rigor binary; NEIGHBOUR is fsync, drop, dropall, apt or aptfull (this
 # directory's neighbour.sh), cpu (experiments/busy/neighbour, up to 3
 # CPU-bound threads in phases of 2-8 s), or none. The neighbour starts 5 s
 # before the first run and is stopped after the last. Then
@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 pid=
 case $neighbour in
-fsync | drop | apt | aptfull)
+fsync | drop | dropall | apt | aptfull)
 	"$root/experiments/execio/neighbour.sh" "$neighbour" "$out/neighbour.d" &
 	pid=$!
 	;;

@@ -18,21 +18,26 @@
 # XXHASH is a clone of github.com/cespare/xxhash (a path, or a URL git can
 # clone: with network, https://github.com/cespare/xxhash); it is cloned
 # again into a temporary directory and left alone. OUT defaults to
-# docs/examples/xxhash-inline of this checkout. It takes about 10 minutes;
-# it is not run in CI. rigor is built from this checkout, benchstat from
+# docs/examples/xxhash-inline of this checkout. It takes about 10 minutes
+# (more on a busy machine); it needs git, go, jq and bc, and
+# is not run in CI. rigor is built from this checkout's HEAD, benchstat from
 # the golang.org/x/perf version in go.mod.
 set -eu
 src=${1:?usage: run.sh XXHASH-CLONE [OUT]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$root/docs/examples/xxhash-inline}
 commit=a7909af24e080cb18e105af79be6915531147a86
+short=a7909af
 work=$(mktemp -d /tmp/readme-example.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-(cd "$root" && go build -o "$work/rigor" ./cmd/rigor && go build -o "$work/benchstat" golang.org/x/perf/cmd/benchstat)
+# rigor and benchstat from this checkout's HEAD (not its uncommitted edits).
 rigorrev=$(cd "$root" && git rev-parse --short HEAD)
+mkdir "$work/src"
+(cd "$root" && git archive HEAD) | tar -x -C "$work/src"
+(cd "$work/src" && go build -o "$work/rigor" ./cmd/rigor && go build -o "$work/benchstat" golang.org/x/perf/cmd/benchstat)
 git clone -q "$src" "$work/xxhash"
 cd "$work/xxhash"
 if ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
@@ -40,8 +45,8 @@ if ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
 	exit 2
 fi
 git show -s --format=%B "$commit" >"$out/author.txt"
-git worktree add -q --detach "$work/old" "$commit^"
-git worktree add -q --detach "$work/new" "$commit"
+git worktree add -q --detach "$work/old" "$short^"
+git worktree add -q --detach "$work/new" "$short"
 
 now() { date +%s.%N; }
 secs() { echo "$2 - $1" | bc | xargs printf '%.0f'; }
@@ -55,12 +60,13 @@ secs() { echo "$2 - $1" | bc | xargs printf '%.0f'; }
 
 # 1. rigor ab at the default budget.
 t0=$(now)
-"$work/rigor" ab --old "$commit^" --new "$commit" --no-record --out "$work/run" -o "$out/rigor.txt" . || true
+"$work/rigor" ab --old "$short^" --new "$short" --no-record --out "$work/run" -o "$out/rigor.txt" . || true
 t1=$(now)
 T=$(secs "$t0" "$t1")
 echo "rigor ab: ${T}s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
 cp "$work/run/run.json" "$out/run.json"
-"$work/rigor" report "$out/run.json" --format json -o "$out/rigor.json"
+"$work/rigor" report "$out/run.json" --format json -o "$work/rigor.json"
+jq '{benchmarks: [.benchmarks[] | {name, verdict, decisions}]}' "$work/rigor.json" >"$out/verdicts.json"
 "$work/rigor" report "$out/run.json" --format md -o "$out/rigor.md"
 
 # benchpass DIR COUNT [go test flags]: one sequential go test -bench pass.

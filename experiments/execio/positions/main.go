@@ -9,12 +9,15 @@
 // Effects are Hodges-Lehmann centres of the per-round log ratios with
 // their 95% intervals (stats.PairedShift), printed as percentages.
 //
-//	go run ./experiments/execio/positions OUT/*.run/run.json
+//	go run ./experiments/execio/positions [-unit cpu-sec/op] OUT/*.run/run.json
+//
+// -unit reads another metric than wall time (sec/op).
 package main
 
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -28,11 +31,13 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: positions RUN.json...")
+	unit := flag.String("unit", "sec/op", "the metric to read")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: positions [-unit UNIT] RUN.json...")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	if err := run(flag.Args(), *unit, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "positions:", err)
 		os.Exit(2)
 	}
@@ -45,16 +50,16 @@ type pair struct {
 	refFirst      bool
 }
 
-// rounds returns the paired rounds of a run's first benchmark (wall
-// time), in order; rounds missing a side are left out.
-func rounds(r *model.Run) ([]pair, error) {
+// rounds returns the paired rounds of a run's first benchmark (its
+// metric unit), in order; rounds missing a side are left out.
+func rounds(r *model.Run, unit string) ([]pair, error) {
 	if len(r.Sides) != 2 || len(r.Benchmarks) == 0 {
 		return nil, errors.New("not a run of two commands")
 	}
 	ref := r.Sides[0].Label
-	m := r.Benchmarks[0].Metric("sec/op")
+	m := r.Benchmarks[0].Metric(unit)
 	if m == nil {
-		return nil, errors.New("no wall times")
+		return nil, fmt.Errorf("no %s", unit)
 	}
 	var out []pair
 	for i := 0; i+1 < len(m.Samples); {
@@ -114,10 +119,11 @@ func civ(iv stats.Interval) string {
 // excludes0 reports whether iv lies wholly on one side of zero.
 func excludes0(iv stats.Interval) bool { return iv.Lo > 0 || iv.Hi < 0 }
 
-func run(files []string, w io.Writer) error {
+func run(files []string, unit string, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\trounds\tB over A (side)\tsecond over first (order)\torder | A first\torder | B first\tA first - B first")
 	var sides, orders int
+	var sideEst, orderEst []float64
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -127,7 +133,7 @@ func run(files []string, w io.Writer) error {
 		if err := json.Unmarshal(data, &r); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		ps, err := rounds(&r)
+		ps, err := rounds(&r, unit)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
@@ -135,6 +141,7 @@ func run(files []string, w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
+		sideEst, orderEst = append(sideEst, e.side.Estimate), append(orderEst, e.order.Estimate)
 		if excludes0(e.side) {
 			sides++
 		}
@@ -148,5 +155,8 @@ func run(files []string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "%d of %d runs: the side effect's 95%% interval excludes 0; %d of %d: the order effect's does.\n", sides, len(files), orders, len(files))
+	fmt.Fprintf(w, "median over the runs: side effect %s (from %s to %s), order effect %s (from %s to %s)\n",
+		pct(stats.Median(sideEst)), pct(stats.Min(sideEst)), pct(stats.Max(sideEst)),
+		pct(stats.Median(orderEst)), pct(stats.Min(orderEst)), pct(stats.Max(orderEst)))
 	return nil
 }

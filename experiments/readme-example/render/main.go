@@ -1,9 +1,10 @@
 // Command render writes the README of docs/examples/xxhash-inline from
 // the files experiments/readme-example/run.sh leaves in its directory:
 // the commit message with the author's benchstat table (author.txt),
-// rigor's report (rigor.txt, rigor.json), benchstat's tables at the same
-// budget and at -count 10 (benchstat-count*.txt and .csv), the count the
-// budget allowed (count.txt) and the machine's state (machine.txt).
+// rigor's report (rigor.txt, and verdicts.json: the verdicts of rigor
+// report --format json), benchstat's tables at the same budget and at
+// -count 10 (benchstat-count*.txt and .csv), the count the budget
+// allowed (count.txt) and the machine's state (machine.txt).
 //
 //	go run ./experiments/readme-example/render docs/examples/xxhash-inline
 package main
@@ -103,7 +104,7 @@ func parseRigor(data []byte) ([]rigorRow, error) {
 		return nil, err
 	}
 	if len(rep.Benchmarks) == 0 {
-		return nil, errors.New("no benchmarks in rigor.json")
+		return nil, errors.New("no benchmarks in verdicts.json")
 	}
 	return rep.Benchmarks, nil
 }
@@ -170,7 +171,7 @@ func run(dir string) error {
 	if err != nil {
 		return err
 	}
-	rj, err := os.ReadFile(filepath.Join(dir, "rigor.json"))
+	rj, err := os.ReadFile(filepath.Join(dir, "verdicts.json"))
 	if err != nil {
 		return err
 	}

@@ -134,10 +134,11 @@ sample counts.
   %d; it called a change on %s. benchstat at -count %s called a change on
   %s; at -count 10 on %s.
 
-Today's compiler is not 2020's (this is Go 1.26; the author's numbers are
-from Go 1.15 on a 12-thread machine), so where a verdict and the author
-disagree the change may simply no longer be there: a row is compared with
-what this machine measured, not with the author's percentage.
+Today's compiler is not 2020's (this is Go 1.26; the author measured in
+November 2020, when Go 1.15 was current, with GOMAXPROCS 12), and this
+machine is not the author's, so where a verdict and the author disagree
+the change may simply not be there any more: each tool's row says what it
+measured here, and the author's column is the claim it is checked against.
 
 What rigor adds is not a different median. Its rounds run the old and the
 new test binaries back to back, in counterbalanced order, so round i of
