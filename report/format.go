@@ -138,10 +138,15 @@ func estimate(c *analysis.Change, unit string, rel func(float64) string) string 
 	return rel(c.Estimate)
 }
 
-// changeCI formats "[-91.20%, -89.02%]".
+// changeCI formats "[-91.20%, -89.02%]"; "-" without an interval (not
+// "[?, ?]", which printed an interval that does not exist beside "+0
+// allocs/op" on few samples).
 func changeCI(c *analysis.Change) string {
 	if c.Test == "exact" || c.Lo == c.Hi && c.Lo == c.Estimate {
 		return "(exact)"
+	}
+	if math.IsNaN(c.Lo) || math.IsNaN(c.Hi) {
+		return "-"
 	}
 	return "[" + percent(c.Lo) + ", " + percent(c.Hi) + "]"
 }

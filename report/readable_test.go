@@ -358,3 +358,21 @@ func TestBenchstatStyleNumbersMatchBenchstat(t *testing.T) {
 		}
 	}
 }
+
+// A change without an interval prints none: "+0 allocs/op [?, ?]" on few
+// samples printed an interval that does not exist (issue 39 item 3).
+func TestChangeCIWithoutInterval(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		c    analysis.Change
+		want string
+	}{
+		{analysis.Change{Estimate: nan, Delta: 0, Lo: nan, Hi: nan}, "-"},
+		{analysis.Change{Estimate: -0.1, Lo: -0.12, Hi: -0.08}, "[-12.00%, -8.00%]"},
+		{analysis.Change{Test: "exact", Estimate: -0.5, Lo: -0.5, Hi: -0.5}, "(exact)"},
+	} {
+		if got := changeCI(&tc.c); got != tc.want {
+			t.Errorf("changeCI(%+v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
