@@ -731,45 +731,137 @@ func goEnv(t *testing.T, key string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestExampleWorkflow: the example workflow gives the action only inputs
-// it has (actionlint checks the workflow, not a remote action's inputs).
+// workflowFile is a workflow as far as TestExampleWorkflow reads it.
+type workflowFile struct {
+	On          map[string]any `yaml:"on"`
+	Permissions map[string]string
+	Jobs        map[string]struct {
+		If          string            `yaml:"if"`
+		Needs       any               `yaml:"needs"`
+		Permissions map[string]string `yaml:"permissions"`
+		Steps       []struct {
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+var pin = regexp.MustCompile(`rigorbench/rigor@([^\s#]+)`)
+
+// TestExampleWorkflow: the example workflows (docs/github-actions.yml and
+// its workflow_run variant) are in the split form of
+// docs/action-security.md, and give the action only inputs it has
+// (actionlint checks a workflow, not a remote action's inputs): no
+// trigger that runs the pull request's code with a write token; a job
+// that checks out or runs code has only read permissions, a checkout
+// without persisted credentials, and the action without token or
+// comment; a job that can write checks out nothing, runs no script and
+// uses the action in mode comment only, whatever the gate said; the
+// action is pinned to a commit, the same everywhere (the README too),
+// which has every input the examples give it.
 func TestExampleWorkflow(t *testing.T) {
 	a, root := readAction(t)
-	b, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.yml"))
+	pins, given := map[string]bool{}, map[string]bool{}
+	for _, name := range []string{"github-actions.yml", "github-actions-comment.yml"} {
+		b, err := os.ReadFile(filepath.Join(root, "docs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf workflowFile
+		if err := yaml.Unmarshal(b, &wf); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, ev := range []string{"pull_request_target", "issue_comment"} {
+			if _, ok := wf.On[ev]; ok {
+				t.Errorf("%s runs on %s", name, ev)
+			}
+		}
+		if len(wf.Permissions) != 0 {
+			t.Errorf("%s: workflow-wide permissions %v, want {} (each job asks for its own)", name, wf.Permissions)
+		}
+		used := false
+		for jobName, job := range wf.Jobs {
+			where := name + ", job " + jobName
+			var checkout, runs, writes bool
+			for _, v := range job.Permissions {
+				writes = writes || v == "write"
+			}
+			for _, st := range job.Steps {
+				switch {
+				case strings.HasPrefix(st.Uses, "actions/checkout@"):
+					checkout = true
+					if st.With["persist-credentials"] != "false" {
+						t.Errorf("%s: actions/checkout keeps its credentials in .git/config", where)
+					}
+				case st.Run != "":
+					runs = true
+				case strings.HasPrefix(st.Uses, "rigorbench/rigor@"):
+					used = true
+					ref := strings.TrimPrefix(st.Uses, "rigorbench/rigor@")
+					if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(ref) {
+						t.Errorf("%s: the action is pinned to %q, not a commit", where, ref)
+					}
+					pins[ref] = true
+					for k := range st.With {
+						given[k] = true
+						if _, ok := a.Inputs[k]; !ok {
+							t.Errorf("%s: the example gives the action an input it lacks: %s", where, k)
+						}
+					}
+					if _, ok := st.With["token"]; ok {
+						t.Errorf("%s: the example gives the action a token of its own", where)
+					}
+					if st.With["mode"] == "comment" {
+						continue
+					}
+					runs = true
+					if st.With["comment"] != "false" {
+						t.Errorf("%s: the job that runs the pull request's code comments (comment: %q)", where, st.With["comment"])
+					}
+				}
+			}
+			if writes && (checkout || runs) {
+				t.Errorf("%s: a job that can write (%v) checks out or runs code", where, job.Permissions)
+			}
+			if (checkout || runs) && len(job.Permissions) == 0 {
+				t.Errorf("%s: a job that runs code inherits the workflow's permissions", where)
+			}
+			if job.Needs != nil && !strings.Contains(job.If, "!cancelled()") {
+				t.Errorf("%s: a job after the gate that does not run when the gate failed (if: %s)", where, job.If)
+			}
+		}
+		if !used {
+			t.Errorf("%s does not use the action", name)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string            `yaml:"uses"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
+	for _, m := range pin.FindAllStringSubmatch(string(readme), -1) {
+		pins[m[1]] = true
 	}
-	if err := yaml.Unmarshal(b, &wf); err != nil {
-		t.Fatal(err)
+	if len(pins) != 1 {
+		t.Errorf("the examples and the README pin the action to %d commits, want one: %v", len(pins), slices.Collect(maps.Keys(pins)))
 	}
-	used := false
-	for _, job := range wf.Jobs {
-		for _, st := range job.Steps {
-			if !strings.HasPrefix(st.Uses, "rigorbench/rigor@") {
-				continue
-			}
-			used = true
-			for k := range st.With {
-				if _, ok := a.Inputs[k]; !ok {
-					t.Errorf("the example gives the action an input it lacks: %s", k)
-				}
+	// The pinned commit has every input the examples give the action (a
+	// clone without that commit cannot tell).
+	for ref := range pins {
+		out, err := exec.Command("git", "-C", root, "show", ref+":action.yml").Output()
+		if err != nil {
+			t.Logf("the pinned commit %s is not in this clone: its inputs are not checked", ref)
+			continue
+		}
+		var pinned actionFile
+		if err := yaml.Unmarshal(out, &pinned); err != nil {
+			t.Fatalf("action.yml at %s: %v", ref, err)
+		}
+		for k := range given {
+			if _, ok := pinned.Inputs[k]; !ok {
+				t.Errorf("action.yml at the pinned %s has no input %s", ref, k)
 			}
 		}
-	}
-	if !used {
-		t.Error("the example workflow does not use the action")
-	}
-	data, _ := json.Marshal(a.Inputs)
-	if !strings.Contains(string(data), "max-regression") {
-		t.Errorf("action.yml has no max-regression input")
 	}
 }
 

@@ -371,7 +371,7 @@ history)
     rigor import --store "$db" --branch "$branch" "$out/run"
   fi
   rigor serve --store "$db" --export "$out/pages"
-  say "history: $(ls "$out/pages" | wc -l) pages in $out/pages"
+  say "history: $(find "$out/pages" -mindepth 1 -maxdepth 1 | wc -l) pages in $out/pages"
   ;;
 
 gate)
