@@ -828,7 +828,7 @@ func (b *bisector) establish(ctx context.Context) error {
 	}
 	if measured > 1 {
 		st.Chosen = fmt.Sprintf("--bench %q selects %d benchmarks; searching for %s, whose change from good to bad was the largest", b.cfg.Bench, measured, bm.FullName())
-		fmt.Fprintln(b.s.err, "rigor:", st.Chosen)
+		fmt.Fprintln(safeLines{b.s.err}, "rigor:", st.Chosen)
 	}
 	st.Total = interval(timeChange(&rep.Benchmarks[best], 0), false)
 	total := interval(timeChange(&dec.Benchmarks[best], 0), false)
@@ -868,7 +868,9 @@ func (b *bisector) step(ctx context.Context, r bisect.Range, mid int) error {
 		return st.Search.Progress(halves(rep))
 	})
 	if why, ok := skipReason(run, err, st.Commits[mid].short()); ok {
-		fmt.Fprintf(b.s.err, "rigor: skipping %s (%s): %s\n", st.Commits[mid].short(), st.Commits[mid].Subject, why)
+		// The subject is the commit's author's: escaped, as is why
+		// (which may quote a compiler).
+		fmt.Fprintf(safeLines{b.s.err}, "rigor: skipping %s (%s): %s\n", st.Commits[mid].short(), st.Commits[mid].Subject, why)
 		st.Search.Skip(mid)
 		return nil
 	}
@@ -890,7 +892,7 @@ func (b *bisector) step(ctx context.Context, r bisect.Range, mid int) error {
 	l, h := halves(dec)
 	lr, hr := halves(rep)
 	step := st.Search.Apply(mid, l, h, lr, hr, rounds(run))
-	fmt.Fprintf(b.s.err, "rigor: step %d: %s\n", len(st.Search.Steps), stepWords(st, step, lr, hr))
+	fmt.Fprintf(safeLines{b.s.err}, "rigor: step %d: %s\n", len(st.Search.Steps), stepWords(st, step, lr, hr))
 	return nil
 }
 

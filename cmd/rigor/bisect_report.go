@@ -123,7 +123,9 @@ func (b *bisector) emit() error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(r)
 		}
-		writeBisectText(w, &r)
+		// Benchmark names and commit subjects are the repository's:
+		// escaped for a terminal.
+		writeBisectText(safeLines{w}, &r)
 		return nil
 	})
 }
