@@ -5,6 +5,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/stats"
@@ -24,6 +26,11 @@ const (
 	// Above the window's wall time when several threads waited. Context,
 	// never a result.
 	WaitUnit = "wait-sec/op"
+	// SwitchUnit is how many times the benchmark's working threads
+	// blocked (voluntary context switches) inside its timed window, per
+	// operation (model.SwitchesUnit): evidence for the clock, never a
+	// result.
+	SwitchUnit = model.SwitchesUnit
 )
 
 // A Clock says which time metric a benchmark's verdict is taken from, and
@@ -61,6 +68,12 @@ type Clock struct {
 	// profiles, 0 without any: a profile below profileSamples is too
 	// short to count (a busy machine leaves a profiling run little CPU).
 	ProfileSamples int
+	// Switches is how often the benchmark's working threads blocked in
+	// their timed windows: their voluntary context switches (SwitchUnit)
+	// per millisecond of the benchmark's CPU time, the larger of the
+	// sides' medians over their samples; NaN when a side has fewer than
+	// switchSamples samples with it (no timer overlay, or an older one).
+	Switches float64
 	// CPUSpread and WallSpread are the robust spreads (1.4826 MAD) of
 	// the per-round log ratios of CPU and of wall time between the
 	// first two sides, when the machine was busy; NaN otherwise.
@@ -85,7 +98,12 @@ const (
 	ClockNotCPUBound = "not-cpu-bound"
 	// ClockWaits: busy, but its CPU profile shows locks or file I/O.
 	ClockWaits = "waits"
-	// ClockNoProfile: busy, but no CPU profile shows it never waits.
+	// ClockBlocks: busy, but its threads blocked in the timed window
+	// (more than maxSwitchRate voluntary context switches per ms of CPU
+	// time): it sleeps, waits on I/O or hands work between goroutines.
+	ClockBlocks = "blocks"
+	// ClockNoProfile: busy, but neither a CPU profile nor the rounds'
+	// own switches and CPU show that it never waits.
 	ClockNoProfile = "no-profile"
 	// ClockCPUUnsteady: busy, but CPU time varied as much as wall time.
 	ClockCPUUnsteady = "cpu-unsteady"
@@ -146,13 +164,37 @@ const (
 	// proves nothing (examples/lockbound at 4 goroutines kept 2.0 CPUs
 	// busy on 2 Ps). So: GOMAXPROCS 1, where one busy P is all the
 	// benchmark can use and a goroutine waiting on a lock leaves the P to
-	// another, or a CPU profile of at least profileSamples samples with
-	// at most maxWaiting of them in mutex slow paths or file I/O. Counting voluntary context switches does not tell: a CPU-bound
-	// Go process switches thousands of times a second (sysmon's short
-	// sleeps; measured on experiments/busy's benchmark, about 2900 a
-	// second at GOMAXPROCS=1).
+	// another; or a CPU profile of at least profileSamples samples with
+	// at most maxWaiting of them in mutex slow paths or file I/O; or the
+	// rounds' own evidence (neverBlocks): its working threads hardly
+	// ever blocked in the timed window (at most maxSwitchRate voluntary
+	// context switches per ms of CPU time) and it kept about one thread
+	// busy (CPU time at most oneThread times the time it was not
+	// waiting for a CPU), so no two goroutines spun on a lock side by
+	// side, and one that waited on a lock left its thread to sleep, which
+	// the switches count. The process's switches would not tell: a
+	// CPU-bound Go process switches thousands of times a second, sysmon
+	// sleeping between its checks; the overlay counts only the threads
+	// that did the window's work, sysmon left out.
 	profileSamples = 20
 	maxWaiting     = 0.05
+	// maxSwitchRate is the most voluntary context switches per ms of CPU
+	// time of a benchmark's working threads that counts as never
+	// blocking. experiments/switches (2-core VM, load 2 to 8, medians of
+	// 5 windows of about 300 ms): a single goroutine that only computes,
+	// 0 per ms at GOMAXPROCS 1 and 0.07-0.1 at 2 (the scheduler moving
+	// it between threads); with examples/lockbound's global mutex on 2
+	// or 4 goroutines, 0 at GOMAXPROCS 1 and 0.04-0.14 at 2 (Go's mutex
+	// spins and parks goroutines, and the threads stay busy: 1.9 CPUs,
+	// which the one-thread bound turns away); channel ping-pong between
+	// two goroutines at GOMAXPROCS 2, 5.5-7; an allocating loop at 2
+	// (the garbage collector's workers parking), 2.9-3.4, also on 1.8
+	// CPUs; 20 µs sleeps 44-93; a write and fsync, 60-87. The bound sits
+	// five times above what computing showed and ten below ping-pong.
+	maxSwitchRate = 0.5
+	// switchSamples is the fewest samples per side with their switches
+	// read for the rate to count.
+	switchSamples = 3
 	// waitBusy: a sample whose working threads waited for a CPU for at
 	// least this share of its timed window (waitShare: of their time in
 	// it, when there were several) was disturbed by someone else. On an
@@ -184,7 +226,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if wall == nil || cpu == nil {
 		return nil
 	}
-	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), CPUSpread: math.NaN(), WallSpread: math.NaN(), Procs: b.Procs}
+	c := &Clock{Unit: WallUnit, CPUPerWall: math.NaN(), Waiting: math.NaN(), Switches: math.NaN(), CPUSpread: math.NaN(), WallSpread: math.NaN(), Procs: b.Procs}
 	if c.Procs == 0 {
 		// go test leaves the -N suffix off exactly when GOMAXPROCS is 1.
 		c.Procs = 1
@@ -313,6 +355,7 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	if len(quiet) > 0 {
 		c.CPUPerWall, c.Basis = stats.Median(quiet), basis
 	}
+	c.Switches = switchRate(b, run.Sides, func(side string, round int) []float64 { return cpuAt[sideRound{side, round}] })
 	if c.Intervals == 0 || c.Contended < contendedShare {
 		if c.Waited && len(all) == len(wall.Samples) {
 			quietCPU(run, b, c, wall, cpu)
@@ -354,8 +397,15 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	case !math.IsNaN(c.Waiting) && c.Waiting > maxWaiting:
 		c.Why = ClockWaits
 		c.Reason = fmt.Sprintf("%s, but %.0f%% of the benchmark's CPU profile is spent on locks or file I/O, so it also waits, which CPU time would hide: the verdict stays on wall time", busy, 100*c.Waiting)
-	case math.IsNaN(c.Waiting) && (c.Procs != 1 || command):
+	case c.blocks():
+		c.Why = ClockBlocks
+		c.Reason = fmt.Sprintf("%s, but %s, which CPU time would hide, so the verdict stays on wall time", busy, blocksWords(c))
+	case math.IsNaN(c.Waiting) && (c.Procs != 1 || command) && !c.neverBlocks():
 		c.Why = ClockNoProfile
+		if !math.IsNaN(c.Switches) {
+			c.Reason = fmt.Sprintf("%s, but %s: its threads hardly ever blocked (%s), yet with more than one busy its goroutines may spin on a lock, which CPU time would hide, and %s, so the verdict stays on wall time", busy, cpuShareWords(c), switchesWords(c.Switches), noProfileWords(c.ProfileSamples))
+			break
+		}
 		c.Reason = fmt.Sprintf("%s, but %s: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (%s), so the verdict stays on wall time", busy, noProfileWords(c.ProfileSamples), procsWords(c.Procs), cpuShareWords(c))
 	case !(cpuSpread < wallSpread):
 		// CPU time is worth taking only when it is the steadier clock:
@@ -375,16 +425,18 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 // computes, CPU time is wall time less the time it was not running, that
 // is, less the waits (a few percent here and there: interrupts, the
 // scheduler's ticks, a moment's neighbour); so where the benchmark is
-// CPU-bound on the rule's terms (one Go thread at GOMAXPROCS 1, or a CPU
-// profile without locks or file I/O; CPU time within a thread's worth of
-// the time it was not waiting) and CPU time is clearly the steadier clock
-// (its per-round spread below wall time's), it decides.
+// CPU-bound on the rule's terms (one Go thread at GOMAXPROCS 1, a CPU
+// profile without locks or file I/O, or threads that hardly ever blocked
+// in the timed window; CPU time within a thread's worth of the time it
+// was not waiting; no more switches than maxSwitchRate whatever else
+// says so) and CPU time is clearly the steadier clock (its per-round
+// spread below wall time's), it decides.
 // Otherwise wall time does, and nothing is said.
 func quietCPU(run *model.Run, b *model.Benchmark, c *Clock, wall, cpu *model.Metric) {
 	if run.Kind == execKind || c.Basis != BasisNotWaiting || c.CPUPerWall < cpuBoundShare || c.CPUPerWall > oneThread {
 		return
 	}
-	if !(c.Procs == 1 || !math.IsNaN(c.Waiting) && c.Waiting <= maxWaiting) {
+	if c.blocks() || !(c.Procs == 1 || c.lockFree() || c.neverBlocks()) {
 		return
 	}
 	wallSpread, cpuSpread := pairedSpread(wall, run.Sides), pairedSpread(cpu, run.Sides)
@@ -539,11 +591,86 @@ func procsWords(procs int) string {
 	return fmt.Sprintf("%d threads", procs)
 }
 
+// evidenceWords says what showed that a CPU-bound benchmark never waits:
+// its threads' switches in the timed window where they were read, its
+// CPU profile where there was one, else its one thread at GOMAXPROCS 1.
 func evidenceWords(c *Clock) string {
-	if math.IsNaN(c.Waiting) {
-		return "its one thread busy, GOMAXPROCS 1"
+	var ev []string
+	if !math.IsNaN(c.Switches) {
+		ev = append(ev, "its threads hardly ever blocked in the timed window: "+switchesWords(c.Switches))
 	}
-	return fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting)
+	if !math.IsNaN(c.Waiting) {
+		ev = append(ev, fmt.Sprintf("%.0f%% of its CPU profile on locks or file I/O", 100*c.Waiting))
+	}
+	if len(ev) == 0 || c.Procs == 1 && math.IsNaN(c.Waiting) {
+		ev = append([]string{"its one thread busy, GOMAXPROCS 1"}, ev...)
+	}
+	return strings.Join(ev, "; ")
+}
+
+// switchesWords says a rate of voluntary context switches per ms of CPU
+// time: "0.02 voluntary context switches per ms of CPU time".
+func switchesWords(rate float64) string {
+	return strconv.FormatFloat(rate, 'g', 2, 64) + " voluntary context switches per ms of CPU time"
+}
+
+// blocksWords says what the switches of a benchmark whose threads blocked
+// show.
+func blocksWords(c *Clock) string {
+	return fmt.Sprintf("its threads blocked in the timed window (%s, more than %v): it also waits, on sleeps, I/O or other goroutines", switchesWords(c.Switches), maxSwitchRate)
+}
+
+// lockFree reports whether a CPU profile long enough to count shows no
+// more than maxWaiting of the benchmark's samples on locks or file I/O.
+func (c *Clock) lockFree() bool {
+	return !math.IsNaN(c.Waiting) && c.Waiting <= maxWaiting
+}
+
+// blocks reports whether the rounds show the benchmark's threads blocking:
+// more than maxSwitchRate voluntary context switches per ms of CPU time.
+func (c *Clock) blocks() bool {
+	return c.Switches > maxSwitchRate
+}
+
+// neverBlocks reports whether the rounds themselves show that the
+// benchmark never waits, as a lock-free CPU profile would: its working
+// threads hardly ever blocked in the timed window, and it kept about one
+// thread busy (CPU time between cpuBoundShare and oneThread times the time
+// it was not waiting for a CPU, or its wall time on quiet rounds), so no
+// goroutines spun on a lock side by side (see maxSwitchRate).
+func (c *Clock) neverBlocks() bool {
+	return c.Switches <= maxSwitchRate && (c.Basis == BasisNotWaiting || c.Basis == BasisQuiet) &&
+		c.CPUPerWall >= cpuBoundShare && c.CPUPerWall <= oneThread
+}
+
+// switchRate returns the voluntary context switches (SwitchUnit) of b's
+// working threads per ms of its CPU time, sample by sample (cpuAt gives a
+// side and round's CPU times per operation, in seconds), the larger of
+// the sides' medians: a side that blocks is enough to keep CPU time from
+// deciding. NaN when a side has fewer than switchSamples samples with
+// both figures.
+func switchRate(b *model.Benchmark, sides []model.Side, cpuAt func(side string, round int) []float64) float64 {
+	m := b.Metric(SwitchUnit)
+	if m == nil || len(sides) == 0 {
+		return math.NaN()
+	}
+	bySide := map[string][]float64{}
+	for _, s := range m.Samples {
+		if cpu := cpuAt(s.Side, s.Round); len(cpu) > 0 && cpu[0] > 0 && s.Value >= 0 {
+			bySide[s.Side] = append(bySide[s.Side], s.Value/(1e3*cpu[0]))
+		}
+	}
+	rate := math.NaN()
+	for _, sd := range sides {
+		v := bySide[sd.Label]
+		if len(v) < switchSamples {
+			return math.NaN()
+		}
+		if r := stats.Median(v); math.IsNaN(rate) || r > rate {
+			rate = r
+		}
+	}
+	return rate
 }
 
 // roundsWords says in how many rounds some sample was contended, and
@@ -610,8 +737,11 @@ func contendedInterval(o *model.Observation) bool {
 // correction, the gate and the stopping rule.
 func applyClock(b *Benchmark, key string, c *Clock) {
 	for i := range b.Metrics {
-		if b.Metrics[i].Unit == WaitUnit {
+		switch b.Metrics[i].Unit {
+		case WaitUnit:
 			b.Metrics[i].Context = "the time the benchmark waited for a CPU: how much the machine disturbed it, not a result"
+		case SwitchUnit:
+			b.Metrics[i].Context = "how often the benchmark's threads blocked in its timed window: evidence for the clock, not a result"
 		}
 	}
 	if c == nil {
@@ -623,7 +753,7 @@ func applyClock(b *Benchmark, key string, c *Clock) {
 	}
 	if c.Intervals > 0 && (c.Contended >= contendedShare || c.Why == ClockSteadier || c.Why == ClockContradicts) {
 		ev := map[string]float64{"contended": c.Contended, "cpu_per_wall": c.CPUPerWall, "waiting": c.Waiting,
-			"cpu_spread": c.CPUSpread, "wall_spread": c.WallSpread}
+			"cpu_spread": c.CPUSpread, "wall_spread": c.WallSpread, "switches_per_ms": c.Switches}
 		if c.Why == ClockCPUMissing {
 			ev["cpu_samples"], ev["wall_samples"] = float64(c.CPUSamples), float64(c.WallSamples)
 		}
