@@ -55,9 +55,9 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 		if r.StdDev != nil {
 			sd = *r.StdDev
 		}
-		rec := []string{words.TerminalSafe(r.Command), num(r.Mean), num(sd), num(r.Median), num(r.User), num(r.System), num(r.Min), num(r.Max)}
+		rec := []string{csvText(r.Command), num(r.Mean), num(sd), num(r.Median), num(r.User), num(r.System), num(r.Min), num(r.Max)}
 		for _, p := range params {
-			rec = append(rec, words.TerminalSafe(r.Parameters[p]))
+			rec = append(rec, csvText(r.Parameters[p]))
 		}
 		rec = append(rec, num(r.MedianLo), num(r.MedianHi), num(r.Relative), num(r.RelativeLo), num(r.RelativeHi), string(r.Verdict), r.Clock)
 		cw.Write(rec)
@@ -67,6 +67,19 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("writing CSV: %w", err)
 	}
 	return nil
+}
+
+// csvText is a text cell of the CSV export: escaped for a terminal (as
+// every export is), and guarded against formula injection as the report's
+// CSV is (OWASP's advice): a cell that starts with =, +, -, @ is prefixed
+// with a single quote, so that a spreadsheet shows it as text. (A tab or
+// carriage return is shown escaped already.)
+func csvText(s string) string {
+	s = words.TerminalSafe(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // WriteMarkup writes rows (s.Rows, or s.Sorted's) as a table in format
@@ -188,8 +201,28 @@ func (markdown) divider(right []bool) string {
 	}
 	return b.String() + "\n"
 }
-func (markdown) footer() string            { return "" }
-func (markdown) command(cmd string) string { return "`" + cmd + "`" }
+func (markdown) footer() string { return "" }
+
+// command is a code span fenced with one backtick more than the longest
+// run of backticks in cmd (a space inside when cmd has any), so that no
+// backtick in a command ends it early and the rest of the command is
+// read as Markdown.
+func (markdown) command(cmd string) string {
+	run, longest := 0, 0
+	for _, r := range cmd {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + cmd + " " + fence
+	}
+	return fence + cmd + fence
+}
 
 type asciidoc struct{}
 

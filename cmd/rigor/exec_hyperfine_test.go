@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -290,4 +292,51 @@ func exportCommands(t *testing.T, path string) []string {
 		cmds = append(cmds, r.Command)
 	}
 	return cmds
+}
+
+// TestExecExportsGuarded (issue 40 item 8): --export-csv guards a text
+// cell (a command's name, a parameter's value) that a spreadsheet would
+// read as a formula, as --format csv does, and --export-markdown fences a
+// command holding backticks so that it stays one code span in its cell.
+// Before, both wrote them as they were: =HYPERLINK(...) a live formula,
+// and a backtick ending the code span early.
+func TestExecExportsGuarded(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, mdPath := filepath.Join(dir, "x.csv"), filepath.Join(dir, "x.md")
+	_, stderr, code := rigorIn(t, dir, "exec", "--runs", "2", "--warmup", "0", "--no-record", "--out", filepath.Join(dir, "out"),
+		"-L", "p", "=1+1,@SUM", "-n", `=HYPERLINK("http://evil","x") {p}`, "-n", "a`` `|`b {p}",
+		"--export-csv", csvPath, "--export-markdown", mdPath, "-o", filepath.Join(dir, "report.txt"), "true {p}", "true {p} x")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("%d rows, %v:\n%s", len(rows), err, b)
+	}
+	for _, r := range rows[1:] {
+		for i, c := range r {
+			if _, num := strconv.ParseFloat(c, 64); c != "" && strings.ContainsRune("=+-@", rune(c[0])) && num != nil {
+				t.Errorf("csv: cell %d %q is a formula", i, c)
+			}
+		}
+	}
+	if !slices.Contains(rows[1], `'=HYPERLINK("http://evil","x") =1+1`) || !slices.Contains(rows[1], "'=1+1") || !slices.Contains(rows[3], "'@SUM") {
+		t.Errorf("csv: the name and parameters are not there, quoted:\n%s", b)
+	}
+	md, err := os.ReadFile(mdPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| ``` a`` `\\|`b =1+1 ``` |") {
+		t.Errorf("md: the command with backticks is not one code span:\n%s", md)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(md)), "\n") {
+		if cells := strings.Split(strings.ReplaceAll(l, `\|`, ""), "|"); len(cells) != 11 {
+			t.Errorf("md: row %q has %d cells, want 9", l, len(cells)-2)
+		}
+	}
 }
