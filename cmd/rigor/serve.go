@@ -257,7 +257,7 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 		return usageErrorf("--addr %s: %v", opts.addr, err)
 	}
 	d := &dashboard{store: s, flags: opts.series, opts: hopts}
-	srv := &http.Server{Handler: guard(d.handler(), opts.allowRemote, opts.allowHosts, token), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(guard(d.handler(), opts.allowRemote, opts.allowHosts, token))
 	if opts.allowRemote {
 		fmt.Fprintf(std.err, "rigor: warning: --allow-remote: the dashboard listens on %s, plain HTTP, for anyone who can reach it; it shows benchmark names, commits and their subjects, and machines. Each request needs the token in the URL below (--token chooses it); serve it only on a network you trust, or behind a TLS proxy\n", ln.Addr())
 	}
@@ -278,6 +278,34 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 			return nil
 		}
 		return usageErrorf("serving: %v", err)
+	}
+}
+
+// Limits of rigor serve's connections, so that a client (without the
+// token, with --allow-remote) cannot hold connections open without end:
+// a request's header must arrive within serveHeaderTimeout and the whole
+// request (a GET, no body) within serveReadTimeout; a response, page made
+// included, must be written within serveWriteTimeout (generous: the first
+// index page of a large history analyzes every series, and a run's report
+// draws every chart; nothing is streamed); an idle kept-alive connection
+// is closed after serveIdleTimeout. Headers are at most serveMaxHeader.
+const (
+	serveHeaderTimeout = 10 * time.Second
+	serveReadTimeout   = 30 * time.Second
+	serveWriteTimeout  = 5 * time.Minute
+	serveIdleTimeout   = 2 * time.Minute
+	serveMaxHeader     = 64 << 10
+)
+
+// newServer is rigor serve's HTTP server of h, with its limits.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: serveHeaderTimeout,
+		ReadTimeout:       serveReadTimeout,
+		WriteTimeout:      serveWriteTimeout,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeader,
 	}
 }
 

@@ -858,3 +858,30 @@ func TestServeTokenRedirectsLocally(t *testing.T) {
 		}
 	}
 }
+
+// TestServeServerLimits (issue 40 item 9): rigor serve's server bounds
+// every phase of a connection, so that a client without the token cannot
+// hold connections open without end: the header, the request, the
+// response, an idle keep-alive, the header's size. Before, only the
+// header had a timeout. The response's bound leaves room for the slowest
+// page (the first index of a large history).
+func TestServeServerLimits(t *testing.T) {
+	srv := newServer(http.NotFoundHandler())
+	for _, c := range []struct {
+		name     string
+		got      time.Duration
+		min, max time.Duration
+	}{
+		{"ReadHeaderTimeout", srv.ReadHeaderTimeout, time.Second, 30 * time.Second},
+		{"ReadTimeout", srv.ReadTimeout, srv.ReadHeaderTimeout, 2 * time.Minute},
+		{"WriteTimeout", srv.WriteTimeout, time.Minute, 15 * time.Minute},
+		{"IdleTimeout", srv.IdleTimeout, 10 * time.Second, 10 * time.Minute},
+	} {
+		if c.got < c.min || c.got > c.max {
+			t.Errorf("%s = %v, want %v to %v", c.name, c.got, c.min, c.max)
+		}
+	}
+	if srv.MaxHeaderBytes <= 0 || srv.MaxHeaderBytes > 1<<20 {
+		t.Errorf("MaxHeaderBytes = %d, want a bound below net/http's default 1 MiB", srv.MaxHeaderBytes)
+	}
+}
