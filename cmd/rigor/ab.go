@@ -122,6 +122,16 @@ CPU-bound, CPU time decides and a note says why, unless it would contradict
 a wall-time interval wholly on the other side of zero.
 The run's notes say how the budget was spent.
 
+A suite too big for one machine's budget runs on N machines: --shard I/N
+(0/4 to 3/4) measures the part of the selected top-level benchmarks that a
+split by their names alone gives shard I (the same on every machine; adding
+a benchmark moves no other), or, with --shard-costs, a split balanced by an
+earlier run's costs, which every machine must be given alike. Each shard has
+its own --time and results directory; rigor merge makes one report and one
+gate of them (docs/shards.md). --plan builds and calibrates only, and says
+how many rounds each benchmark would get at this --time and how many shards
+would give it the rounds the stopping rule aims at.
+
 Output and exit status are compare's: 0, or 1 when --max-regression is set and
 a benchmark regressed by more than it, or 2 for bad input, a run where nothing
 could be measured, or an interrupted run (its partial verdict is printed).`,

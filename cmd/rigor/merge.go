@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/gotest"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/report"
@@ -75,17 +80,35 @@ for unreadable or incompatible input.`,
 
 // runMerge merges o's shards, renders the report and applies the gate.
 func runMerge(_ context.Context, o *mergeOptions, s stdio) error {
-	runs := make([]*model.Run, len(o.dirs))
-	for i, d := range o.dirs {
+	var runs []*model.Run
+	var dirs, empty []string
+	for _, d := range o.dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			if _, err := os.Stat(filepath.Join(d, gotest.RunFile)); errors.Is(err, fs.ErrNotExist) {
+				// A shard that failed before measuring (its package did
+				// not build) may leave an empty directory behind: a
+				// failed shard, not a bad argument.
+				empty = append(empty, d)
+				continue
+			}
+		}
 		r, err := readResults(d)
 		if err != nil {
 			return usageErrorf("%s: %v", d, err)
 		}
-		runs[i] = r
+		runs, dirs = append(runs, r), append(dirs, d)
 	}
-	m, err := mergeShards(o.dirs, runs)
+	if len(runs) == 0 {
+		return usageErrorf("no results to merge: %s holds no %s", o.dirs[0], gotest.RunFile)
+	}
+	m, err := mergeShards(dirs, runs)
 	if err != nil {
 		return usageErrorf("%v", err)
+	}
+	for _, d := range empty {
+		p := fmt.Sprintf("%s holds no %s: its shard failed before measuring", d, gotest.RunFile)
+		m.problems = append(m.problems, p)
+		m.run.Notes = append(m.run.Notes, mergeNote("%s.", upperFirst(p)))
 	}
 	// The shards' analysis options, unless given here.
 	for name, v := range runs[0].Shard.Options {

@@ -288,6 +288,8 @@ func TestMergeCommand(t *testing.T) {
 	other := shardRun(t, 1, 12, 1, 2, 8, changed, 0)
 	other.ID, other.Shard.Config = "other", "different"
 	c := writeShard(t, tmp, other)
+	emptyDir := filepath.Join(tmp, "empty")
+	os.Mkdir(emptyDir, 0o755)
 	notJSON := filepath.Join(tmp, "x.json")
 	os.WriteFile(notJSON, []byte("{"), 0o644)
 	for _, tc := range []struct {
@@ -299,6 +301,8 @@ func TestMergeCommand(t *testing.T) {
 		{"complete", []string{"merge", a, b}, 0, ""},
 		{"missing", []string{"merge", a}, exitGateFail, "rigor: gate: shard 1/2 is missing"},
 		{"allowed", []string{"merge", "--allow-missing", a}, 0, ""},
+		{"empty dir", []string{"merge", a, b, emptyDir}, exitGateFail, "rigor: gate: " + emptyDir + " holds no run.json: its shard failed before measuring"},
+		{"only empty", []string{"merge", emptyDir}, exitUsage, "no results to merge"},
 		{"incompatible", []string{"merge", a, c}, exitUsage, "were run with different flags"},
 		{"unreadable", []string{"merge", a, notJSON}, exitUsage, "x.json"},
 		{"no such", []string{"merge", filepath.Join(tmp, "none")}, exitUsage, "none"},
