@@ -23,9 +23,8 @@ import (
 type mergeOptions struct {
 	verdict verdictFlags
 	dirs    []string
-	// set are the analysis flags given on merge's command line, which
-	// override the shards' values.
-	set map[string]bool
+	// cmd is the command, whose analysis flags not given take the
+	// shards' values.
 	cmd *cobra.Command
 }
 
