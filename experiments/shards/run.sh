@@ -2,7 +2,8 @@
 # experiments/shards/run.sh: the numbers of docs/shards.md.
 #
 # Generates a module of N benchmarks (default 200) whose new revision
-# changes four of them, then at one budget T per machine:
+# changes four of them, then at one budget T per machine (default 180s,
+# samples of BENCHTIME, default 10ms):
 #   1. rigor ab --plan: what T buys on one machine, how many shards;
 #   2. the whole suite on one machine (--shard 0/1);
 #   3. the suite in 4 shards, each its own process and results directory;
@@ -18,14 +19,15 @@
 #   sh experiments/shards/run.sh [WORKDIR]
 set -eu
 N=${N:-200}
-T=${T:-120s}
+T=${T:-180s}
 OFFSET=${SHARDS_OFFSET_PCT:-10}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${1:-/tmp/rigor-shards}
-FLAGS="--old HEAD~1 --new HEAD --time $T --profile off --no-record"
+BENCHTIME=${BENCHTIME:-10ms}
+FLAGS="--old HEAD~1 --new HEAD --time $T --benchtime $BENCHTIME --profile off --no-record"
 rm -rf "$WORK"
 mkdir -p "$WORK"
-(cd "$REPO" && go build -o "$WORK/rigor" ./cmd/rigor && go build -o "$WORK/check" ./experiments/shards/check)
+(cd "$REPO" && go build -o "$WORK/rigor" ./cmd/rigor && go build -o "$WORK/check" ./experiments/shards/check && go build -o "$WORK/balance" ./experiments/shards/balance)
 (cd "$REPO" && go run ./experiments/shards/gen -n "$N" -dir "$WORK/suite" ${CHANGES:+-changes "$CHANGES"})
 R="$WORK/rigor"
 cd "$WORK/suite"
@@ -51,6 +53,7 @@ sed -n 1,5p "$WORK/plan.txt"
 log "one machine: --shard 0/1"
 $R ab $FLAGS --shard 0/1 --out "$WORK/one" --format json ./... > "$WORK/one.json" 2>"$WORK/one.err" || true
 rounds "$WORK/one/run.json"
+"$WORK/balance" -n 4 "$WORK/one"
 
 for i in 0 1 2 3; do
 	log "shard $i/4"
