@@ -1186,3 +1186,40 @@ func TestCheckInputs(t *testing.T) {
 		t.Errorf("the default inputs: exit %d\n%s", code, out)
 	}
 }
+
+// TestNoComparisonFence: when rigor writes no report (exit 2), the step
+// quotes its stderr in a code block, and that text can hold the pull
+// request's (a compiler's errors quote its code): a line of backticks in
+// it must not close the block, or what follows is rendered as Markdown in
+// the summary and the comment (@mentions, links).
+func TestNoComparisonFence(t *testing.T) {
+	r, _ := commentRunner(t, 7, 0)
+	out := filepath.Join(r.temp, "rigor")
+	os.Remove(filepath.Join(out, "rigor.md"))
+	os.WriteFile(filepath.Join(out, "state"), []byte("base=0123456789abcdef\n"), 0o644)
+	rigor := "#!/bin/sh\nprintf '%s\\n' 'lab/work.go:3: syntax error near' '```' '@octocat ![x](https://evil.example/x.png)' '````' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(r.path[0], "rigor"), []byte(rigor), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if log, code := r.step("rigor ab against the base"); code != 0 {
+		t.Fatalf("the compare step exited %d\n%s", code, log)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "rigor.md"))
+	lines := strings.Split(strings.TrimSuffix(string(md), "\n"), "\n")
+	if len(lines) < 4 || lines[0] != "### rigor: no comparison (exit 2)" {
+		t.Fatalf("rigor.md:\n%s", md)
+	}
+	fence := lines[2]
+	if strings.Trim(fence, "`") != "" || len(fence) < 3 || lines[len(lines)-1] != fence {
+		t.Fatalf("rigor.md's block is not fenced:\n%s", md)
+	}
+	inner := lines[3 : len(lines)-1]
+	for _, l := range inner {
+		if strings.HasPrefix(l, fence) {
+			t.Errorf("a line of the quoted text closes the block (fence %q):\n%s", fence, md)
+		}
+	}
+	if !slices.Contains(inner, "@octocat ![x](https://evil.example/x.png)") {
+		t.Errorf("the quoted text is not inside the block:\n%s", md)
+	}
+}

@@ -198,24 +198,32 @@ compare)
   while IFS= read -r a; do testargs+=("$a"); done < <(lines "${INPUT_ARGS:-}")
   if [ ${#testargs[@]} -gt 0 ]; then flags+=(-- "${testargs[@]}"); fi
   rm -f "$out/rigor.md"
+  # rigor's stderr to the log as it comes and to rigor.stderr, through a
+  # pipe that is whole when the pipeline ends (a process substitution,
+  # not waited for, left rigor.stderr empty when rigor failed at once).
   set +e
-  rigor "${flags[@]}" 2> >(tee "$out/rigor.stderr" >&2)
-  code=$?
+  { rigor "${flags[@]}" 2>&1 1>&3 3>&- | tee "$out/rigor.stderr" >&2 3>&-; } 3>&1
+  code=${PIPESTATUS[0]}
   set -e
-  wait
   say "rigor ab exited $code"
   if [ -f "$run/run.json" ]; then
     rigor report "$run/run.json" --format html -o "$out/report.html" || true
   fi
   if [ ! -s "$out/rigor.md" ]; then
     # Exit 2 writes no report: say what rigor said instead, so that the
-    # summary and the comment are never empty.
+    # summary and the comment are never empty. What it said can quote the
+    # pull request's text (a compiler's errors), so the fence is longer
+    # than any run of backticks in it: nothing there can close the block
+    # and be rendered as Markdown (@mentions, links, images).
+    tail -n 30 "$out/rigor.stderr" >"$out/rigor.stderr.tail"
+    # shellcheck disable=SC2016 # backticks for python, not for the shell
+    fence=$(python3 -c 'import re, sys; t = open(sys.argv[1], errors="replace").read(); print("`" * max([3] + [len(r) + 1 for r in re.findall("`+", t)]))' "$out/rigor.stderr.tail")
     {
       echo "### rigor: no comparison (exit $code)"
       echo
-      echo '```'
-      tail -n 30 "$out/rigor.stderr"
-      echo '```'
+      echo "$fence"
+      cat "$out/rigor.stderr.tail"
+      echo "$fence"
     } >"$out/rigor.md"
   fi
   setstate code "$code"
