@@ -55,7 +55,9 @@ while True:
     if i == len(text):
         break
     page, i = dec.raw_decode(text, i)
-    for c in page:
+    for c in page if isinstance(page, list) else []:
+        if not isinstance(c, dict):
+            continue
         if (c.get("user") or {}).get("login") == author and (c.get("body") or "").startswith(marker):
             ids.append(int(c["id"]))
 for n in sorted(ids):
@@ -65,7 +67,8 @@ EOF
 # warn prints a warning that GitHub shows on the run's page (fixed text
 # and numbers only: nothing that a pull request's code wrote).
 warn() { printf '::warning title=rigor::%s\n' "$*"; }
-# ghfailure is the last line gh wrote to stderr, letters and digits only.
+# ghfailure is the last line gh wrote to stderr, letters, digits and a
+# little punctuation only.
 ghfailure() { tail -n 1 "$out/gh.err" | tr -cd '[:alnum:] ().,:/-' | cut -c 1-200; }
 # regular succeeds if $1 is a regular file, not a link.
 regular() { [ -f "$1" ] && [ ! -L "$1" ]; }
@@ -101,13 +104,13 @@ check)
   case "${INPUT_COMMENT:-true}" in true | false) ;; *) say "comment: ${INPUT_COMMENT} is neither true nor false"; exit 2 ;; esac
   case "${INPUT_HISTORY:-none}" in none | cache | branch) ;; *) say "history: ${INPUT_HISTORY} is none of none, cache, branch"; exit 2 ;; esac
   if [ "$mode" = run ]; then
-    # Mode run builds and runs the checked-out code. Under these events
-    # the job holds a token that can write to the repository whatever
-    # the workflow asks, and a workflow that checks out the pull
-    # request's head there hands it to whoever opened the pull request.
+    # Mode run builds and runs the checked-out code. These events run in
+    # the base repository's context, with its secrets and a token that
+    # can write, and a workflow that checks out the pull request's head
+    # there hands them to whoever opened the pull request.
     case "${GITHUB_EVENT_NAME:-}" in
     pull_request_target | issue_comment)
-      say "mode run refuses to run under $GITHUB_EVENT_NAME, whose token can write to the repository: benchmark on pull_request and post the report from another job (docs/action-security.md)"
+      say "mode run refuses to run under $GITHUB_EVENT_NAME, which has the repository's secrets and a token that can write: benchmark on pull_request and post the report from another job (docs/action-security.md)"
       exit 2
       ;;
     esac
@@ -326,7 +329,10 @@ EOF
     warn "could not list the comments of #$pr: $(ghfailure)"
     exit 0
   fi
-  ids=$(owncomments "$listing" "$author")
+  if ! ids=$(owncomments "$listing" "$author"); then
+    warn "could not read the comments of #$pr"
+    exit 0
+  fi
   id=${ids%%$'\n'*}
   if [ -n "$id" ]; then
     if gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null 2>"$out/gh.err"; then
