@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"html/template"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -39,7 +40,54 @@ type serveOptions struct {
 	allowRemote bool
 	allowHosts  []string
 	token       string
+	tokenFile   string
 	export      string
+}
+
+// envToken names the environment variable that gives rigor serve its
+// token, as --token does, without showing it to other users in ps.
+const envToken = "RIGOR_TOKEN"
+
+// maxTokenFile bounds what --token-file reads.
+const maxTokenFile = 4 << 10
+
+// resolveToken is the token every request must carry: --token, the first
+// line of --token-file, or $RIGOR_TOKEN (getenv's), in that order; "" for
+// none. A token must be printable ASCII without spaces, double quotes,
+// commas, semicolons or backslashes, which a cookie cannot carry as they
+// are.
+func (o *serveOptions) resolveToken(getenv func(string) string) (string, error) {
+	token, from := o.token, "--token"
+	switch {
+	case o.token != "" && o.tokenFile != "":
+		return "", usageErrorf("give --token or --token-file, not both")
+	case o.tokenFile != "":
+		f, err := os.Open(o.tokenFile)
+		if err != nil {
+			return "", usageErrorf("--token-file: %v", err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+		if err != nil {
+			return "", usageErrorf("--token-file: %v", err)
+		}
+		if len(b) > maxTokenFile {
+			return "", usageErrorf("--token-file %s: longer than %d bytes; want the token on its first line", o.tokenFile, maxTokenFile)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		token, from = strings.TrimSpace(line), "--token-file "+o.tokenFile
+		if token == "" {
+			return "", usageErrorf("%s: its first line is empty; want the token there", from)
+		}
+	case o.token == "":
+		token, from = getenv(envToken), "$"+envToken
+	}
+	for _, r := range token {
+		if r <= ' ' || r > '~' || strings.ContainsRune(`",;\`, r) {
+			return "", usageErrorf("%s: the token holds %q; want printable ASCII without spaces, double quotes, commas, semicolons or backslashes (a cookie carries it)", from, r)
+		}
+	}
+	return token, nil
 }
 
 func newServeCmd(s stdio) *cobra.Command {
@@ -62,8 +110,11 @@ given. It answers only requests addressed to a loopback name (localhost,
 whose name is made to resolve to 127.0.0.1 (DNS rebinding) cannot read it.
 With --allow-remote it answers any name, warns, and requires a token: every
 request carries it (?token=T once, which sets a cookie, or an
-"Authorization: Bearer T" header); it is --token, or made at random and
-printed in the URL. The detection flags are those of rigor changes.
+"Authorization: Bearer T" header); it is --token, the first line of
+--token-file, or $RIGOR_TOKEN (which other users cannot read in ps, as
+they can --token), or made at random and printed in the URL. Every page
+is sent with a Content-Security-Policy that allows no script and no
+request. The detection flags are those of rigor changes.
 
 --export DIR writes the same pages as static files instead (index.html, a
 page per series and per run they link to, links rewritten, no filter form),
@@ -84,7 +135,8 @@ address it cannot listen on.`,
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`address` to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "listen on an address other than loopback, answer any host name, and require a token")
 	cmd.Flags().StringSliceVar(&opts.allowHosts, "allow-host", nil, "also answer requests for this host `name` (a reverse proxy's; repeatable)")
-	cmd.Flags().StringVar(&opts.token, "token", "", "require this `token` of every request (default with --allow-remote: one made at random, printed)")
+	cmd.Flags().StringVar(&opts.token, "token", "", "require this `token` of every request (default: $RIGOR_TOKEN; with --allow-remote, else one made at random, printed); other users see it in ps: prefer --token-file or $RIGOR_TOKEN")
+	cmd.Flags().StringVar(&opts.tokenFile, "token-file", "", "require the token on the first line of this `file` (as --token, unseen in ps)")
 	cmd.Flags().StringVar(&opts.export, "export", "", "write the pages to this `directory` as static HTML (index.html, each series and run linked from it) instead of serving them")
 	return cmd
 }
@@ -229,7 +281,10 @@ func runServe(ctx context.Context, opts serveOptions, std stdio) error {
 			return usageErrorf("--allow-host %q: want a host name (bench.example.com)", h)
 		}
 	}
-	token := opts.token
+	token, err := opts.resolveToken(os.Getenv)
+	if err != nil {
+		return err
+	}
 	if opts.allowRemote && token == "" {
 		if token, err = newToken(); err != nil {
 			return fmt.Errorf("making a token: %w", err)
@@ -450,6 +505,13 @@ func (c *pageCache) get(r *http.Request, mark [2]int64, build page) ([]byte, int
 	}
 }
 
+// pageCSP is the Content-Security-Policy of every page rigor serve
+// serves (a header, which adds frame-ancestors) or exports (a meta tag):
+// the pages are HTML and SVG with inline styles, no script, no request of
+// their own; their one form (the index's filter) is sent to the
+// dashboard.
+const pageCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'"
+
 // readOnly answers every method but GET and HEAD with 405, and sets
 // headers that keep the pages to themselves.
 func readOnly(h http.Handler) http.Handler {
@@ -459,7 +521,7 @@ func readOnly(h http.Handler) http.Handler {
 			http.Error(w, "read-only: GET and HEAD only", http.StatusMethodNotAllowed)
 			return
 		}
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+		w.Header().Set("Content-Security-Policy", pageCSP+"; frame-ancestors 'self'")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		h.ServeHTTP(w, r)

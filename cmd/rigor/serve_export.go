@@ -20,6 +20,14 @@ var hrefAttr = regexp.MustCompile(`href="([^"]*)"`)
 // filterForm is the index page's filter, which static pages cannot run.
 var filterForm = regexp.MustCompile(`(?s)<form method="get" action="/">.*?</form>`)
 
+// charsetMeta opens every page's head; an exported page's
+// Content-Security-Policy follows it (cspMeta: pageCSP, whose every
+// directive a meta tag may carry).
+const (
+	charsetMeta = `<meta charset="utf-8">`
+	cspMeta     = `<meta http-equiv="Content-Security-Policy" content="` + pageCSP + `">`
+)
+
 // exportPages writes the dashboard's pages, as rigor serve would serve
 // them, to dir as static files: index.html, one series-HASH.html per
 // series and one run-ID.html per run a page links to, every link
@@ -61,6 +69,12 @@ func exportPages(ctx context.Context, d *dashboard, dir string) (int, error) {
 			}
 			return `href="` + html.EscapeString(name) + `"`
 		})
+		// A static host sends no Content-Security-Policy: the page
+		// carries it.
+		if !strings.Contains(page, charsetMeta) {
+			return 0, fmt.Errorf("exporting %s: the page has no %s to put its Content-Security-Policy after", path, charsetMeta)
+		}
+		page = strings.Replace(page, charsetMeta, charsetMeta+cspMeta, 1)
 		if err := os.WriteFile(filepath.Join(dir, files[path]), []byte(page), 0o644); err != nil {
 			return 0, err
 		}

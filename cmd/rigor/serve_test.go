@@ -885,3 +885,104 @@ func TestServeServerLimits(t *testing.T) {
 		t.Errorf("MaxHeaderBytes = %d, want a bound below net/http's default 1 MiB", srv.MaxHeaderBytes)
 	}
 }
+
+// TestServeTokenSources (issue 40, hardening): the token can come from a
+// file (--token-file) or $RIGOR_TOKEN, which other users do not see in
+// ps as they see --token; what a cookie cannot carry, an empty file or
+// both flags are refused in one line.
+func TestServeTokenSources(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good, crlf, empty := file("good", "f1le-Token\nsecond line\n"), file("crlf", "  crlf.tok  \r\n"), file("empty", "\nx\n")
+	spaced, big := file("spaced", "two words\n"), file("big", strings.Repeat("x", maxTokenFile+1))
+	for _, c := range []struct {
+		opts serveOptions
+		env  string
+		want string // the token, or a word of the error
+		bad  bool
+	}{
+		{serveOptions{token: "flag.tok"}, "env.tok", "flag.tok", false},
+		{serveOptions{tokenFile: good}, "env.tok", "f1le-Token", false},
+		{serveOptions{tokenFile: crlf}, "", "crlf.tok", false},
+		{serveOptions{}, "env.tok", "env.tok", false},
+		{serveOptions{}, "", "", false},
+		{serveOptions{token: "a", tokenFile: good}, "", "not both", true},
+		{serveOptions{tokenFile: empty}, "", "first line is empty", true},
+		{serveOptions{tokenFile: filepath.Join(dir, "missing")}, "", "--token-file", true},
+		{serveOptions{tokenFile: spaced}, "", "holds ' '", true},
+		{serveOptions{tokenFile: big}, "", "longer than", true},
+		{serveOptions{}, "semi;colon", "$RIGOR_TOKEN", true},
+		{serveOptions{token: "caf\u00e9"}, "", "--token", true},
+	} {
+		got, err := c.opts.resolveToken(func(k string) string {
+			if k != envToken {
+				t.Errorf("read $%s", k)
+			}
+			return c.env
+		})
+		switch {
+		case c.bad && (err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%+v, $RIGOR_TOKEN %q: %q, %v; want one line saying %q", c.opts, c.env, got, err, c.want)
+		case !c.bad && (err != nil || got != c.want):
+			t.Errorf("%+v, $RIGOR_TOKEN %q: %q, %v; want %q", c.opts, c.env, got, err, c.want)
+		}
+	}
+	// rigor serve requires the file's token.
+	_, loc := seedStore(t, 1)
+	banner, _ := startServe(t, loc, serveOptions{addr: "127.0.0.1:0", tokenFile: good})
+	m := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+/)\?token=f1le-Token `).FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("the banner has no URL with the file's token: %q", banner)
+	}
+	if code, _ := get(t, m[1]); code != http.StatusUnauthorized {
+		t.Errorf("GET without the token: %d, want 401", code)
+	}
+}
+
+// TestServeCSP (issue 40, hardening): every page served carries a
+// Content-Security-Policy header, and every page exported (which a static
+// host serves without one) the same policy in a meta tag in its head:
+// no script, no request of its own. The pages need none: no script tag,
+// no source attribute.
+func TestServeCSP(t *testing.T) {
+	_, loc := seedStore(t, 3)
+	dir := filepath.Join(t.TempDir(), "pages")
+	if _, stderr, code := rigorIn(t, t.TempDir(), "serve", "--store", loc, "--export", dir); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) < 3 {
+		t.Fatalf("%d pages exported", len(entries))
+	}
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		page := string(b)
+		meta := strings.Index(page, `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;`)
+		if meta < 0 || strings.Count(page, "Content-Security-Policy") != 1 || meta > strings.Index(page, "</head>") {
+			t.Errorf("%s: no Content-Security-Policy meta tag in its head", e.Name())
+		}
+		if strings.Contains(page, "<script") || strings.Contains(page, " src=") {
+			t.Errorf("%s: a script or a source the policy would block", e.Name())
+		}
+	}
+	s, _ := seedStore(t, 3)
+	d := &dashboard{store: s, flags: seriesFlags{unit: "sec/op"}}
+	srv := httptest.NewServer(d.handler())
+	t.Cleanup(srv.Close)
+	for _, path := range []string{"/", "/run/1", "/nosuch"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none';") || !strings.Contains(csp, "frame-ancestors 'self'") {
+			t.Errorf("GET %s: Content-Security-Policy %q", path, csp)
+		}
+	}
+}
