@@ -182,7 +182,7 @@ func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, run *model.Run, rec R
 			}
 		}
 		settings, err := json.Marshal(sideSettings{Source: sd.Source, Tags: sd.Tags, BuildEnv: sd.BuildEnv,
-			GCFlags: sd.GCFlags, Toolchain: sd.Toolchain, Args: sd.Args, Subgroup: sd.Subgroup})
+			GCFlags: sd.GCFlags, Toolchain: sd.Toolchain, Args: sd.Args, Subgroup: sd.Subgroup, Layouts: sd.Layouts})
 		if err != nil {
 			return err
 		}
@@ -256,6 +256,8 @@ type sideSettings struct {
 	Toolchain string   `json:"toolchain,omitempty"`
 	Args      []string `json:"args,omitempty"`
 	Subgroup  string   `json:"subgroup,omitempty"`
+	// Layouts are the side's random link layouts' seeds (model.Side).
+	Layouts []int64 `json:"layouts,omitempty"`
 }
 
 // nanos is t in Unix nanoseconds, NULL when zero.

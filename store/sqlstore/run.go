@@ -65,6 +65,7 @@ func (s *sqlStore) Run(ctx context.Context, id int64) (*model.Run, error) {
 		var st sideSettings
 		if err := json.Unmarshal([]byte(settings), &st); err == nil {
 			sd.Source, sd.Tags, sd.BuildEnv, sd.GCFlags, sd.Toolchain, sd.Args, sd.Subgroup = st.Source, st.Tags, st.BuildEnv, st.GCFlags, st.Toolchain, st.Args, st.Subgroup
+			sd.Layouts = st.Layouts
 		}
 		label[sid] = sd.Label
 		run.Sides = append(run.Sides, sd)

@@ -357,7 +357,8 @@ func TestMigrateForward(t *testing.T) {
 	}
 }
 
-// TestRunRoundTrip: a recorded run read back is the run: sides, commits,
+// TestRunRoundTrip: a recorded run read back is the run: sides (with
+// their link layouts' seeds, which were not stored before), commits,
 // benchmarks, metrics, samples with their rounds, environment, notes.
 func TestRunRoundTrip(t *testing.T) {
 	ctx := context.Background()
@@ -365,7 +366,7 @@ func TestRunRoundTrip(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			s := open(t, loc)
 			run := testRun(5, "abcd", 3, 4)
-			run.Sides = append(run.Sides, model.Side{Label: "old", Rev: "0123", Tags: "x", Dirty: true})
+			run.Sides = append(run.Sides, model.Side{Label: "old", Rev: "0123", Tags: "x", Dirty: true, Layouts: []int64{11, 12}})
 			run.Benchmarks[0].Metrics[0].Samples = append(run.Benchmarks[0].Metrics[0].Samples, model.Sample{Side: "old", Round: 7, Iters: 9, Value: 2e-6})
 			run.Notes = []model.Note{{Kind: model.NoteBaseline, Text: "a note"}}
 			got, err := s.Record(ctx, run, Recording{Project: "p"})
