@@ -169,7 +169,7 @@ const (
 	// rounds' own evidence (neverBlocks): its working threads hardly
 	// ever blocked in the timed window (at most maxSwitchRate voluntary
 	// context switches per ms of CPU time) and it kept about one thread
-	// busy (CPU time at most oneThread times the time it was not
+	// busy (CPU time at most oneThreadSpun times the time it was not
 	// waiting for a CPU), so no two goroutines spun on a lock side by
 	// side, and one that waited on a lock left its thread to sleep, which
 	// the switches count. The process's switches would not tell: a
@@ -195,6 +195,15 @@ const (
 	// switchSamples is the fewest samples per side with their switches
 	// read for the rate to count.
 	switchSamples = 3
+	// oneThreadSpun is the most CPU time per time not waiting for a CPU
+	// of a benchmark at GOMAXPROCS > 1 whose switches may show that it
+	// never waits: short of two threads. experiments/switches: one
+	// computing goroutine at GOMAXPROCS 2 read 1.00 to 1.26 (the
+	// scheduler's threads spinning a moment each time it moved the
+	// goroutine, on a machine at load 8); sha3 and blake2b benchmarks
+	// 1.00-1.15 at load 15; examples/lockbound's two and four goroutines
+	// on a global mutex 1.91-1.95.
+	oneThreadSpun = 1.5
 	// waitBusy: a sample whose working threads waited for a CPU for at
 	// least this share of its timed window (waitShare: of their time in
 	// it, when there were several) was disturbed by someone else. On an
@@ -635,12 +644,12 @@ func (c *Clock) blocks() bool {
 // neverBlocks reports whether the rounds themselves show that the
 // benchmark never waits, as a lock-free CPU profile would: its working
 // threads hardly ever blocked in the timed window, and it kept about one
-// thread busy (CPU time between cpuBoundShare and oneThread times the time
-// it was not waiting for a CPU, or its wall time on quiet rounds), so no
-// goroutines spun on a lock side by side (see maxSwitchRate).
+// thread busy (CPU time between cpuBoundShare and oneThreadSpun times the
+// time it was not waiting for a CPU, or its wall time on quiet rounds), so
+// no goroutines spun on a lock side by side (see maxSwitchRate).
 func (c *Clock) neverBlocks() bool {
 	return c.Switches <= maxSwitchRate && (c.Basis == BasisNotWaiting || c.Basis == BasisQuiet) &&
-		c.CPUPerWall >= cpuBoundShare && c.CPUPerWall <= oneThread
+		c.CPUPerWall >= cpuBoundShare && c.CPUPerWall <= oneThreadSpun
 }
 
 // switchRate returns the voluntary context switches (SwitchUnit) of b's

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -545,5 +546,186 @@ func TestClockWaitExplainsWall(t *testing.T) {
 	}
 	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || c.Why != ClockContradicts {
 		t.Errorf("clock %+v: want wall time, CPU time contradicting it", c)
+	}
+}
+
+// withSwitches adds the voluntary context switches a timer overlay counts
+// in each sample's window: rate(side, round) per ms of the sample's CPU
+// time.
+func withSwitches(run *model.Run, rate func(side string, round int) float64) *model.Run {
+	b := &run.Benchmarks[0]
+	sw := model.Metric{Unit: SwitchUnit, Better: model.LowerIsBetter}
+	for _, s := range b.Metric(CPUUnit).Samples {
+		sw.Samples = append(sw.Samples, model.Sample{Side: s.Side, Round: s.Round, Iters: s.Iters, Value: rate(s.Side, s.Round) * 1e3 * s.Value})
+	}
+	b.Metrics = append(b.Metrics, sw)
+	return run
+}
+
+// rate is a switch rate the same on every sample.
+func rate(r float64) func(string, int) float64 { return func(string, int) float64 { return r } }
+
+// busyWindows is a paired run of a benchmark at GOMAXPROCS procs whose
+// timed windows the machine disturbed on even rounds, as the overlay reads
+// them: it waited for a CPU for 40% of the window there, and got 40% less
+// CPU time; cpuShare is its CPU time per time not waiting for a CPU (about
+// the threads it kept busy).
+func busyWindows(procs int, cpuShare, lock float64) *model.Run {
+	run := withWaits(clockRun(1.03, 1.03, cpuShare, never, procs, lock), func(r int) float64 { return 0.4 * float64(1-r%2) })
+	for i, s := range run.Benchmarks[0].Metrics[1].Samples {
+		if s.Round%2 == 0 {
+			run.Benchmarks[0].Metrics[1].Samples[i].Value *= 0.6
+		}
+	}
+	return run
+}
+
+// TestClockSwitches: the rounds' own evidence, the voluntary context
+// switches of the benchmark's working threads in its timed window, lets
+// CPU time decide at GOMAXPROCS > 1 without a CPU profile (the default
+// budget skips the profiling pass) when they hardly ever blocked and it
+// kept about one thread busy, and keeps wall time for a benchmark that
+// waits, whatever else says. The rates are experiments/switches' medians
+// (2-core VM, load 2-8): one computing goroutine 0.07-0.1 per ms of CPU
+// time at GOMAXPROCS 2 (0 at 1), examples/lockbound 0.04-0.14 on 1.9
+// CPUs, channel ping-pong 5.5-7, 20 µs sleeps 44-93, write+fsync 60-87.
+func TestClockSwitches(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		run    *model.Run
+		unit   string
+		why    string
+		reason string
+	}{
+		// Before the switches counted, this stayed on wall time:
+		// "without a CPU profile nothing shows that the benchmark never
+		// waits" (issue 39).
+		{"computing at GOMAXPROCS 2, no profile", withSwitches(busyWindows(2, 1, -1), rate(0.07)), CPUUnit, ClockCPUBound,
+			"its threads hardly ever blocked in the timed window: 0.07 voluntary context switches per ms of CPU time"},
+		// CPU time 1.26 times the window on the undisturbed rounds; on
+		// the others 0.756 beside a wait of 0.4, together over the
+		// window, so the wait's share is over both, 0.4/1.156, and the
+		// time not waiting 0.654 of the window: 1.156. The median of
+		// twelve of each is their midpoint, 1.208, below
+		// oneThreadSpun.
+		{"computing at GOMAXPROCS 2, spinning threads", withSwitches(busyWindows(2, 1.26, -1), rate(0.1)), CPUUnit, ClockCPUBound,
+			"CPU time 120% of the time it was not waiting for a CPU, its threads hardly ever blocked"},
+		// Both: the switches said first, then the profile.
+		{"computing, lock-free profile too", withSwitches(busyWindows(2, 1, 0.01), rate(0.07)), CPUUnit, ClockCPUBound,
+			"0.07 voluntary context switches per ms of CPU time; 1% of its CPU profile on locks or file I/O"},
+		// examples/lockbound: Go's mutex spins and parks goroutines
+		// without the threads sleeping, so few switches, but 1.9 CPUs
+		// busy.
+		{"lockbound at GOMAXPROCS 2, no profile", withSwitches(busyWindows(2, 1.9, -1), rate(0.14)), WallUnit, ClockNoProfile,
+			"its threads hardly ever blocked (0.14 voluntary context switches per ms of CPU time), yet with more than one busy its goroutines may spin on a lock"},
+		{"lockbound, lock-heavy profile", withSwitches(busyWindows(2, 1.9, 0.4), rate(0.14)), WallUnit, ClockWaits, "locks or file I/O"},
+		// Channel ping-pong: one goroutine runs while the other's thread
+		// sleeps, about one thread busy; a CPU profile sees no lock (it
+		// sees only time on a CPU), the switches see the blocking.
+		{"ping-pong at GOMAXPROCS 2, lock-free profile", withSwitches(busyWindows(2, 1, 0.01), rate(5.5)), WallUnit, ClockBlocks,
+			"its threads blocked in the timed window (5.5 voluntary context switches per ms of CPU time, more than 0.5)"},
+		{"sleeps at GOMAXPROCS 1", withSwitches(busyWindows(1, 0.02, -1), rate(44)), WallUnit, ClockNotCPUBound, "not CPU-bound"},
+		// A benchmark that blocks briefly and often keeps most of its
+		// time on the CPU; at GOMAXPROCS 1 it used to pass for CPU-bound.
+		{"blocks often at GOMAXPROCS 1", withSwitches(busyWindows(1, 0.95, -1), rate(2)), WallUnit, ClockBlocks, "2 voluntary context switches per ms"},
+		// One side blocks: CPU time would hide what it added.
+		{"only new blocks", withSwitches(busyWindows(2, 1, -1), func(side string, _ int) float64 {
+			if side == "new" {
+				return 5.5
+			}
+			return 0.07
+		}), WallUnit, ClockBlocks, "5.5 voluntary context switches"},
+		// Switches on two samples a side are too few to count: as
+		// without them.
+		{"too few samples", withSwitches(busyWindows(2, 1, -1), func(_ string, round int) float64 {
+			if round > 2 {
+				return math.NaN()
+			}
+			return 0.07
+		}), WallUnit, ClockNoProfile, "without a CPU profile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// NaN marks a sample without the metric.
+			sw := tc.run.Benchmarks[0].Metric(SwitchUnit)
+			sw.Samples = slices.DeleteFunc(sw.Samples, func(s model.Sample) bool { return math.IsNaN(s.Value) })
+			rep, err := Analyze(tc.run, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := rep.Benchmarks[0]
+			c := b.Clock
+			if c == nil || c.Unit != tc.unit || c.Why != tc.why || !strings.Contains(c.Reason, tc.reason) {
+				t.Fatalf("clock %+v:\nwant %s (%s), the reason saying %q", c, tc.unit, tc.why, tc.reason)
+			}
+			for _, m := range b.Metrics {
+				if m.Unit == SwitchUnit && m.Decides() {
+					t.Error("vcsw/op decides the verdict")
+				}
+			}
+			if rep.Comparisons != 1 {
+				t.Errorf("%d comparisons, want 1 (the switches are not a result)", rep.Comparisons)
+			}
+			var ev map[string]float64
+			for _, n := range b.Notes {
+				if n.Kind == model.NoteClock {
+					ev = n.Evidence
+				}
+			}
+			if want := tc.run.Benchmarks[0].Metric(SwitchUnit); len(want.Samples) >= 2*switchSamples && ev["switches_per_ms"] != c.Switches {
+				t.Errorf("the clock note's evidence %v, want switches_per_ms %v", ev, c.Switches)
+			}
+		})
+	}
+}
+
+// TestClockSwitchesQuiet: on a machine that hardly disturbed the
+// benchmark, CPU time decides at GOMAXPROCS 2 when it is the steadier
+// clock and the switches show that the benchmark never waits; a benchmark
+// that blocks stays on wall time, and nothing is said.
+func TestClockSwitchesQuiet(t *testing.T) {
+	quiet := func(r float64) *model.Run {
+		return withSwitches(withWaits(clockRun(1.03, 1.03, 1, always, 2, -1), func(int) float64 { return 0.002 }), rate(r))
+	}
+	rep, err := Analyze(quiet(0.07), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != CPUUnit || c.Why != ClockSteadier || !strings.Contains(c.Reason, "0.07 voluntary context switches per ms") {
+		t.Errorf("computing: clock %+v, want CPU time as the steadier clock, from the switches", c)
+	}
+	rep, err = Analyze(quiet(5.5), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Benchmarks[0].Clock; c == nil || c.Unit != WallUnit || c.Reason != "" {
+		t.Errorf("ping-pong: clock %+v, want wall time and nothing said", c)
+	}
+}
+
+// TestSwitchRate: the rate is each sample's switches over its CPU time in
+// ms, the median per side, the larger side's. By hand: old's samples 0.001
+// switches per op on 10 µs of CPU (0.1 per ms), 0.004 on 10 µs (0.4) and
+// 0.002 on 20 µs (0.1): median 0.1; new's 0.003 on 10 µs (0.3), 0.006 on
+// 20 µs (0.3) and 0 (0): median 0.3. The rate is 0.3.
+func TestSwitchRate(t *testing.T) {
+	s := func(side string, round int, v float64) model.Sample {
+		return model.Sample{Side: side, Round: round, Iters: 1, Value: v}
+	}
+	b := &model.Benchmark{Name: "B", Metrics: []model.Metric{
+		{Unit: SwitchUnit, Samples: []model.Sample{s("old", 1, 0.001), s("old", 2, 0.004), s("old", 3, 0.002), s("new", 1, 0.003), s("new", 2, 0.006), s("new", 3, 0)}}}}
+	cpu := map[[2]any]float64{{"old", 1}: 10e-6, {"old", 2}: 10e-6, {"old", 3}: 20e-6, {"new", 1}: 10e-6, {"new", 2}: 20e-6, {"new", 3}: 10e-6}
+	at := func(side string, round int) []float64 { return []float64{cpu[[2]any{side, round}]} }
+	sides := []model.Side{{Label: "old"}, {Label: "new"}}
+	if got := switchRate(b, sides, at); math.Abs(got-0.3) > 1e-12 {
+		t.Errorf("rate %v, want 0.3", got)
+	}
+	// A side without CPU time for its samples has no rate: none.
+	if got := switchRate(b, sides, func(side string, round int) []float64 {
+		if side == "new" {
+			return nil
+		}
+		return at(side, round)
+	}); !math.IsNaN(got) {
+		t.Errorf("rate %v with new's CPU time missing, want NaN", got)
 	}
 }
