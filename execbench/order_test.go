@@ -41,7 +41,7 @@ func newOrderSampler(order string, effect float64, seed uint64) *orderSampler {
 	}
 }
 
-func (s *orderSampler) Units() []string { return []string{s.run.Benchmarks[0].Key()} }
+func (s *orderSampler) Units() []string   { return []string{s.run.Benchmarks[0].Key()} }
 func (s *orderSampler) Checkpoint() error { return nil }
 
 func (s *orderSampler) Unresolved() ([]string, error) {
