@@ -15,8 +15,12 @@
 // read CLOCK_PROCESS_CPUTIME_ID and the run-queue delay of the process's
 // threads (/proc/self/task/*/schedstat), without allocating, just outside
 // the timer's own wall-clock reads, and report them as the metrics
-// cpu-ns/op and wait-ns/op beside ns/op. The user's code is untouched; the
-// build cache keeps the patched package testing apart from the real one.
+// cpu-ns/op and wait-ns/op beside ns/op; and the voluntary context
+// switches of the threads that did the window's work
+// (/proc/self/task/*/status, read only for a thread scheduled in since its
+// last read, as schedstat's third figure tells), as vcsw/op. The user's
+// code is untouched; the build cache keeps the patched package testing
+// apart from the real one.
 //
 // # Hardware counters
 //
@@ -81,6 +85,11 @@ const (
 	// CyclesUnit is the CPU cycles the process's threads ran in user space
 	// inside the timed window, per operation.
 	CyclesUnit = "cycles/op"
+	// SwitchesUnit is the voluntary context switches of the threads that
+	// did the window's work (a tenth of its CPU time or more, the Go
+	// runtime's sysmon left out) inside the timed window, per operation:
+	// how often the benchmark blocked (model.SwitchesUnit).
+	SwitchesUnit = "vcsw/op"
 )
 
 // Settings of a test binary's environment that the overlay reads, each as

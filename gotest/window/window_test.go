@@ -164,6 +164,22 @@ func checkToolchain(t *testing.T, toolchain string) {
 			t.Errorf("%s %s: allocs/op %v, want 0: the overlay's reads must not allocate", version, name, a)
 		}
 	}
+	// The working threads' voluntary context switches: a thread that only
+	// computes has no reason to block (experiments/switches: 0 per ms at
+	// GOMAXPROCS 1, at load 2 to 8), so one switch in its 100 operations
+	// at most; one that sleeps in every operation blocks in every one.
+	for _, name := range want {
+		v, ok := results[name].values[SwitchesUnit]
+		switch {
+		case !ok:
+			t.Errorf("%s %s: no %s", version, name, SwitchesUnit)
+		case name == "N" && v*results[name].iters > 1:
+			t.Errorf("%s N: %v %s over %v operations that only compute, want at most one switch", version, v, SwitchesUnit, results[name].iters)
+		}
+	}
+	if s, ok := results["Sleep"]; !ok || s.values[SwitchesUnit] < 0.5 {
+		t.Errorf("%s Sleep: %v, want at least 0.5 %s: each operation sleeps", version, s.values, SwitchesUnit)
+	}
 	if m := results["Metric"]; m.values["things/op"] != 7 {
 		t.Errorf("%s: the benchmark's own metric: %v", version, m.values)
 	}

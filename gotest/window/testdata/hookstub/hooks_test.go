@@ -30,11 +30,23 @@ type machine struct {
 	perfOpens   []perfOpen
 	perfOpenErr map[int]error
 	perfFail    map[int]bool
+
+	// The status files: status, whether the hooks open them;
+	// statusReads, how many times each thread's was read;
+	// statusFailStop, threads whose status file cannot be read once the
+	// window began.
+	status         bool
+	statusReads    map[int]int
+	statusFailStop map[int]bool
 }
 
 type thread struct {
 	tid        int
 	exec, wait int64
+	// pcount is how many times it was scheduled in; vol and inv its
+	// voluntary and involuntary context switches (block, wake, preempt
+	// move them).
+	pcount, vol, inv int64
 	// Counted so far by the thread's counters of instructions and cycles,
 	// and how long they were enabled and running (on the hardware).
 	instr, cycles    uint64
@@ -101,13 +113,51 @@ func (m *machine) install(t *st.T, b *B) {
 		if !m.started && m.failStart[th.tid] || m.started && m.failStop[th.tid] {
 			return 0, syscall.ESRCH
 		}
-		return copy(p, strconv.FormatInt(th.exec, 10)+" "+strconv.FormatInt(th.wait, 10)+" 7\n"), nil
+		return copy(p, strconv.FormatInt(th.exec, 10)+" "+strconv.FormatInt(th.wait, 10)+" "+strconv.FormatInt(th.pcount, 10)+"\n"), nil
+	}
+	schedstat := rigorPread
+	rigorPread = func(fd int, p []byte, off int64) (int, error) {
+		if fd < statusFDBase {
+			return schedstat(fd, p, off)
+		}
+		th := m.threads[fd-statusFDBase]
+		if m.statusReads == nil {
+			m.statusReads = map[int]int{}
+		}
+		m.statusReads[th.tid]++
+		if m.started && m.statusFailStop[th.tid] {
+			return 0, syscall.ESRCH
+		}
+		// The lines around the count as Linux 6 writes them, the
+		// involuntary count's name ending in the voluntary one's.
+		return copy(p, "Name:\tcheck.test\nState:\tR (running)\nTgid:\t100\nvoluntary_ctxt_switches:\t"+strconv.FormatInt(th.vol, 10)+
+			"\nnonvoluntary_ctxt_switches:\t"+strconv.FormatInt(th.inv, 10)+"\n"), nil
 	}
 	perfOpen, perfRead := rigorPerfOpen, rigorPerfRead
 	t.Cleanup(func() { rigorPerfOpen, rigorPerfRead = perfOpen, perfRead })
 	rigorPerfOpen = m.perfOpen
 	rigorPerfRead = m.perfRead
 }
+
+// block makes thread tid block n times (sleep and be woken, or wait on I/O
+// or a futex): n voluntary switches, and as many times scheduled in again.
+func (m *machine) block(tid int, n int64) {
+	th := m.thread(tid)
+	th.vol += n
+	th.pcount += n
+}
+
+// preempt makes another process take thread tid's CPU n times: n
+// involuntary switches.
+func (m *machine) preempt(tid int, n int64) {
+	th := m.thread(tid)
+	th.inv += n
+	th.pcount += n
+}
+
+// statusFDBase is the file descriptor of the first simulated thread's
+// status file, above the schedstat files'.
+const statusFDBase = fdBase + 1<<20
 
 // perfOpen is perf_event_open on m: counters of instructions and cycles.
 func (m *machine) perfOpen(attr *rigorPerfAttr, pid, cpu, group int, flags uintptr) (int, error) {
@@ -156,7 +206,11 @@ func (m *machine) open(b *B) {
 	w.threads = w.threads[:0]
 	w.cpuOK = true
 	for fd, th := range m.threads {
-		w.threads = append(w.threads, rigorThread{fd: fdBase + fd, tid: th.tid, readInWin: true})
+		w.threads = append(w.threads, rigorThread{fd: fdBase + fd, tid: th.tid, readInWin: true,
+			sfd: statusFDBase + fd, statusOpen: m.status})
+	}
+	if w.status == nil {
+		w.status = new([4096]byte)
 	}
 	w.sysmon = rigorSysmon(w.threads, rigorGetpid())
 }
@@ -741,5 +795,106 @@ func TestSimulation(t *st.T) {
 	}), float64(before+1), 21, 0)
 	if got := rigorSimDumps - before; got != rigorSimSegments {
 		t.Errorf("%d dumps for 21 segments, want %d", got, rigorSimSegments)
+	}
+}
+
+// The voluntary switches of the window's working threads are counted,
+// summed: the benchmark's thread's 3 and another working thread's 4; not
+// sysmon's (it sleeps between its checks whatever the benchmark does),
+// not an idle thread's, not involuntary ones (another process taking the
+// CPU is a wait, not the benchmark blocking). Each window counts only its
+// own.
+func TestSwitchesCounted(t *st.T) {
+	m := &machine{self: 11, status: true}
+	m.threads = []*thread{{tid: 11, vol: 40, pcount: 90}, {tid: 12, vol: 1000}, {tid: 13}, {tid: 14}} // 12 is sysmon
+	b := &B{}
+	m.install(t, b)
+	for i := 0; i < 2; i++ {
+		m.window(b, 1000, func() {
+			m.thread(11).exec += 7 * ms
+			m.block(11, 3)
+			m.preempt(11, 5)
+			// A fresh process's sysmon wakes every 20 µs: in a short
+			// window it can do a tenth of the work.
+			m.thread(12).exec += 2 * ms
+			m.block(12, 50)
+			m.thread(13).exec += 6 * ms
+			m.block(13, 4)
+			m.thread(14).exec += ms / 10
+			m.block(14, 9)
+			m.now += 10 * ms
+		})
+		if got, ok := b.extra["vcsw/op"]; !ok || got*1000 != 7 {
+			t.Errorf("window %d: vcsw/op %v (reported %v), want 7 switches over 1000 ops", i+1, got, ok)
+		}
+	}
+}
+
+// Reading a status file costs about ten times a schedstat file's, so it
+// is read only for a thread scheduled in since its last read: in a window
+// whose timer stops and starts 100 times, threads that never ran (idle, or
+// the benchmark's own running on) are read once each; one that blocked
+// twice between two stops is read again, and its switches counted.
+func TestSwitchesReadWhenScheduled(t *st.T) {
+	m := &machine{self: 11, status: true}
+	m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}}
+	b := &B{}
+	m.install(t, b)
+	tm := &timer{m: m, b: b}
+	tm.open()
+	for i := 0; i < 100; i++ {
+		tm.start()
+		m.started = true
+		m.thread(11).exec += ms
+		m.thread(13).exec += ms / 2
+		if i == 50 {
+			m.block(13, 2)
+		}
+		m.now += ms
+		tm.stop()
+	}
+	got := tm.report(100)
+	if v := got["vcsw/op"]; v*100 != 2 {
+		t.Errorf("vcsw/op %v, want 2 switches over 100 ops", v)
+	}
+	if n := m.statusReads; n[11] != 1 || n[12] != 1 || n[13] != 2 {
+		t.Errorf("status files read %v times by thread, want 11 and 12 once, 13 twice", n)
+	}
+}
+
+// A working thread whose switches could not be read at a stop leaves the
+// window's unreported: a count short of one thread's would pass for a
+// benchmark that never blocks. An idle thread's does not matter.
+func TestSwitchesUnread(t *st.T) {
+	for _, c := range []struct {
+		fail     int
+		reported bool
+	}{{13, false}, {14, true}} {
+		m := &machine{self: 11, status: true, statusFailStop: map[int]bool{c.fail: true}}
+		m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}, {tid: 14}}
+		b := &B{}
+		m.install(t, b)
+		m.window(b, 1000, func() {
+			m.thread(11).exec += 7 * ms
+			m.thread(13).exec += 6 * ms
+			m.block(13, 4)
+			m.block(14, 9)
+			m.now += 10 * ms
+		})
+		if _, ok := b.extra["vcsw/op"]; ok != c.reported {
+			t.Errorf("thread %d's status unread at the stop: vcsw/op reported %v, want %v", c.fail, ok, c.reported)
+		}
+	}
+}
+
+// The status file's count is found by its line's name, not inside
+// nonvoluntary_ctxt_switches'.
+func TestStatusField(t *st.T) {
+	f := []byte("Name:\tx\nnonvoluntary_ctxt_switches:\t9\nvoluntary_ctxt_switches:\t 42\n")
+	if v, ok := rigorStatusField(f, "\nvoluntary_ctxt_switches:"); !ok || v != 42 {
+		t.Errorf("got %d, %v; want 42", v, ok)
+	}
+	if _, ok := rigorStatusField([]byte("Name:\tx\nnonvoluntary_ctxt_switches:\t9\n"), "\nvoluntary_ctxt_switches:"); ok {
+		t.Error("found a count in a file without the line")
 	}
 }

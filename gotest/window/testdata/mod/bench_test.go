@@ -5,6 +5,7 @@ package windowcheck
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 var sink uint64
@@ -69,4 +70,12 @@ func BenchmarkMetric(b *testing.B) {
 		work(20000)
 	}
 	b.ReportMetric(7, "things/op")
+}
+
+// BenchmarkSleep blocks its thread in every operation: the overlay counts
+// its voluntary context switches.
+func BenchmarkSleep(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		time.Sleep(100 * time.Microsecond)
+	}
 }
