@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rigorbench/rigor/internal/redact"
 )
 
 // HTTP describes an HTTP request to send over and over.
@@ -61,7 +63,8 @@ func NewHTTP(h HTTP) (Target, error) {
 		return nil, fmt.Errorf("bad URL %q: no host", h.URL)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("bad URL %q: put credentials in an Authorization header", h.URL)
+		// Not echoed with its password, which is the point.
+		return nil, fmt.Errorf("bad URL %q: put credentials in an Authorization header", redact.String(h.URL))
 	}
 	method := h.Method
 	if method == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/load"
 	"github.com/rigorbench/rigor/model"
 	"github.com/rigorbench/rigor/observe"
@@ -190,6 +191,9 @@ func runRamp(ctx context.Context, o *rampOptions, s stdio) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	// The target is the URL as given: without its password or a query
+	// parameter named like a secret, as the command line is recorded.
+	r.Target = redact.String(r.Target)
 	// Ctrl-C: print what completed, and exit 2 as any interrupted run
 	// does.
 	interrupted := ctx.Err() != nil

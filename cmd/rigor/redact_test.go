@@ -146,16 +146,23 @@ func TestSecretsNotRecorded(t *testing.T) {
 
 // TestRampJSONNoSecrets (issue 40 item 1): rigor ramp -H 'Authorization:
 // Bearer T' --format json carried the header twice (the command and
-// env.command_line); it carries it masked.
+// env.command_line); it carries it masked, and the target URL without its
+// api_key. A URL with a password is refused without echoing it.
 func TestRampJSONNoSecrets(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	defer srv.Close()
-	cmd := exec.Command(rigorBinary(t), "ramp", "-H", "Authorization: Bearer SECRETPW", "--concurrency", "1", "--warmup", "0", "--duration", "100ms", "--format", "json", srv.URL)
+	target := srv.URL + "/?api_key=SECRETPW"
+	cmd := exec.Command(rigorBinary(t), "ramp", "-H", "Authorization: Bearer SECRETPW", "--concurrency", "1", "--warmup", "0", "--duration", "100ms", "--format", "json", target)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("rigor ramp: %v\n%s", err, out)
 	}
-	if strings.Contains(string(out), "SECRETPW") || strings.Count(string(out), "Authorization: xxxxx") != 2 {
+	if strings.Contains(string(out), "SECRETPW") || strings.Count(string(out), "Authorization: xxxxx") != 2 || !strings.Contains(string(out), `/?api_key=xxxxx"`) {
 		t.Errorf("rigor ramp --format json:\n%s\nwant the header masked, twice", out)
+	}
+	cmd = exec.Command(rigorBinary(t), "ramp", "--concurrency", "1", "--duration", "100ms", "http://user:SECRETPW@127.0.0.1:1/")
+	b, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != exitUsage || strings.Contains(string(b), "SECRETPW") || !strings.Contains(string(b), "user:xxxxx@") {
+		t.Errorf("rigor ramp URL with a password: exit %d, %v:\n%s\nwant exit 2, the URL masked", code, err, b)
 	}
 }
