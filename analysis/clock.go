@@ -412,7 +412,11 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 	case math.IsNaN(c.Waiting) && (c.Procs != 1 || command) && !c.neverBlocks():
 		c.Why = ClockNoProfile
 		if !math.IsNaN(c.Switches) {
-			c.Reason = fmt.Sprintf("%s, but %s: its threads hardly ever blocked (%s), yet with more than one busy its goroutines may spin on a lock, which CPU time would hide, and %s, so the verdict stays on wall time", busy, cpuShareWords(c), switchesWords(c.Switches), noProfileWords(c.ProfileSamples))
+			threads := "yet with more than one thread busy its goroutines may spin on a lock"
+			if c.CPUPerWall <= oneThreadSpun {
+				threads = "yet with every round disturbed nothing shows how many threads it kept busy, and on several its goroutines may spin on a lock"
+			}
+			c.Reason = fmt.Sprintf("%s, but %s: its threads hardly ever blocked (%s), %s, which CPU time would hide, and %s, so the verdict stays on wall time", busy, cpuShareWords(c), switchesWords(c.Switches), threads, noProfileWords(c.ProfileSamples))
 			break
 		}
 		c.Reason = fmt.Sprintf("%s, but %s: on %s its goroutines may spin or sleep on a lock, which CPU time would hide (%s), so the verdict stays on wall time", busy, noProfileWords(c.ProfileSamples), procsWords(c.Procs), cpuShareWords(c))

@@ -617,7 +617,12 @@ func TestClockSwitches(t *testing.T) {
 		// without the threads sleeping, so few switches, but 1.9 CPUs
 		// busy.
 		{"lockbound at GOMAXPROCS 2, no profile", withSwitches(busyWindows(2, 1.9, -1), rate(0.14)), WallUnit, ClockNoProfile,
-			"its threads hardly ever blocked (0.14 voluntary context switches per ms of CPU time), yet with more than one busy its goroutines may spin on a lock"},
+			"its threads hardly ever blocked (0.14 voluntary context switches per ms of CPU time), yet with more than one thread busy its goroutines may spin on a lock"},
+		// Without the waits every round was contended and CPU time is
+		// measured against a fair scheduler's share: not how many threads
+		// it kept busy.
+		{"no waits, every round disturbed", withSwitches(clockRun(1.03, 1.03, 1, always, 2, -1), rate(0.07)), WallUnit, ClockNoProfile,
+			"yet with every round disturbed nothing shows how many threads it kept busy"},
 		{"lockbound, lock-heavy profile", withSwitches(busyWindows(2, 1.9, 0.4), rate(0.14)), WallUnit, ClockWaits, "locks or file I/O"},
 		// Channel ping-pong: one goroutine runs while the other's thread
 		// sleeps, about one thread busy; a CPU profile sees no lock (it
