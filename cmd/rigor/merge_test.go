@@ -328,3 +328,24 @@ func TestMergeCommand(t *testing.T) {
 		t.Errorf("--correction none not applied:\n%.2000s", stdout)
 	}
 }
+
+func TestMergeEmptyShards(t *testing.T) {
+	// 3 benchmarks in 8 shards: most shards hold none, and are present.
+	var runs []*model.Run
+	var dirs []string
+	empty := 0
+	for i := range 8 {
+		r := shardRun(t, 1, 3, i, 8, 6, changed, 0)
+		if len(r.Shard.Benchmarks) == 0 {
+			empty++
+		}
+		runs, dirs = append(runs, r), append(dirs, fmt.Sprint(i))
+	}
+	m, err := mergeShards(dirs, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty < 5 || len(m.problems) > 0 || len(m.run.Benchmarks) != 3 {
+		t.Errorf("%d empty shards, problems %v, %d benchmarks merged; want at least 5, none, 3", empty, m.problems, len(m.run.Benchmarks))
+	}
+}
