@@ -325,13 +325,22 @@ func chooseClock(run *model.Run, b *model.Benchmark) *Clock {
 			all = append(all, r)
 			// The time it could run: its window less the share of it
 			// the working threads waited (waitShare; for one thread,
-			// the window less its wait). A sample whose working
-			// threads' waits add up to its wall time or more (two
-			// threads, both kept waiting, or one goroutine moved
-			// between threads each kept waiting) says nothing of one
-			// thread's share: left out.
-			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok && w.Value-wt > 0.05*w.Value {
-				running = append(running, v/(w.Value*(1-waitShare(wt, w.Value, v))))
+			// the window less its wait; for several, or one goroutine
+			// moved between threads each kept waiting, whose waits add
+			// up to more than the window, the share of their time they
+			// waited). A sample that could run for less than a
+			// twentieth of its window says too little: left out. Not
+			// the samples whose summed waits exceed the window: at
+			// load 20 on 2 CPUs most of a computing sha3 benchmark's
+			// did (a helper thread that ran a moment had waited as long
+			// as the benchmark's own), and without them it read "not
+			// CPU-bound" from the least disturbed quarter (CPU time
+			// 19-53% of wall time), beside its neighbours on CPU time;
+			// over the threads' time they read 1.0-1.2.
+			if wt, ok := waitAt[sideRound{w.Side, w.Round}]; ok {
+				if free := 1 - waitShare(wt, w.Value, v); free > 0.05 {
+					running = append(running, v/(w.Value*free))
+				}
 			}
 			k := [2]any{w.Side, w.Round}
 			if !contended[k] {
