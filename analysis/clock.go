@@ -180,17 +180,21 @@ const (
 	maxWaiting     = 0.05
 	// maxSwitchRate is the most voluntary context switches per ms of CPU
 	// time of a benchmark's working threads that counts as never
-	// blocking. experiments/switches (2-core VM, load 2 to 8, medians of
-	// 5 windows of about 300 ms): a single goroutine that only computes,
-	// 0 per ms at GOMAXPROCS 1 and 0.07-0.1 at 2 (the scheduler moving
-	// it between threads); with examples/lockbound's global mutex on 2
-	// or 4 goroutines, 0 at GOMAXPROCS 1 and 0.04-0.14 at 2 (Go's mutex
-	// spins and parks goroutines, and the threads stay busy: 1.9 CPUs,
-	// which the one-thread bound turns away); channel ping-pong between
-	// two goroutines at GOMAXPROCS 2, 5.5-7; an allocating loop at 2
-	// (the garbage collector's workers parking), 2.9-3.4, also on 1.8
-	// CPUs; 20 µs sleeps 44-93; a write and fsync, 60-87. The bound sits
-	// five times above what computing showed and ten below ping-pong.
+	// blocking. experiments/switches (2-core VM, load 2 to 19, medians
+	// of 5 windows of about 300 ms): a single goroutine that only
+	// computes, 0 per ms at GOMAXPROCS 1 and 0.07-0.11 at 2 (the
+	// scheduler moving it between threads); with examples/lockbound's
+	// global mutex on 2 or 4 goroutines, 0 at GOMAXPROCS 1 and 0.04-0.17
+	// at 2 (Go's mutex spins and parks goroutines, and the threads stay
+	// busy: 1.9 CPUs, which the one-thread bound turns away); channel
+	// ping-pong between two goroutines at GOMAXPROCS 2, 5.5-8.4; reads
+	// of a cached file at 2, 0.08-1.3 (a read past 20 µs hands the P to
+	// another thread); an allocating loop at 2 (the garbage collector's
+	// workers parking), 2.6-3.4, also on 1.8-2 CPUs; 20 µs sleeps 44-121;
+	// a write and fsync, 60-87. In rigor ab runs at load 20, sha3's and
+	// blake2b's 14 benchmarks at GOMAXPROCS 2 read 0-0.27. The bound sits
+	// about twice above what computing showed and ten times below
+	// ping-pong.
 	maxSwitchRate = 0.5
 	// switchSamples is the fewest samples per side with their switches
 	// read for the rate to count.
@@ -198,12 +202,13 @@ const (
 	// oneThreadSpun is the most CPU time per time not waiting for a CPU
 	// of a benchmark at GOMAXPROCS > 1 whose switches may show that it
 	// never waits: short of two threads. experiments/switches: one
-	// computing goroutine at GOMAXPROCS 2 read 1.00 to 1.26 (the
+	// computing goroutine at GOMAXPROCS 2 read 1.00 to 1.31 (the
 	// scheduler's threads spinning a moment each time it moved the
-	// goroutine, on a machine at load 8); sha3 and blake2b benchmarks
-	// 1.00-1.15 at load 15; examples/lockbound's two and four goroutines
-	// on a global mutex 1.91-1.95.
-	oneThreadSpun = 1.5
+	// goroutine, and a helper thread's long waits counted with the
+	// benchmark's, at load 8 to 19); sha3 and blake2b benchmarks in
+	// rigor ab runs 1.00-1.55 at load 15-20; examples/lockbound's two and
+	// four goroutines on a global mutex 1.91-1.97.
+	oneThreadSpun = 1.75
 	// waitBusy: a sample whose working threads waited for a CPU for at
 	// least this share of its timed window (waitShare: of their time in
 	// it, when there were several) was disturbed by someone else. On an
