@@ -39,9 +39,8 @@ func redactedEnv(env *model.Env) *model.Env {
 // env_json are kept as they are.
 func redactStored(ctx context.Context, tx *sql.Tx) error {
 	type row struct {
-		id            int64
-		command, env  string
-		newCmd, newEn string
+		id           int64
+		command, env string
 	}
 	read := func(query string, withCommand bool) ([]row, error) {
 		rows, err := tx.QueryContext(ctx, query)
