@@ -213,6 +213,7 @@ func (m *machine) open(b *B) {
 		w.status = new([4096]byte)
 	}
 	w.sysmon = rigorSysmon(w.threads, rigorGetpid())
+	rigorCloseSysmonStatus(w)
 }
 
 // window runs one run of a benchmark function with one timed window, as
@@ -834,7 +835,8 @@ func TestSwitchesCounted(t *st.T) {
 // is read only for a thread scheduled in since its last read: in a window
 // whose timer stops and starts 100 times, threads that never ran (idle, or
 // the benchmark's own running on) are read once each; one that blocked
-// twice between two stops is read again, and its switches counted.
+// twice between two stops is read again, and its switches counted;
+// sysmon's is never read.
 func TestSwitchesReadWhenScheduled(t *st.T) {
 	m := &machine{self: 11, status: true}
 	m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}}
@@ -857,8 +859,22 @@ func TestSwitchesReadWhenScheduled(t *st.T) {
 	if v := got["vcsw/op"]; v*100 != 2 {
 		t.Errorf("vcsw/op %v, want 2 switches over 100 ops", v)
 	}
-	if n := m.statusReads; n[11] != 1 || n[12] != 1 || n[13] != 2 {
-		t.Errorf("status files read %v times by thread, want 11 and 12 once, 13 twice", n)
+	if n := m.statusReads; n[11] != 1 || n[12] != 0 || n[13] != 2 {
+		t.Errorf("status files read %v times by thread, want 11 once, 13 twice, 12 (sysmon) never", n)
+	}
+}
+
+// sysmon's switches are never the benchmark's, and it wakes often: its
+// status file is not opened, so never read.
+func TestSwitchesNotSysmons(t *st.T) {
+	m := &machine{self: 11, status: true}
+	m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}} // 12 is sysmon
+	b := &B{}
+	m.install(t, b)
+	tm := &timer{m: m, b: b}
+	tm.m.open(tm.b)
+	if th := b.rigorWin.threads[1]; th.tid != 12 || th.statusOpen {
+		t.Fatalf("thread %d: status open %v; want sysmon's (12) closed", th.tid, th.statusOpen)
 	}
 }
 
