@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -210,6 +211,25 @@ func TestMarkdownNoLiveGitHubSyntax(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzMarkdownNotLive: whatever the text, what mdEscape and mdCell leave
+// outside code spans, read as GitHub reads it (backslash escapes and
+// entities undone), holds nothing GitHub makes live (mdLive).
+func FuzzMarkdownNotLive(f *testing.F) {
+	for _, s := range []string{"cc @alice", "owner/repo#12 and GH-3", "see https://e.example/a|b", "www.x.org", "a`b` @c", "\\@x", "&#64;y", "``@z``"} {
+		f.Add(s)
+	}
+	unescape := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">")
+	backslash := regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{mdEscape(s), mdCell(s)} {
+			text := unescape.Replace(backslash.ReplaceAllString(outsideCodeSpans(out), "$1"))
+			if m := mdLive.FindString(text); m != "" {
+				t.Errorf("%q renders as %q: %q is live in %q", s, out, m, text)
+			}
+		}
+	})
 }
 
 // outsideCodeSpans returns md without its code spans (CommonMark's: a
