@@ -38,6 +38,8 @@ type machine struct {
 	status         bool
 	statusReads    map[int]int
 	statusFailStop map[int]bool
+	// rusageCalls is how many times each thread called getrusage.
+	rusageCalls map[int]int
 }
 
 type thread struct {
@@ -132,6 +134,16 @@ func (m *machine) install(t *st.T, b *B) {
 		// involuntary count's name ending in the voluntary one's.
 		return copy(p, "Name:\tcheck.test\nState:\tR (running)\nTgid:\t100\nvoluntary_ctxt_switches:\t"+strconv.FormatInt(th.vol, 10)+
 			"\nnonvoluntary_ctxt_switches:\t"+strconv.FormatInt(th.inv, 10)+"\n"), nil
+	}
+	rusage := rigorRusage
+	t.Cleanup(func() { rigorRusage = rusage })
+	rigorRusage = func(ru *syscall.Rusage) error {
+		if m.rusageCalls == nil {
+			m.rusageCalls = map[int]int{}
+		}
+		m.rusageCalls[m.self]++
+		*ru = syscall.Rusage{Nvcsw: m.thread(m.self).vol, Nivcsw: m.thread(m.self).inv}
+		return nil
 	}
 	perfOpen, perfRead := rigorPerfOpen, rigorPerfRead
 	t.Cleanup(func() { rigorPerfOpen, rigorPerfRead = perfOpen, perfRead })
@@ -836,7 +848,7 @@ func TestSwitchesCounted(t *st.T) {
 // whose timer stops and starts 100 times, threads that never ran (idle, or
 // the benchmark's own running on) are read once each; one that blocked
 // twice between two stops is read again, and its switches counted;
-// sysmon's is never read.
+// sysmon's is never read; the calling thread's count comes from getrusage.
 func TestSwitchesReadWhenScheduled(t *st.T) {
 	m := &machine{self: 11, status: true}
 	m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}}
@@ -859,8 +871,11 @@ func TestSwitchesReadWhenScheduled(t *st.T) {
 	if v := got["vcsw/op"]; v*100 != 2 {
 		t.Errorf("vcsw/op %v, want 2 switches over 100 ops", v)
 	}
-	if n := m.statusReads; n[11] != 1 || n[12] != 0 || n[13] != 2 {
-		t.Errorf("status files read %v times by thread, want 11 once, 13 twice, 12 (sysmon) never", n)
+	if n := m.statusReads; n[11] != 0 || n[12] != 0 || n[13] != 2 {
+		t.Errorf("status files read %v times by thread, want 13's twice, 12's (sysmon) never, 11's never (the calling thread asks getrusage)", n)
+	}
+	if n := m.rusageCalls; n[11] != 1 {
+		t.Errorf("getrusage called %v times by thread, want once by 11", n)
 	}
 }
 
