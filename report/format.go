@@ -12,6 +12,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/rigorbench/rigor/analysis"
+	"github.com/rigorbench/rigor/internal/redact"
 	"github.com/rigorbench/rigor/internal/words"
 	"github.com/rigorbench/rigor/model"
 )
@@ -521,8 +522,10 @@ func sideRows(rep *analysis.Report) [][]string {
 		{"tags", func(s model.Side) string { return s.Tags }, "(none)"},
 		{"gcflags", func(s model.Side) string { return s.GCFlags }, "(none)"},
 		{"go", func(s model.Side) string { return s.Toolchain }, "(default)"},
-		{"env", func(s model.Side) string { return shellQuote(s.BuildEnv) }, "(none)"},
-		{"args", func(s model.Side) string { return shellQuote(s.Args) }, "(none)"},
+		// Without their secrets (GOPROXY=https://user:xxxxx@...), as
+		// the command line is shown; the run keeps them, to build again.
+		{"env", func(s model.Side) string { return shellQuote(redact.Args(s.BuildEnv)) }, "(none)"},
+		{"args", func(s model.Side) string { return shellQuote(redact.Args(s.Args)) }, "(none)"},
 	}
 	var shown []setting
 	hasRev := false

@@ -239,9 +239,10 @@ func renderHTML(w io.Writer, rep *analysis.Report, _ Options) error {
 					build = append(build, kv[0]+"="+kv[1])
 				}
 			}
-			build = append(build, ms.BuildEnv...)
+			// Without their secrets, as the command line is shown.
+			build = append(build, redact.Args(ms.BuildEnv)...)
 			if len(ms.Args) > 0 {
-				build = append(build, "-- "+shellQuote(ms.Args))
+				build = append(build, "-- "+shellQuote(redact.Args(ms.Args)))
 			}
 			hs.Build = TerminalSafe(strings.Join(build, " "))
 		}

@@ -398,3 +398,28 @@ func TestExecRowNames(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsMaskSecrets (issue 40 item 1): a run's command line, its
+// sides' build environment and test arguments are shown without their
+// secrets (a proxy URL's password, a variable or flag named like a
+// token), whatever recorded them: a run.json of an older rigor holds them
+// as given. The run keeps the environment, to build the side again.
+func TestReportsMaskSecrets(t *testing.T) {
+	rep := hostileRun(t, "Build", "new")
+	run := *rep.Run
+	run.Command = []string{"rigor", "ab", "--store", "postgres://rigor:SECRETPW@db/rigor", "--env", "GOPROXY=https://u:SECRETPW@proxy.example"}
+	run.Sides = []model.Side{{Label: "old", BuildEnv: []string{"GOPROXY=https://u:SECRETPW@proxy.example", "API_TOKEN=SECRETPW"}, Args: []string{"-token", "SECRETPW"}}, {Label: "new"}}
+	rep.Run = &run
+	for _, format := range []string{"text", "md", "html"} {
+		out := render(t, rep, Options{Format: format})
+		if strings.Contains(out, "SECRETPW") {
+			t.Errorf("%s shows a secret:\n%s", format, out)
+		}
+		if !strings.Contains(out, "u:xxxxx@proxy.example") {
+			t.Errorf("%s does not show the build environment, masked:\n%s", format, out)
+		}
+	}
+	if run.Sides[0].BuildEnv[1] != "API_TOKEN=SECRETPW" {
+		t.Errorf("rendering changed the run: %q", run.Sides[0].BuildEnv)
+	}
+}
