@@ -181,7 +181,7 @@ var workloads = []struct {
 				x ^= x >> 29
 			}
 		}
-		sinkU = x
+		runtime.KeepAlive(x)
 	}},
 	{"alloc", func(n int) { // 1 KiB allocated per op, some of it kept a while
 		for i := range n {
@@ -225,10 +225,8 @@ var workloads = []struct {
 	}},
 }
 
-var (
-	sinkU uint64
-	file  *os.File
-)
+// file is the file the I/O workloads write and read.
+var file *os.File
 
 // lockN runs n operations of examples/lockbound (a global mutex) on g
 // goroutines, as its BenchmarkGlobalMutex does.
