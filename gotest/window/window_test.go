@@ -261,3 +261,44 @@ func goroot(t *testing.T) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestSwitchesLive runs benchmarks that compute, sleep and hand values
+// between goroutines at GOMAXPROCS 2, with the overlay, and checks that
+// their switches per ms of CPU time fall on the sides of package
+// analysis's bound (0.5, maxSwitchRate) that experiments/switches
+// measured: computing 0-0.27, ping-pong 5.5-8.4, sleeping 44-121. It
+// times the live machine: without -short only.
+func TestSwitchesLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times the live machine; without -short only")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("the overlay reads Linux's clocks")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	mod, bin, _ := buildWithOverlay(t, ctx, "testdata/mod", "local")
+	cmd := exec.CommandContext(ctx, bin, "-test.run", "^$", "-test.bench", "^Benchmark(N|Sleep|PingPong)$", "-test.benchtime", "200ms", "-test.cpu", "2")
+	cmd.Dir = mod
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, out)
+	}
+	const bound = 0.5
+	for name, blocks := range map[string]bool{"N": false, "Sleep": true, "PingPong": true} {
+		r, ok := parse(string(out))[name]
+		sw, cpu := r.values[SwitchesUnit], r.values[CPUUnit]
+		if !ok || !(cpu > 0) {
+			t.Errorf("%s: no result with CPU time in\n%s", name, out)
+			continue
+		}
+		rate := sw / (cpu / 1e6) // per ms of CPU time
+		if (rate > bound) != blocks {
+			t.Errorf("%s: %.3g voluntary switches per ms of CPU time (%v %s, %v %s), want it %s %v", name, rate, sw, SwitchesUnit, cpu, CPUUnit,
+				map[bool]string{true: "above", false: "at most"}[blocks], bound)
+		}
+	}
+}

@@ -79,3 +79,19 @@ func BenchmarkSleep(b *testing.B) {
 		time.Sleep(100 * time.Microsecond)
 	}
 }
+
+// BenchmarkPingPong hands a value to another goroutine and back: at
+// GOMAXPROCS 2 each side's thread sleeps while the other runs.
+func BenchmarkPingPong(b *testing.B) {
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			pong <- v
+		}
+	}()
+	for i := 0; i < b.N; i++ {
+		ping <- i
+		<-pong
+	}
+	close(ping)
+}
