@@ -144,6 +144,38 @@ func TestSecretsNotRecorded(t *testing.T) {
 	}
 }
 
+// TestSecretsNotRecordedUnreachableStore (issue 40 item 1): rigor exec
+// --store postgres://rigor:SECRETPW@... whose server cannot be reached
+// still writes run.json and its report, and says it did not record:
+// none of them, nor that message, holds the password.
+func TestSecretsNotRecordedUnreachableStore(t *testing.T) {
+	dir := t.TempDir()
+	out, report := filepath.Join(dir, "out"), filepath.Join(dir, "report.md")
+	cmd := exec.Command(rigorBinary(t), "exec", "--record", "--store", "postgres://rigor:SECRETPW@127.0.0.1:1/rigor?sslmode=disable&connect_timeout=5",
+		"--runs", "3", "--warmup", "0", "--out", out, "--format", "md", "-o", report, "true", "sleep 0")
+	cmd.Dir = dir
+	stderr, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(stderr), "not recorded: connecting to postgres://rigor:xxxxx@127.0.0.1:1/rigor") {
+		t.Errorf("rigor exec did not say it could not record:\n%s", stderr)
+	}
+	texts := map[string]string{"stderr": string(stderr)}
+	for _, path := range []string{filepath.Join(out, "run.json"), report} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[path] = string(b)
+	}
+	for name, text := range texts {
+		if strings.Contains(text, "SECRETPW") {
+			t.Errorf("%s holds the password:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(texts[report], "postgres://rigor:xxxxx@127.0.0.1:1/rigor") {
+		t.Errorf("the report does not show the command, masked:\n%s", texts[report])
+	}
+}
+
 // TestRampJSONNoSecrets (issue 40 item 1): rigor ramp -H 'Authorization:
 // Bearer T' --format json carried the header twice (the command and
 // env.command_line); it carries it masked, and the target URL without its
