@@ -24,8 +24,10 @@ const Mask = "xxxxx"
 const secretName = `(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|signature)`
 
 var (
-	// userinfo: a URL's password (scheme://user:PASSWORD@host).
-	userinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^\s/?#@:'"]*):[^\s/?#@'"]*@`)
+	// userinfo: a URL's password (scheme://user:PASSWORD@host), to the
+	// last @ before the host, as a URL parser reads an @ left unescaped
+	// in a password.
+	userinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^\s/?#@:'"]*):[^\s/?#'"]*@`)
 	// queryParam: a query parameter named like a secret (?token=T).
 	queryParam = regexp.MustCompile(`(?i)([?&;][a-z0-9_.-]*` + secretName + `[a-z0-9_.-]*=)[^&\s#'"]*`)
 	// header: a credential-bearing HTTP header ('Authorization: Bearer

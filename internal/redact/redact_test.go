@@ -15,6 +15,7 @@ func TestArgs(t *testing.T) {
 		{[]string{"rigor", "exec", "--store", "postgres://rigor:SECRETPW@db.example:5432/rigor?sslmode=disable", "true"},
 			[]string{"rigor", "exec", "--store", "postgres://rigor:xxxxx@db.example:5432/rigor?sslmode=disable", "true"}},
 		{[]string{"rigor", "ab", "--store=postgresql://u:p%40ss@h/db"}, []string{"rigor", "ab", "--store=postgresql://u:xxxxx@h/db"}},
+		{[]string{"rigor", "ab", "--store", "postgres://u:p@ss@h/db"}, []string{"rigor", "ab", "--store", "postgres://u:xxxxx@h/db"}},
 		{[]string{"rigor", "run", "--store", "postgres://u@h/db?password=SECRETPW&sslpassword=S2"}, []string{"rigor", "run", "--store", "postgres://u@h/db?password=xxxxx&sslpassword=xxxxx"}},
 		{[]string{"rigor", "ramp", "-H", "Authorization: Bearer SECRETPW", "-H", "Content-Type: application/json", "http://127.0.0.1:8080/"},
 			[]string{"rigor", "ramp", "-H", "Authorization: xxxxx", "-H", "Content-Type: application/json", "http://127.0.0.1:8080/"}},
