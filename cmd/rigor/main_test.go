@@ -31,7 +31,7 @@ func TestRootLists(t *testing.T) {
 	for _, c := range newRootCmd(stdio{}).Commands() {
 		names = append(names, c.Name())
 	}
-	want := []string{"ab", "baseline", "bisect", "changes", "compare", "completion", "doctor", "env", "exec", "gc", "help", "history", "import", "lint", "ramp", "report", "run", "serve", "version"}
+	want := []string{"ab", "baseline", "bisect", "changes", "compare", "completion", "doctor", "env", "exec", "gc", "help", "history", "import", "lint", "merge", "ramp", "report", "run", "serve", "version"}
 	if !slices.Equal(names, want) {
 		t.Errorf("commands %q, want %q", names, want)
 	}
