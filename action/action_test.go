@@ -14,8 +14,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/rigorbench/rigor/experiments/shards/suite"
 )
 
 // actionFile is action.yml as far as the test reads it.
@@ -71,8 +74,13 @@ type runner struct {
 	github map[string]string // github.event_name, github.ref_name, ...
 	env    []string          // GITHUB_* and the rest of the environment
 	path   []string          // GITHUB_PATH entries so far
-	// uploads lists the files each upload-artifact step would upload.
+	// uploads lists the files each upload-artifact step would upload,
+	// and roots the directory each artifact's paths are relative to.
 	uploads map[string][]string
+	roots   map[string]string
+	// stepOutputs holds what each step with an id wrote to its
+	// GITHUB_OUTPUT: steps.ID.outputs.KEY.
+	stepOutputs map[string]map[string]string
 	// ran names the steps run by the last call of steps, in order, and
 	// outputs holds what each printed and codes its exit code.
 	ran     []string
@@ -82,9 +90,16 @@ type runner struct {
 
 var expr = regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
 
-// value evaluates a context reference: inputs.X, github.X, runner.temp.
+// value evaluates a context reference: inputs.X, github.X, runner.temp,
+// steps.ID.outputs.X.
 func (r *runner) value(ref string) string {
 	switch {
+	case strings.HasPrefix(ref, "steps."):
+		id, key, ok := strings.Cut(strings.TrimPrefix(ref, "steps."), ".outputs.")
+		if !ok {
+			r.t.Fatalf("action.yml: an expression the test does not know: %s", ref)
+		}
+		return r.stepOutputs[id][key]
 	case strings.HasPrefix(ref, "inputs."):
 		return r.inputs[strings.TrimPrefix(ref, "inputs.")]
 	case ref == "runner.temp":
@@ -127,7 +142,7 @@ func (r *runner) steps(a *actionFile) (string, int) {
 	r.t.Helper()
 	var out string
 	code := 0
-	r.ran, r.outputs, r.codes = nil, map[string]string{}, map[string]int{}
+	r.ran, r.outputs, r.codes, r.stepOutputs = nil, map[string]string{}, map[string]int{}, map[string]map[string]string{}
 	for _, st := range a.Runs.Steps {
 		if !r.cond(st.If) {
 			continue
@@ -139,12 +154,11 @@ func (r *runner) steps(a *actionFile) (string, int) {
 				r.t.Errorf("setup-go without a go-version")
 			}
 		case strings.HasPrefix(st.Uses, "actions/upload-artifact@"):
-			var files []string
-			for _, p := range strings.Split(strings.TrimSpace(r.subst(st.With["path"])), "\n") {
-				m, _ := filepath.Glob(strings.TrimSpace(p))
-				files = append(files, m...)
+			name := r.subst(st.With["name"])
+			if strings.ContainsAny(name, `/\":<>|*?`) {
+				r.t.Errorf("step %q: artifact name %q has a character upload-artifact refuses", st.Name, name)
 			}
-			r.uploads[r.subst(st.With["name"])] = files
+			r.uploads[name], r.roots[name] = r.artifact(st.With["path"])
 		case strings.HasPrefix(st.Uses, "actions/cache/restore@"), strings.HasPrefix(st.Uses, "actions/cache/save@"):
 			path := r.subst(st.With["path"])
 			saved := filepath.Join(r.cache, filepath.Base(path))
@@ -164,7 +178,7 @@ func (r *runner) steps(a *actionFile) (string, int) {
 			if st.Shell != "bash" {
 				r.t.Fatalf("step %q: shell %q, want bash", st.Name, st.Shell)
 			}
-			out, code = r.bash(st.Name, r.subst(st.Run), st.Env)
+			out, code = r.bash(st.Name, st.ID, r.subst(st.Run), st.Env)
 			r.outputs[st.Name], r.codes[st.Name] = out, code
 			if code != 0 && st.Name != "Gate" && !st.ContinueOnError {
 				r.t.Fatalf("step %q exited %d:\n%s", st.Name, code, out)
@@ -174,10 +188,53 @@ func (r *runner) steps(a *actionFile) (string, int) {
 	return out, code
 }
 
+// artifact lists the files that upload-artifact would upload for path
+// (its lines: files, globs or directories, whose files are all taken),
+// and the directory the artifact's names are relative to: the one
+// directory given, else the least common ancestor of the paths' search
+// directories, as upload-artifact takes it.
+func (r *runner) artifact(path string) ([]string, string) {
+	var files, search []string
+	for _, p := range strings.Split(strings.TrimSpace(r.subst(path)), "\n") {
+		p = strings.TrimSpace(p)
+		m, _ := filepath.Glob(p)
+		for _, f := range m {
+			fi, err := os.Stat(f)
+			if err != nil || !fi.IsDir() {
+				files = append(files, f)
+				continue
+			}
+			filepath.WalkDir(f, func(q string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					files = append(files, q)
+				}
+				return nil
+			})
+		}
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			p = filepath.Dir(p[:i] + "x")
+		}
+		search = append(search, p)
+	}
+	root := search[0]
+	if len(search) > 1 {
+		root = filepath.Dir(root)
+		for _, p := range search[1:] {
+			for root != "/" && !strings.HasPrefix(p, root+"/") {
+				root = filepath.Dir(root)
+			}
+		}
+	}
+	return files, root
+}
+
 // bash runs script as a runner runs a bash step (bash --noprofile --norc
 // -eo pipefail), in the checkout, with env substituted, and adds what it
-// wrote to GITHUB_PATH to the next steps' PATH.
-func (r *runner) bash(name, script string, env map[string]string) (string, int) {
+// wrote to GITHUB_PATH to the next steps' PATH. What it writes to its own
+// GITHUB_OUTPUT is kept as steps.ID.outputs (for a step with an id) and
+// added to the job's GITHUB_OUTPUT file, where the test reads every
+// step's.
+func (r *runner) bash(name, id, script string, env map[string]string) (string, int) {
 	f := filepath.Join(r.temp, "step.sh")
 	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
 		r.t.Fatal(err)
@@ -188,7 +245,38 @@ func (r *runner) bash(name, script string, env map[string]string) (string, int) 
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+r.subst(v))
 	}
+	stepOutput := filepath.Join(r.temp, "step-output")
+	if job := r.envFile("GITHUB_OUTPUT"); job != "" {
+		if err := os.WriteFile(stepOutput, nil, 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "GITHUB_OUTPUT="+stepOutput)
+		defer func() {
+			b, _ := os.ReadFile(stepOutput)
+			if len(b) == 0 {
+				return
+			}
+			all, err := os.OpenFile(job, os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			all.Write(b)
+			all.Close()
+			if id != "" {
+				if r.stepOutputs == nil {
+					r.stepOutputs = map[string]map[string]string{}
+				}
+				r.stepOutputs[id] = map[string]string{}
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					k, v, _ := strings.Cut(l, "=")
+					r.stepOutputs[id][k] = v
+				}
+			}
+		}()
+	}
+	start := time.Now()
 	out, err := cmd.CombinedOutput()
+	took := time.Since(start).Round(time.Millisecond)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -202,7 +290,7 @@ func (r *runner) bash(name, script string, env map[string]string) (string, int) 
 			}
 		}
 	}
-	r.t.Logf("step %q: exit %d\n%s", name, code, out)
+	r.t.Logf("step %q: exit %d in %v\n%s", name, code, took, out)
 	return string(out), code
 }
 
@@ -482,7 +570,7 @@ func TestActionEndToEnd(t *testing.T) {
 	inputs["time"] = "2m"
 	inputs["args"] = "-size\n300"
 	inputs["token"] = "test-token"
-	r := &runner{t: t, root: root, work: work, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{},
+	r := &runner{t: t, root: root, work: work, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{}, roots: map[string]string{},
 		github: map[string]string{"action_path": root, "event_name": "pull_request", "ref_name": "7/merge", "run_id": "41", "run_attempt": "1", "token": "test-token"},
 		path:   []string{bin},
 	}
@@ -545,6 +633,9 @@ func TestActionEndToEnd(t *testing.T) {
 	r.env = slices.DeleteFunc(r.env, func(kv string) bool { return strings.HasPrefix(kv, "FAKE_GH_DENY=") })
 	cj := r.job(filepath.Join(top, "comment-job"))
 	artifact := filepath.Join(top, "artifact")
+	if root := r.roots["rigor-41-1"]; root != filepath.Join(temp, "rigor") {
+		t.Errorf("the artifact's root is %s, want runner.temp/rigor", root)
+	}
 	download(t, r.uploads["rigor-41-1"], filepath.Join(temp, "rigor"), artifact)
 	cj.inputs["mode"], cj.inputs["report-dir"] = "comment", artifact
 	for i, report := range []string{"Work", "second report\n"} {
@@ -680,7 +771,8 @@ func (r *runner) job(dir string) *runner {
 	r.t.Helper()
 	j := *r
 	j.temp, j.work = filepath.Join(dir, "temp"), filepath.Join(dir, "workspace")
-	j.inputs, j.github, j.uploads = maps.Clone(r.inputs), maps.Clone(r.github), map[string][]string{}
+	j.inputs, j.github, j.uploads, j.roots = maps.Clone(r.inputs), maps.Clone(r.github), map[string][]string{}, map[string]string{}
+	j.path = slices.Clone(r.path)
 	j.env = slices.DeleteFunc(slices.Clone(r.env), func(kv string) bool {
 		return strings.HasPrefix(kv, "RUNNER_TEMP=") || strings.HasPrefix(kv, "GITHUB_OUTPUT=") || strings.HasPrefix(kv, "GITHUB_ENV=")
 	})
@@ -901,7 +993,7 @@ func commentRunner(t *testing.T, pr int, code int) (*runner, string) {
 		inputs[k] = v.Default
 	}
 	inputs["token"] = "test-token"
-	r := &runner{t: t, root: root, work: top, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{},
+	r := &runner{t: t, root: root, work: top, temp: temp, cache: filepath.Join(top, "cache"), inputs: inputs, uploads: map[string][]string{}, roots: map[string]string{},
 		github: map[string]string{"action_path": root, "event_name": "pull_request", "ref_name": fmt.Sprintf("%d/merge", pr), "run_id": "41", "run_attempt": "1", "token": "test-token"},
 		path:   []string{bin},
 	}
@@ -920,7 +1012,7 @@ func (r *runner) step(name string) (string, int) {
 			if !r.cond(st.If) {
 				r.t.Fatalf("step %q would not run (if: %s)", name, st.If)
 			}
-			return r.bash(st.Name, r.subst(st.Run), st.Env)
+			return r.bash(st.Name, st.ID, r.subst(st.Run), st.Env)
 		}
 	}
 	r.t.Fatalf("action.yml has no step %q", name)
@@ -1164,7 +1256,7 @@ func TestCheckInputs(t *testing.T) {
 		event  string
 		want   string
 	}{
-		{map[string]string{"mode": "both"}, "pull_request", "mode: both is neither run nor comment"},
+		{map[string]string{"mode": "both"}, "pull_request", "mode: both is none of run, comment, merge"},
 		{map[string]string{"comment": "yes"}, "pull_request", "comment: yes is neither true nor false"},
 		{map[string]string{"history": "db"}, "push", "history: db is none of none, cache, branch"},
 		{map[string]string{"mode": "comment"}, "pull_request", "mode comment needs report-dir"},
@@ -1172,6 +1264,16 @@ func TestCheckInputs(t *testing.T) {
 		{nil, "issue_comment", "mode run refuses to run under issue_comment"},
 		{map[string]string{"base": "-x"}, "pull_request", `base: -x starts with "-"`},
 		{map[string]string{"history": "branch", "history-branch": "a b"}, "push", "history-branch: a b is not a branch name"},
+		{map[string]string{"shard": "4/4"}, "pull_request", "shard: 4/4 is not INDEX/COUNT with INDEX from 0 to COUNT-1"},
+		{map[string]string{"shard": "1"}, "pull_request", "shard: 1 is not INDEX/COUNT"},
+		{map[string]string{"shard": "-1/2"}, "pull_request", "shard: -1/2 is not INDEX/COUNT"},
+		{map[string]string{"shard": "01/2"}, "pull_request", "shard: 01/2 is not INDEX/COUNT"},
+		{map[string]string{"shard": "0/2 $(touch pwned)"}, "pull_request", "shard: 0/2 $(touch pwned) is not INDEX/COUNT"},
+		{map[string]string{"shard": "0/0"}, "pull_request", "shard: 0/0 is not INDEX/COUNT"},
+		{map[string]string{"shard": "0/2", "history": "cache"}, "push", "history: a shard measures a part of the suite"},
+		{map[string]string{"mode": "merge"}, "pull_request", "mode merge needs shards-dir"},
+		{map[string]string{"mode": "merge", "shards-dir": "shards", "shard": "0/2"}, "pull_request", "shard: only mode run measures a shard"},
+		{map[string]string{"allow-missing": "yes"}, "pull_request", "allow-missing: yes is neither true nor false"},
 	} {
 		r, _ := commentRunner(t, 7, 0)
 		maps.Copy(r.inputs, c.inputs)
@@ -1184,6 +1286,16 @@ func TestCheckInputs(t *testing.T) {
 	r, _ := commentRunner(t, 7, 0)
 	if out, code := r.step("Check the inputs"); code != 0 {
 		t.Errorf("the default inputs: exit %d\n%s", code, out)
+	}
+	// A shard's index and count name its artifact.
+	outputs := filepath.Join(r.temp, "github_output")
+	os.WriteFile(outputs, nil, 0o644)
+	r.env = append(r.env, "GITHUB_OUTPUT="+outputs)
+	for shard, want := range map[string]string{"3/4": "3-of-4", "0/1": "0-of-1", "11/12": "11-of-12"} {
+		r.inputs["shard"] = shard
+		if out, code := r.step("Check the inputs"); code != 0 || r.stepOutputs["check"]["shard"] != want {
+			t.Errorf("shard %s: exit %d, output shard %q, want %q\n%s", shard, code, r.stepOutputs["check"]["shard"], want, out)
+		}
 	}
 }
 
@@ -1221,5 +1333,305 @@ func TestNoComparisonFence(t *testing.T) {
 	}
 	if !slices.Contains(inner, "@octocat ![x](https://evil.example/x.png)") {
 		t.Errorf("the quoted text is not inside the block:\n%s", md)
+	}
+}
+
+// shardJob is a runner for one job of a sharded workflow
+// (docs/github-actions-shards.yml), each on its own machine: its own
+// runner.temp, GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH and job summary;
+// with a branch, a shallow checkout of it as actions/checkout makes one,
+// else an empty workspace (the merge and comment jobs check out nothing).
+// Every job starts from the action's default inputs and the given ones.
+func shardJob(t *testing.T, a *actionFile, root, top, name, origin, branch string, inputs map[string]string) *runner {
+	t.Helper()
+	dir := filepath.Join(top, name)
+	temp, work, bin := filepath.Join(dir, "runner-temp"), filepath.Join(dir, "workspace"), filepath.Join(top, "bin")
+	for _, d := range []string{temp, bin, filepath.Join(top, "gh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sha := ""
+	if branch != "" {
+		git(t, top, "clone", "-q", "--depth", "1", "--branch", branch, "file://"+origin, work)
+		sha = git(t, work, "rev-parse", "HEAD")
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// rigor, built once for every job (as setup-go's cache would keep
+	// the build): the install step's go install finds it up to date
+	// instead of linking it again, seconds a job on a loaded machine.
+	built := filepath.Join(top, "rigor-bin", "rigor")
+	if _, err := os.Stat(built); err != nil {
+		cmd := exec.Command("go", "install", "./cmd/rigor")
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "GOBIN="+filepath.Dir(built))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go install ./cmd/rigor: %v\n%s", err, out)
+		}
+	}
+	if b, err := os.ReadFile(built); err != nil {
+		t.Fatal(err)
+	} else if err := os.MkdirAll(filepath.Join(temp, "rigor-bin"), 0o755); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(filepath.Join(temp, "rigor-bin", "rigor"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	event := filepath.Join(dir, "event.json")
+	if err := os.WriteFile(event, []byte(`{"pull_request": {"number": 7}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]string{}
+	for k, v := range a.Inputs {
+		in[k] = v.Default
+	}
+	in["token"] = "test-token"
+	maps.Copy(in, inputs)
+	r := &runner{t: t, root: root, work: work, temp: temp, cache: filepath.Join(dir, "cache"), inputs: in, uploads: map[string][]string{}, roots: map[string]string{},
+		github: map[string]string{"action_path": root, "event_name": "pull_request", "ref_name": "7/merge", "run_id": "41", "run_attempt": "1", "token": "test-token"},
+		path:   []string{bin},
+	}
+	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_PATH"} {
+		f := filepath.Join(dir, strings.ToLower(k))
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r.env = append(r.env, k+"="+f)
+	}
+	r.env = append(r.env, "RUNNER_TEMP="+temp, "GITHUB_EVENT_PATH="+event, "GITHUB_EVENT_NAME=pull_request", "GITHUB_BASE_REF=main",
+		"GITHUB_REPOSITORY=example/shards", "GITHUB_REF_NAME=7/merge", "GITHUB_SHA="+sha, "FAKE_GH_DIR="+filepath.Join(top, "gh"),
+		"HOME="+os.Getenv("HOME"), "GOPATH="+goEnv(t, "GOPATH"), "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"),
+		"GOFLAGS="+os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY="+goEnv(t, "GOPROXY"))
+	return r
+}
+
+// TestActionShards runs the sharded workflow of
+// docs/github-actions-shards.yml with the action's steps, as runners
+// would: a generated module of 6 benchmarks (8 rows) measured as 2 shards,
+// each a job on its own machine in mode run with shard I/2 that uploads
+// its results directory; a merge job that downloads those artifacts
+// (mode merge), merges them with rigor merge and gates once; and a
+// comment job that posts the merged artifact (mode comment). A pull
+// request that triples one benchmark's work fails the merged gate
+// (max-regression 50%, far beyond what 10 paired rounds of noise move a
+// benchmark) though no shard job failed; one that only halves another
+// benchmark's work passes; without one shard's artifact (or with one
+// holding a symbolic link, left out as untrusted) the merged gate fails
+// naming that shard, unless allow-missing.
+func TestActionShards(t *testing.T) {
+	for _, tool := range []string{"git", "bash", "python3", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	a, root := readAction(t)
+	top := t.TempDir()
+
+	// origin: main has the base; regress triples B003's work (and halves
+	// B005's); faster only halves B005's.
+	origin, seed := filepath.Join(top, "origin.git"), filepath.Join(top, "seed")
+	os.MkdirAll(seed, 0o755)
+	git(t, top, "init", "-q", "--bare", origin)
+	git(t, seed, "init", "-q")
+	commit := func(files map[string]string, msg string) {
+		for name, content := range files {
+			os.MkdirAll(filepath.Join(seed, filepath.Dir(name)), 0o755)
+			if err := os.WriteFile(filepath.Join(seed, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git(t, seed, "add", "-A")
+		git(t, seed, "commit", "-q", "-m", msg)
+	}
+	base, regressed := suite.Revisions(6, map[int]float64{3: 3, 5: 0.5})
+	_, faster := suite.Revisions(6, map[int]float64{5: 0.5})
+	commit(base, "base")
+	git(t, seed, "checkout", "-q", "-b", "regress")
+	commit(regressed, "B003 does three times the work")
+	git(t, seed, "checkout", "-q", "-b", "faster", "main")
+	commit(faster, "B005 does half the work")
+	git(t, seed, "push", "-q", "file://"+origin, "main", "regress", "faster")
+
+	shardInputs := map[string]string{
+		"comment":        "false",
+		"max-regression": "50",
+		"time":           "1m",
+		// 10 rounds: with Holm over 8 rows, 10 rounds in one direction
+		// (p = 2/1024) are significant.
+		"flags": "--benchtime\n2ms\n--min-rounds\n10\n--max-rounds\n10\n--layouts\n1\n--profile\noff\n--no-check",
+	}
+	// shards runs the two shard jobs on branch and returns the directory
+	// of each one's artifact, as the merge job downloads them.
+	shards := func(branch string) []string {
+		t.Helper()
+		var dirs []string
+		for i := range 2 {
+			in := maps.Clone(shardInputs)
+			in["shard"] = fmt.Sprintf("%d/2", i)
+			job := fmt.Sprintf("%s-shard-%d", branch, i)
+			r := shardJob(t, a, root, top, job, origin, branch, in)
+			out, code := r.steps(a)
+			if code != 0 {
+				t.Errorf("%s: the shard job's gate exited %d, want 0 (a shard leaves the gate to the merge)\n%s", job, code, out)
+			}
+			for _, st := range []string{"Pull-request comment", "Upload the report, run.json and the gate's result", "rigor merge of the shards"} {
+				if slices.Contains(r.ran, st) {
+					t.Errorf("%s ran the step %q", job, st)
+				}
+			}
+			name := fmt.Sprintf("rigor-41-shard-%d-of-2", i)
+			if len(r.uploads) != 1 || len(r.uploads[name]) == 0 {
+				t.Fatalf("%s uploaded %v, want the artifact %s", job, slices.Collect(maps.Keys(r.uploads)), name)
+			}
+			var names []string
+			for _, f := range r.uploads[name] {
+				rel, _ := filepath.Rel(r.roots[name], f)
+				names = append(names, rel)
+			}
+			slices.Sort(names)
+			if want := []string{"new.txt", "old.txt", "run.json"}; !slices.Equal(names, want) {
+				t.Errorf("%s's artifact holds %q, want its results directory %q", job, names, want)
+			}
+			dir := filepath.Join(top, branch+"-artifacts", name)
+			download(t, r.uploads[name], r.roots[name], dir)
+			dirs = append(dirs, dir)
+		}
+		return dirs
+	}
+	// merge runs the merge job on the artifacts in dirs (downloaded
+	// again into its own shards-dir), then the comment job on its
+	// artifact; it returns the merge step's log, the gate's exit code,
+	// the merged report and the comment.
+	run := 0
+	merge := func(dirs []string, inputs map[string]string, link string, comment bool) (string, int, string, string) {
+		t.Helper()
+		run++
+		name := fmt.Sprintf("merge-%d", run)
+		in := map[string]string{"mode": "merge", "max-regression": "50"}
+		maps.Copy(in, inputs)
+		m := shardJob(t, a, root, top, name, origin, "", in)
+		shardsDir := filepath.Join(m.temp, "shards")
+		m.inputs["shards-dir"] = shardsDir
+		os.MkdirAll(shardsDir, 0o755)
+		for _, d := range dirs {
+			if err := os.CopyFS(filepath.Join(shardsDir, filepath.Base(d)), os.DirFS(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if link != "" {
+			// A hostile shard's artifact whose run.json is a link (to a
+			// file of the merge job's runner): left out, not read.
+			f := filepath.Join(shardsDir, link, "run.json")
+			os.Remove(f)
+			if err := os.Symlink(filepath.Join(dirs[0], "run.json"), f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, code := m.steps(a)
+		if want := []string{"Check the inputs", "Set up Go for rigor", "Install rigor", "rigor merge of the shards", "Job summary", "Upload the report, run.json and the gate's result", "Gate"}; !slices.Equal(m.ran, want) {
+			t.Errorf("%s ran %q, want %q", name, m.ran, want)
+		}
+		log := m.outputs["rigor merge of the shards"]
+		summary, _ := os.ReadFile(m.envFile("GITHUB_STEP_SUMMARY"))
+		report, _ := os.ReadFile(filepath.Join(m.temp, "rigor", "rigor.md"))
+		if string(summary) != string(report) || len(report) == 0 {
+			t.Errorf("%s: the job summary is not the merged report:\n%s", name, summary)
+		}
+		// The comment job, as in the unsharded workflow: the merged
+		// artifact has the name it downloads.
+		art := m.uploads["rigor-41-1"]
+		if !comment {
+			return log, code, string(report), ""
+		}
+		var names []string
+		for _, f := range art {
+			names = append(names, filepath.Base(f))
+		}
+		slices.Sort(names)
+		if want := []string{"report.html", "result.txt", "rigor.md"}; code != 2 && !slices.Equal(names, want) {
+			t.Errorf("%s's artifact holds %q, want %q", name, names, want)
+		}
+		c := shardJob(t, a, root, top, "comment-"+name, origin, "", map[string]string{"mode": "comment", "report-dir": filepath.Join(top, "comment-"+name, "artifact")})
+		download(t, art, m.roots["rigor-41-1"], c.inputs["report-dir"])
+		if out, code := c.steps(a); code != 0 {
+			t.Errorf("comment job after %s: exit %d\n%s", name, code, out)
+		}
+		cs := ghComments(t, filepath.Join(top, "gh"))
+		if len(cs) != 1 {
+			t.Fatalf("after %s: %d comments, want one, updated: %+v", name, len(cs), cs)
+		}
+		return log, code, string(report), cs[0].Body
+	}
+
+	start := time.Now()
+	reg := shards("regress")
+	t.Logf("two shard jobs: %v", time.Since(start))
+	log, code, report, comment := merge(reg, nil, "", true)
+	if code != 1 || !strings.Contains(log, "rigor: gate: example.com/shards/p1.B003") {
+		t.Errorf("B003 three times slower: the merged gate exited %d, want 1 naming B003\n%s", code, log)
+	}
+	if !strings.Contains(report, "Merged from 2 results: shard 0/2 on") || !strings.Contains(report, "B003") {
+		t.Errorf("the merged report:\n%s", report)
+	}
+	if !strings.HasPrefix(comment, "<!-- rigor-action -->\n**rigor**: failed: a benchmark regressed by more than 50%.") {
+		t.Errorf("the comment:\n%.300s", comment)
+	}
+
+	fast := shards("faster")
+	log, code, report, comment = merge(fast, nil, "", true)
+	if code != 0 || !strings.Contains(report, "B005") || !strings.HasPrefix(comment, "<!-- rigor-action -->\n**rigor**: passed.") {
+		t.Errorf("B005 twice as fast, nothing slower: the merged gate exited %d, want 0\n%s\n%s\n%.300s", code, log, report, comment)
+	}
+
+	// A shard's artifact missing: the gate fails, naming the shard, in
+	// the log (its workflow commands off), the report and the comment.
+	log, code, report, comment = merge(fast[:1], nil, "", true)
+	stop := regexp.MustCompile(`(?s)::stop-commands::([0-9a-f]{32})\n(.*)::([0-9a-f]{32})::\n`).FindStringSubmatch(log)
+	if code != 1 || stop == nil || stop[1] != stop[3] || !strings.Contains(stop[2], "rigor: gate: shard 1/2 is missing") {
+		t.Errorf("shard 1/2's artifact missing: the merged gate exited %d, want 1, and the log's gate line between stop-commands and its end\n%s", code, log)
+	}
+	if !strings.Contains(report, "Shard 1/2 is missing") || !strings.HasPrefix(comment, "<!-- rigor-action -->\n**rigor**: failed: a shard is missing or failed (the report says which).") {
+		t.Errorf("shard 1/2's artifact missing: the report\n%s\nthe comment\n%.300s", report, comment)
+	}
+	// allow-missing passes it, the report still saying so.
+	if _, code, report, _ = merge(fast[:1], map[string]string{"allow-missing": "true"}, "", false); code != 0 || !strings.Contains(report, "Shard 1/2 is missing") {
+		t.Errorf("allow-missing with shard 1/2 missing: exit %d, want 0\n%s", code, report)
+	}
+	// A shard's artifact holding a link: left out, so that shard is
+	// missing.
+	log, code, _, _ = merge(fast, nil, filepath.Base(fast[1]), false)
+	if code != 1 || !strings.Contains(log, "holds a symbolic link: left out") || !strings.Contains(log, "rigor: gate: shard 1/2 is missing") {
+		t.Errorf("a shard's artifact holding a link: exit %d, want 1 and the shard missing\n%s", code, log)
+	}
+	// A shard cut short (its run.json has no end, as a killed run
+	// leaves it): the gate fails, naming it.
+	cut := filepath.Join(top, "cut", filepath.Base(fast[1]))
+	if err := os.CopyFS(cut, os.DirFS(fast[1])); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(cut, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cutRun map[string]any
+	if err := json.Unmarshal(b, &cutRun); err != nil {
+		t.Fatal(err)
+	}
+	delete(cutRun, "end")
+	if b, err = json.Marshal(cutRun); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(cut, "run.json"), b, 0o644)
+	log, code, report, comment = merge([]string{fast[0], cut}, nil, "", true)
+	if code != 1 || !strings.Contains(log, "rigor: gate: shard 1/2 failed") || !strings.Contains(report, "Shard 1/2 failed") ||
+		!strings.HasPrefix(comment, "<!-- rigor-action -->\n**rigor**: failed: a shard is missing or failed (the report says which).") {
+		t.Errorf("shard 1/2 cut short: exit %d, want 1 naming it\n%s\n%s\n%.300s", code, log, report, comment)
+	}
+	// No artifact at all (every shard failed before uploading): no
+	// verdict.
+	if log, code, report, _ = merge(nil, nil, "", false); code != 2 || !strings.Contains(report, "no comparison (exit 2)") || !strings.Contains(report, "no shard's results in") {
+		t.Errorf("no shard's artifact: exit %d, want 2\n%s\n%s", code, log, report)
 	}
 }

@@ -7,6 +7,9 @@
 #   rigor-action.sh install   build rigor from the action's own checkout
 #   rigor-action.sh fetch     find the base revision and fetch its history
 #   rigor-action.sh compare   rigor ab base..HEAD: rigor.md, run.json, report.html
+#                             (with shard I/N, that part of the benchmarks)
+#   rigor-action.sh merge     rigor merge of the shards' artifacts in shards-dir:
+#                             rigor.md, report.html and the gate's result
 #   rigor-action.sh summary   append rigor.md to the job summary
 #   rigor-action.sh comment   post or update one pull-request comment (of
 #                             this job's report, or with mode comment of
@@ -21,7 +24,7 @@
 # the comment step uses that (docs/action-security.md).
 set -euo pipefail
 
-step=${1:?usage: rigor-action.sh check|install|fetch|compare|summary|comment|history|restore-branch|save-branch|gate}
+step=${1:?usage: rigor-action.sh check|install|fetch|compare|merge|summary|comment|history|restore-branch|save-branch|gate}
 out=${INPUT_OUT_DIR:-${RUNNER_TEMP:?RUNNER_TEMP is not set}/rigor}
 mkdir -p "$out"
 state="$out/state" # what one step tells the next, KEY=VALUE lines
@@ -95,14 +98,47 @@ branchname() {
 # lines prints the non-empty lines of $1, one word each (inputs that hold
 # several arguments take one a line, so that no argument is re-split).
 lines() { printf '%s\n' "$1" | sed '/^[[:space:]]*$/d'; }
+# noreport writes rigor.md when rigor wrote none (exit 2): what rigor
+# said instead, so that the summary and the comment are never empty. What
+# it said can quote the pull request's text (a compiler's errors), so the
+# fence is longer than any run of backticks in it: nothing there can close
+# the block and be rendered as Markdown (@mentions, links, images).
+noreport() {
+  tail -n 30 "$out/rigor.stderr" >"$out/rigor.stderr.tail"
+  # shellcheck disable=SC2016 # backticks for python, not for the shell
+  fence=$(python3 -c 'import re, sys; t = open(sys.argv[1], errors="replace").read(); print("`" * max([3] + [len(r) + 1 for r in re.findall("`+", t)]))' "$out/rigor.stderr.tail")
+  {
+    echo "### rigor: no comparison (exit $1)"
+    echo
+    echo "$fence"
+    cat "$out/rigor.stderr.tail"
+    echo "$fence"
+  } >"$out/rigor.md"
+}
+# shardpattern is what the shard input must match: INDEX/COUNT, INDEX
+# from 0 to COUNT-1 (rigor ab --shard's numbering).
+shardpattern='^(0|[1-9][0-9]{0,3})/([1-9][0-9]{0,3})$'
 
 case "$step" in
 check)
   # The inputs, before anything is built or run.
   mode=${INPUT_MODE:-run}
-  case "$mode" in run | comment) ;; *) say "mode: $mode is neither run nor comment"; exit 2 ;; esac
+  case "$mode" in run | comment | merge) ;; *) say "mode: $mode is none of run, comment, merge"; exit 2 ;; esac
   case "${INPUT_COMMENT:-true}" in true | false) ;; *) say "comment: ${INPUT_COMMENT} is neither true nor false"; exit 2 ;; esac
   case "${INPUT_HISTORY:-none}" in none | cache | branch) ;; *) say "history: ${INPUT_HISTORY} is none of none, cache, branch"; exit 2 ;; esac
+  case "${INPUT_ALLOW_MISSING:-false}" in true | false) ;; *) say "allow-missing: ${INPUT_ALLOW_MISSING} is neither true nor false"; exit 2 ;; esac
+  shard=${INPUT_SHARD:-}
+  if [ -n "$shard" ]; then
+    if ! [[ $shard =~ $shardpattern ]] || [ "${BASH_REMATCH[1]}" -ge "${BASH_REMATCH[2]}" ]; then
+      say "shard: $shard is not INDEX/COUNT with INDEX from 0 to COUNT-1 (0/4 to 3/4, rigor ab --shard's numbering)"
+      exit 2
+    fi
+    [ "$mode" = run ] || { say "shard: only mode run measures a shard (mode merge merges them)"; exit 2; }
+    [ "${INPUT_HISTORY:-none}" = none ] || { say "history: a shard measures a part of the suite: keep the history from an unsharded run"; exit 2; }
+    # The shard's artifact is named by its index and count (a name
+    # cannot hold "/"): N shards' artifacts do not collide.
+    output shard "${shard%/*}-of-${shard#*/}"
+  fi
   if [ "$mode" = run ]; then
     # Mode run builds and runs the checked-out code. These events run in
     # the base repository's context, with its secrets and a token that
@@ -116,6 +152,8 @@ check)
     esac
     notoption base "${INPUT_BASE:-}"
     if [ "${INPUT_HISTORY:-none}" = branch ]; then branchname history-branch "${INPUT_HISTORY_BRANCH:-}"; fi
+  elif [ "$mode" = merge ]; then
+    [ -n "${INPUT_SHARDS_DIR:-}" ] || { say "mode merge needs shards-dir, where the shards' artifacts were downloaded"; exit 2; }
   elif [ -z "${INPUT_REPORT_DIR:-}" ]; then
     say "mode comment needs report-dir, where the benchmark job's artifact was downloaded"
     exit 2
@@ -194,7 +232,14 @@ compare)
   rm -rf "$run"
   flags=(ab --old "$base" --new HEAD --out "$run" --format md -o "$out/rigor.md"
     --time "${INPUT_TIME:-10m}" --bench "${INPUT_BENCH:-.}")
-  if [ -n "${INPUT_MAX_REGRESSION:-}" ]; then flags+=(--max-regression "$INPUT_MAX_REGRESSION"); fi
+  if [ -n "${INPUT_SHARD:-}" ]; then
+    # A part of the suite: its own gate would correct over the part only,
+    # so the merge job gates (exit 2 still fails this job: nothing
+    # measured).
+    flags+=(--shard "$INPUT_SHARD")
+  elif [ -n "${INPUT_MAX_REGRESSION:-}" ]; then
+    flags+=(--max-regression "$INPUT_MAX_REGRESSION")
+  fi
   while IFS= read -r f; do flags+=("$f"); done < <(lines "${INPUT_FLAGS:-}")
   while IFS= read -r p; do flags+=("$p"); done < <(lines "${INPUT_PACKAGES:-./...}")
   testargs=()
@@ -212,23 +257,7 @@ compare)
   if [ -f "$run/run.json" ]; then
     rigor report "$run/run.json" --format html -o "$out/report.html" || true
   fi
-  if [ ! -s "$out/rigor.md" ]; then
-    # Exit 2 writes no report: say what rigor said instead, so that the
-    # summary and the comment are never empty. What it said can quote the
-    # pull request's text (a compiler's errors), so the fence is longer
-    # than any run of backticks in it: nothing there can close the block
-    # and be rendered as Markdown (@mentions, links, images).
-    tail -n 30 "$out/rigor.stderr" >"$out/rigor.stderr.tail"
-    # shellcheck disable=SC2016 # backticks for python, not for the shell
-    fence=$(python3 -c 'import re, sys; t = open(sys.argv[1], errors="replace").read(); print("`" * max([3] + [len(r) + 1 for r in re.findall("`+", t)]))' "$out/rigor.stderr.tail")
-    {
-      echo "### rigor: no comparison (exit $code)"
-      echo
-      echo "$fence"
-      cat "$out/rigor.stderr.tail"
-      echo "$fence"
-    } >"$out/rigor.md"
-  fi
+  if [ ! -s "$out/rigor.md" ]; then noreport "$code"; fi
   setstate code "$code"
   # The gate's result beside the report, for a comment job that has only
   # the artifact (mode comment).
@@ -236,6 +265,73 @@ compare)
     echo "exit-code=$code"
     echo "max-regression=${INPUT_MAX_REGRESSION:-}"
     echo "pull-request=$(event pull_request.number)"
+  } >"$out/result.txt"
+  output exit-code "$code"
+  output report "$out/rigor.md"
+  ;;
+
+merge)
+  # The shards' artifacts, each downloaded to a directory of shards-dir
+  # (actions/download-artifact with a pattern, without merge-multiple),
+  # merged by rigor merge into one report and one gate: the correction
+  # over the whole suite, and a shard missing or failed fails the gate
+  # unless allow-missing. The artifacts were written by jobs that ran the
+  # pull request's code, so they are data: rigor parses them, nothing of
+  # them is run, a directory that holds a symbolic link is left out (its
+  # shard then counts as missing), and what rigor says about them goes to
+  # the log with workflow commands off (a "::" line of theirs obeys
+  # nothing).
+  dir=${INPUT_SHARDS_DIR:?mode merge needs shards-dir}
+  case "$dir" in /*) ;; *) dir="./$dir" ;; esac # never an option to rigor
+  stop=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  echo "::stop-commands::$stop"
+  dirs=()
+  if [ -d "$dir" ] && [ ! -L "$dir" ]; then
+    shopt -s nullglob
+    for d in "$dir"/*; do
+      if [ -L "$d" ] || [ ! -d "$d" ]; then
+        say "$d is not a shard's directory: left out"
+      elif [ -n "$(find "$d" -type l -print -quit)" ]; then
+        say "$d holds a symbolic link: left out, its shard counts as missing"
+      else
+        dirs+=("$d")
+      fi
+    done
+    shopt -u nullglob
+  fi
+  rm -f "$out/rigor.md" "$out/report.html"
+  flags=()
+  if [ -n "${INPUT_MAX_REGRESSION:-}" ]; then flags+=(--max-regression "$INPUT_MAX_REGRESSION"); fi
+  if [ "${INPUT_ALLOW_MISSING:-false}" = true ]; then flags+=(--allow-missing); fi
+  while IFS= read -r f; do flags+=("$f"); done < <(lines "${INPUT_FLAGS:-}")
+  if [ ${#dirs[@]} -eq 0 ]; then
+    echo "rigor-action: no shard's results in $dir: was the shards' artifacts' download given another path or pattern?" | tee "$out/rigor.stderr" >&2
+    code=2
+  else
+    say "rigor merge of ${#dirs[@]} directories"
+    set +e
+    { rigor merge --format md -o "$out/rigor.md" "${flags[@]}" "${dirs[@]}" 2>&1 1>&3 3>&- | tee "$out/rigor.stderr" >&2 3>&-; } 3>&1
+    code=${PIPESTATUS[0]}
+    set -e
+    if [ "$code" != 2 ]; then
+      rigor merge --format html -o "$out/report.html" "${flags[@]}" "${dirs[@]}" >/dev/null 2>&1 || true
+    fi
+  fi
+  echo "::$stop::"
+  say "rigor merge exited $code"
+  if [ ! -s "$out/rigor.md" ]; then noreport "$code"; fi
+  # A shard missing or failed (rigor merge's gate lines for them), for
+  # the comment's headline.
+  gate=regressed
+  if grep -Eq '^rigor: gate: (shard [0-9]+/[0-9]+ (is missing|failed)|.* holds no run[.]json: its shard failed before measuring$)' "$out/rigor.stderr"; then
+    gate=shards
+  fi
+  setstate code "$code"
+  {
+    echo "exit-code=$code"
+    echo "max-regression=${INPUT_MAX_REGRESSION:-}"
+    echo "pull-request=$(event pull_request.number)"
+    echo "gate=$gate"
   } >"$out/result.txt"
   output exit-code "$code"
   output report "$out/rigor.md"
@@ -304,7 +400,11 @@ comment)
   limit=$(field max-regression '^[0-9]{1,3}([.][0-9]{1,3})?$' "$result")
   case "$code" in
   0) gate="passed" ;;
-  1) gate="failed: a benchmark regressed by more than ${limit:-max-regression}%" ;;
+  1) if [ "$(field gate '^(regressed|shards)$' "$result")" = shards ]; then
+    gate="failed: a shard is missing or failed (the report says which)"
+  else
+    gate="failed: a benchmark regressed by more than ${limit:-max-regression}%"
+  fi ;;
   "") gate="no verdict (the benchmark job left no exit code)" ;;
   *) gate="no verdict (rigor exited $code)" ;;
   esac
