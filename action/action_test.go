@@ -831,7 +831,11 @@ type workflowFile struct {
 		If          string            `yaml:"if"`
 		Needs       any               `yaml:"needs"`
 		Permissions map[string]string `yaml:"permissions"`
-		Steps       []struct {
+		Strategy    struct {
+			FailFast *bool          `yaml:"fail-fast"`
+			Matrix   map[string]any `yaml:"matrix"`
+		} `yaml:"strategy"`
+		Steps []struct {
 			Uses string            `yaml:"uses"`
 			Run  string            `yaml:"run"`
 			With map[string]string `yaml:"with"`
@@ -841,8 +845,8 @@ type workflowFile struct {
 
 var pin = regexp.MustCompile(`rigorbench/rigor@([^\s#]+)`)
 
-// TestExampleWorkflow: the example workflows (docs/github-actions.yml and
-// its workflow_run variant) are in the split form of
+// TestExampleWorkflow: the example workflows (docs/github-actions.yml,
+// its workflow_run variant and the sharded one) are in the split form of
 // docs/action-security.md, and give the action only inputs it has
 // (actionlint checks a workflow, not a remote action's inputs): no
 // trigger that runs the pull request's code with a write token; a job
@@ -855,7 +859,7 @@ var pin = regexp.MustCompile(`rigorbench/rigor@([^\s#]+)`)
 func TestExampleWorkflow(t *testing.T) {
 	a, root := readAction(t)
 	pins, given := map[string]bool{}, map[string]bool{}
-	for _, name := range []string{"github-actions.yml", "github-actions-comment.yml"} {
+	for _, name := range []string{"github-actions.yml", "github-actions-comment.yml", "github-actions-shards.yml"} {
 		b, err := os.ReadFile(filepath.Join(root, "docs", name))
 		if err != nil {
 			t.Fatal(err)
@@ -907,8 +911,11 @@ func TestExampleWorkflow(t *testing.T) {
 					if st.With["mode"] == "comment" {
 						continue
 					}
+					// Mode run runs the pull request's code; mode merge
+					// builds rigor and reads what that code wrote (the
+					// shards' artifacts), and never comments.
 					runs = true
-					if st.With["comment"] != "false" {
+					if st.With["mode"] != "merge" && st.With["comment"] != "false" {
 						t.Errorf("%s: the job that runs the pull request's code comments (comment: %q)", where, st.With["comment"])
 					}
 				}
@@ -1633,5 +1640,85 @@ func TestActionShards(t *testing.T) {
 	// verdict.
 	if log, code, report, _ = merge(nil, nil, "", false); code != 2 || !strings.Contains(report, "no comparison (exit 2)") || !strings.Contains(report, "no shard's results in") {
 		t.Errorf("no shard's artifact: exit %d, want 2\n%s\n%s", code, log, report)
+	}
+}
+
+// TestShardsWorkflow: docs/github-actions-shards.yml is the sharded
+// workflow that TestActionShards runs: a matrix of shards 0/4 to 3/4 that
+// do not cancel each other, each in mode run with shard
+// ${{ matrix.shard }}/4 and no comment; a merge job after them all, even
+// when one failed, that downloads every artifact the shards' upload step
+// names (one directory each) into the action's shards-dir, in mode merge
+// with the gate; and a comment job after the merge that downloads the
+// artifact the merge uploads. (TestExampleWorkflow checks its permissions,
+// checkouts and pins.)
+func TestShardsWorkflow(t *testing.T) {
+	a, root := readAction(t)
+	b, err := os.ReadFile(filepath.Join(root, "docs", "github-actions-shards.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflowFile
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	// The names the action's upload steps give their artifacts, with
+	// the shard's part a pattern.
+	var shardArtifact, reportArtifact string
+	for _, st := range a.Runs.Steps {
+		switch st.Name {
+		case "Upload the shard's results directory":
+			shardArtifact = strings.Replace(st.With["name"], "${{ steps.check.outputs.shard }}", "*", 1)
+		case "Upload the report, run.json and the gate's result":
+			reportArtifact = st.With["name"]
+		}
+	}
+	if !strings.HasSuffix(shardArtifact, "-shard-*") || reportArtifact == "" {
+		t.Fatalf("action.yml's artifacts: %q and %q", shardArtifact, reportArtifact)
+	}
+	// uses lists the job's steps that use prefix, with their inputs.
+	uses := func(job, prefix string) []map[string]string {
+		var out []map[string]string
+		for _, st := range wf.Jobs[job].Steps {
+			if strings.HasPrefix(st.Uses, prefix) {
+				out = append(out, st.With)
+			}
+		}
+		return out
+	}
+	needs := func(job string) string { s, _ := wf.Jobs[job].Needs.(string); return s }
+
+	shard := wf.Jobs["shard"]
+	if shard.Strategy.FailFast == nil || *shard.Strategy.FailFast {
+		t.Errorf("the shards' matrix does not set fail-fast: false (a failed shard would cancel the others)")
+	}
+	if got := fmt.Sprint(shard.Strategy.Matrix["shard"]); got != "[0 1 2 3]" {
+		t.Errorf("matrix.shard is %s, want [0 1 2 3] (rigor ab --shard counts from 0)", got)
+	}
+	if r := uses("shard", "rigorbench/rigor@"); len(r) != 1 || r[0]["shard"] != "${{ matrix.shard }}/4" || r[0]["comment"] != "false" || r[0]["mode"] != "" {
+		t.Errorf("the shard job's action: %v, want mode run with shard ${{ matrix.shard }}/4 and comment false", r)
+	}
+
+	merge := wf.Jobs["merge"]
+	if needs("merge") != "shard" || !strings.Contains(merge.If, "!cancelled()") {
+		t.Errorf("the merge job: needs %v, if %q; want after every shard, failed ones too", merge.Needs, merge.If)
+	}
+	dl, r := uses("merge", "actions/download-artifact@"), uses("merge", "rigorbench/rigor@")
+	if len(dl) != 1 || dl[0]["pattern"] != shardArtifact || dl[0]["merge-multiple"] == "true" || dl[0]["name"] != "" {
+		t.Errorf("the merge job downloads %v, want every artifact named %s, each into its own directory", dl, shardArtifact)
+	}
+	if len(r) != 1 || r[0]["mode"] != "merge" || len(dl) != 1 || r[0]["shards-dir"] != dl[0]["path"] || r[0]["max-regression"] == "" {
+		t.Errorf("the merge job's action: %v, want mode merge on the downloaded directory (%v), with the gate", r, dl)
+	}
+	if len(uses("merge", "actions/checkout@")) != 0 {
+		t.Errorf("the merge job checks out the pull request")
+	}
+
+	if needs("comment") != "merge" {
+		t.Errorf("the comment job needs %v, want merge", wf.Jobs["comment"].Needs)
+	}
+	dl, r = uses("comment", "actions/download-artifact@"), uses("comment", "rigorbench/rigor@")
+	if len(dl) != 1 || dl[0]["name"] != reportArtifact || len(r) != 1 || r[0]["mode"] != "comment" || r[0]["report-dir"] != dl[0]["path"] {
+		t.Errorf("the comment job downloads %v and runs %v; want the merged artifact %s posted in mode comment", dl, r, reportArtifact)
 	}
 }
