@@ -163,3 +163,104 @@ func TestMoreMachines(t *testing.T) {
 
 	}
 }
+
+func TestCrossedShiftByHand(t *testing.T) {
+	// Two machines ran the same two pairs of links, one round each:
+	// cells 0.01, 0.03 (machine 1, links 1 and 2) and 0.05, 0.07
+	// (machine 2). Machines' means 0.02, 0.06 (variance 0.0008), links'
+	// means 0.03, 0.05 (variance 0.0002): a standard error of
+	// sqrt(0.0008/2 + 0.0002/2) = sqrt(0.0005); t on min(2, 2)-1 = 1 df,
+	// 12.7062047: 0.04 ± 0.284121; p = 1 - 2 atan(0.04/sqrt(0.0005))/pi.
+	d := []float64{0.01, 0.03, 0.05, 0.07}
+	cs, err := machineShift(d, []int{1, 1, 2, 2}, []int{1, 2, 1, 2}, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := math.Sqrt(0.0005)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"estimate", cs.Estimate, 0.04},
+		{"lo", cs.Lo, 0.04 - 12.7062047*se},
+		{"hi", cs.Hi, 0.04 + 12.7062047*se},
+		{"p", cs.P, 1 - 2*math.Atan(0.04/se)/math.Pi},
+	} {
+		if math.Abs(c.got-c.want) > 1e-6 {
+			t.Errorf("%s = %.7f, want %.7f", c.name, c.got, c.want)
+		}
+	}
+	if cs.Clusters != 2 {
+		t.Errorf("clusters %d, want 2 machines", cs.Clusters)
+	}
+}
+
+// crossedPairs is pairs where the machines ran the same links, each
+// link with its own layout effect (standard deviation sdL) shared by
+// every machine, each machine its own offset (sdM).
+func crossedPairs(rng *rand.Rand, machines, links, rounds int, truth, sdM, sdL float64) (xs, ys []model.Sample) {
+	linkEff := make([]float64, links)
+	for l := range linkEff {
+		linkEff[l] = sdL * rng.NormFloat64()
+	}
+	for m := range machines {
+		me := sdM * rng.NormFloat64()
+		for r := 1; r <= rounds; r++ {
+			l := (r-1)%links + 1
+			old := 1e-3 * math.Exp(0.05*rng.NormFloat64())
+			e := 0.02 * rng.NormFloat64()
+			if rng.IntN(20) == 0 {
+				e += 0.2 * rng.Float64()
+			}
+			xs = append(xs, model.Sample{Side: "old", Round: r, Iters: 1, Value: old, Layout: l, Machine: m + 1})
+			ys = append(ys, model.Sample{Side: "new", Round: r, Iters: 1, Value: old * math.Exp(truth+me+linkEff[l-1]+e), Layout: l, Machine: m + 1})
+		}
+	}
+	return xs, ys
+}
+
+// TestCrossedMachines: the same shard run on several machines runs the
+// same links (their seeds follow --seed), so a link's layout effect is
+// common to every machine. The interval must still cover the change at
+// least 94% of the time; the machines' spread alone (nestedShift), blind
+// to the shared layout effects, covered it 78-89% in these cases.
+func TestCrossedMachines(t *testing.T) {
+	const truth, trials = 0.02, 2000
+	for _, tc := range []struct {
+		machines, links, rounds int
+		sdM, sdL                float64
+	}{{2, 4, 16, 0.005, 0.02}, {4, 4, 16, 0.01, 0.02}, {3, 8, 24, 0.01, 0.03}, {2, 4, 16, 0.03, 0}} {
+		rng := rand.New(rand.NewPCG(43, uint64(tc.machines*1000+tc.links)))
+		covered, nested := 0, 0
+		for range trials {
+			xs, ys := crossedPairs(rng, tc.machines, tc.links, tc.rounds, truth, tc.sdM, tc.sdL)
+			c := pairedChange(xs, ys, DefaultOptions())
+			if c.Test != TestMachines || c.Machines != tc.machines {
+				t.Fatalf("test %q on %d machines", c.Test, c.Machines)
+			}
+			if math.Log1p(c.Lo) <= truth && truth <= math.Log1p(c.Hi) {
+				covered++
+			}
+			d := make([]float64, len(xs))
+			machine, link := make([]int, len(xs)), make([]int, len(xs))
+			byMachine := map[int][]int{}
+			var order []int
+			for i := range xs {
+				d[i] = math.Log(ys[i].Value / xs[i].Value)
+				machine[i], link[i] = xs[i].Machine, xs[i].Layout*layoutKey+ys[i].Layout
+				if _, ok := byMachine[machine[i]]; !ok {
+					order = append(order, machine[i])
+				}
+				byMachine[machine[i]] = append(byMachine[machine[i]], i)
+			}
+			if cs, err := nestedShift(d, order, byMachine, link, 0.95); err == nil && cs.Lo <= truth && truth <= cs.Hi {
+				nested++
+			}
+		}
+		rate := float64(covered) / trials
+		t.Logf("%+v: covered %.1f%%, the machines' spread alone %.1f%%", tc, 100*rate, 100*float64(nested)/trials)
+		if rate < 0.94 {
+			t.Errorf("%+v: covered %.1f%% of %d trials, want at least 94%%", tc, 100*rate, trials)
+		}
+	}
+}
