@@ -18,8 +18,8 @@
 # XXHASH is a clone of github.com/cespare/xxhash (a path, or a URL git can
 # clone: with network, https://github.com/cespare/xxhash); it is cloned
 # again into a temporary directory and left alone. OUT defaults to
-# docs/examples/xxhash-inline of this checkout. It takes about 10 minutes
-# (more on a busy machine); it needs git, go, jq and bc, and
+# docs/examples/xxhash-inline of this checkout. It takes about 15 minutes
+# on a busy 2-core VM; it needs git, go, jq and bc, and
 # is not run in CI. rigor is built from this checkout's HEAD, benchstat from
 # the golang.org/x/perf version in go.mod.
 set -eu
@@ -32,6 +32,7 @@ work=$(mktemp -d /tmp/readme-example.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+rm -f "$out"/old-count*.txt "$out"/new-count*.txt "$out"/benchstat-count*
 
 # rigor and benchstat from this checkout's HEAD (not its uncommitted edits).
 rigorrev=$(cd "$root" && git rev-parse --short HEAD)
@@ -88,8 +89,8 @@ benchpass "$work/old" "$N" >"$out/old-count$N.txt"
 benchpass "$work/new" "$N" >"$out/new-count$N.txt"
 t1=$(now)
 echo "go test -count $N, old then new: $(secs "$t0" "$t1")s (a -count 1 pass took ${pass}s); load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
-"$work/benchstat" "$out/old-count$N.txt" "$out/new-count$N.txt" >"$out/benchstat-count$N.txt"
-"$work/benchstat" -format csv "$out/old-count$N.txt" "$out/new-count$N.txt" >"$out/benchstat-count$N.csv" 2>/dev/null || true
+(cd "$out" && "$work/benchstat" old=old-count$N.txt new=new-count$N.txt >benchstat-count$N.txt &&
+	"$work/benchstat" -format csv old=old-count$N.txt new=new-count$N.txt >benchstat-count$N.csv 2>/dev/null)
 
 # 3. benchstat's recommended -count 10.
 t0=$(now)
@@ -97,8 +98,8 @@ benchpass "$work/old" 10 >"$out/old-count10.txt"
 benchpass "$work/new" 10 >"$out/new-count10.txt"
 t1=$(now)
 echo "go test -count 10, old then new: $(secs "$t0" "$t1")s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
-"$work/benchstat" "$out/old-count10.txt" "$out/new-count10.txt" >"$out/benchstat-count10.txt"
-"$work/benchstat" -format csv "$out/old-count10.txt" "$out/new-count10.txt" >"$out/benchstat-count10.csv" 2>/dev/null || true
+(cd "$out" && "$work/benchstat" old=old-count10.txt new=new-count10.txt >benchstat-count10.txt &&
+	"$work/benchstat" -format csv old=old-count10.txt new=new-count10.txt >benchstat-count10.csv 2>/dev/null)
 echo "N=$N" >"$out/count.txt"
 
 cd "$root"

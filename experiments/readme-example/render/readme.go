@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 )
 
@@ -43,7 +45,13 @@ func writeReadme(b *strings.Builder, r readme) {
 	var changed, others int
 	var rigorFound, sameFound, tenFound int
 	var rigorWrong, sameWrong, tenWrong []string
+	// Opposite: a regression called on a change the author measured as
+	// an improvement.
+	var rigorOpposite, sameOpposite, tenOpposite []string
 	var rigorUnchanged, rigorInconclusive int
+	// bounds are, per inconclusive benchmark, the largest change its
+	// interval leaves possible, in percent.
+	var bounds []float64
 	for _, row := range r.rigor {
 		a, ok := authorOf[row.Name]
 		if ok && authorChanged(a.delta) {
@@ -51,11 +59,18 @@ func writeReadme(b *strings.Builder, r readme) {
 			if row.Verdict == "improved" {
 				rigorFound++
 			}
-			if found(r.same[row.Name][0]) {
-				sameFound++
+			if row.Verdict == "regressed" {
+				rigorOpposite = append(rigorOpposite, row.Name)
 			}
-			if found(r.ten[row.Name][0]) {
+			if d := r.same[row.Name][0]; found(d) {
+				sameFound++
+			} else if strings.HasPrefix(d, "+") {
+				sameOpposite = append(sameOpposite, row.Name+" "+d)
+			}
+			if d := r.ten[row.Name][0]; found(d) {
 				tenFound++
+			} else if strings.HasPrefix(d, "+") {
+				tenOpposite = append(tenOpposite, row.Name+" "+d)
 			}
 			continue
 		}
@@ -67,6 +82,10 @@ func writeReadme(b *strings.Builder, r readme) {
 			rigorUnchanged++
 		case "inconclusive":
 			rigorInconclusive++
+			if len(row.Decisions) > 0 {
+				d := row.Decisions[0]
+				bounds = append(bounds, 100*max(math.Abs(d.Lo), math.Abs(d.Hi)))
+			}
 		}
 		if d := r.same[row.Name][0]; d != "~" && d != "" {
 			sameWrong = append(sameWrong, row.Name+" "+d)
@@ -98,9 +117,9 @@ and -11%% at 100 bytes, DigestString -15%% and -10%%, nothing at 4 KB and
 10 MB. The package has 16 benchmarks; the 8 of `+"`Sum64`"+` and
 `+"`DigestBytes`"+` run code the commit does not touch.
 
-Here that commit is measured three ways on the machine described at the end
-(a 2-core VM shared with other work, as a developer's laptop or a CI runner
-is), one after the other:
+Here that commit is measured three ways, one after the other, on a 2-core VM
+shared with other work, as a CI runner or a developer's laptop is (its load
+averages are under "The machine" at the end; %s before rigor's run):
 
 1. `+"`rigor ab --old a7909af^ --new a7909af .`"+` at the default budget
    (`+"`--time 1m`"+`): %s, builds included;
@@ -113,7 +132,7 @@ is), one after the other:
 
 | benchmark | the author (2020) | rigor ab, 1m | benchstat, -count %s | benchstat, -count 10 |
 |---|---|---|---|---|
-`, first(rigorTime), r.n, first(sameTime), first(tenTime), r.n)
+`, r.machineLine("load before rigor ab:"), first(rigorTime), r.n, first(sameTime), first(tenTime), r.n)
 	for _, row := range r.rigor {
 		au := "not published; code untouched"
 		if a, ok := authorOf[row.Name]; ok {
@@ -127,12 +146,13 @@ and its 95%% interval (CPU time where marked "(CPU)", wall time otherwise);
 benchstat's is its delta ("~" when not significant) with its p-value and
 sample counts.
 
-- **The author's %d changes beyond ±1%%**: rigor called %d of them `+"`improved`"+`;
-  benchstat at the same budget (-count %s) %d; benchstat at -count 10 %d.
-- **The other %d benchmarks** (untouched by the commit, or unchanged by the
-  author's account): rigor said `+"`unchanged`"+` for %d and `+"`inconclusive`"+` for
-  %d; it called a change on %s. benchstat at -count %s called a change on
-  %s; at -count 10 on %s.
+- **The author's %d improvements beyond ±1%%**: rigor called %d of them `+"`improved`"+`
+  and a regression on %s; benchstat at the same budget (-count %s) found %d and
+  a regression on %s; benchstat at -count 10 found %d and a regression on %s.
+- **The other %d benchmarks** (untouched by the commit, or changed by less
+  than 1%% by the author's account): rigor said `+"`unchanged`"+` for %d and
+  `+"`inconclusive`"+` for %d%s; it called a change on %s. benchstat at -count %s
+  called a change on %s; at -count 10 on %s.
 
 Today's compiler is not 2020's (this is Go 1.26; the author measured in
 November 2020, when Go 1.15 was current, with GOMAXPROCS 12), and this
@@ -150,7 +170,7 @@ code. Each row gets an interval for the size of the change, not only a
 p-value; a change is `+"`improved`"+` or `+"`regressed`"+` only when that interval
 clears the ±1%% noise band, `+"`unchanged`"+` when it lies inside it, and
 `+"`inconclusive`"+`, with the reason, otherwise; and the exit status gates
-CI (`+"`--max-regression 5`"+` exits 1 on a regression beyond 5%%). Within the
+CI (`+"`--max-regression 5`"+` exits 1 on a regression beyond 5%%).%s Within the
 same minute, benchstat's workflow gets %s sample(s) per side.
 
 ## rigor ab, default budget
@@ -189,9 +209,40 @@ From this repository's root, with a clone of xxhash (with network:
     experiments/readme-example/run.sh /tmp/xxhash
 
 It clones it again into a temporary directory, builds rigor from this
-checkout and benchstat from the golang.org/x/perf version in go.mod, runs
-the three measurements (about 10 minutes) and rewrites this directory.
-`, changed, rigorFound, r.n, sameFound, tenFound,
-		others, rigorUnchanged, rigorInconclusive, list(rigorWrong), r.n, list(sameWrong), list(tenWrong),
-		r.n, r.rigorTxt, r.n, r.sameTxt, r.tenTxt, strings.TrimSpace(r.msg)+"\n", r.machine)
+checkout's HEAD and benchstat from the golang.org/x/perf version in go.mod,
+runs the three measurements (about 15 minutes on this machine, most of it
+the -count 10 passes) and rewrites this directory.
+`, changed, rigorFound, list(rigorOpposite), r.n, sameFound, list(sameOpposite), tenFound, list(tenOpposite),
+		others, rigorUnchanged, rigorInconclusive, boundWords(bounds), list(rigorWrong), r.n, list(sameWrong), list(tenWrong),
+		cpuWords(r.rigor), r.n, r.rigorTxt, r.n, r.sameTxt, r.tenTxt, strings.TrimSpace(r.msg)+"\n", r.machine)
+}
+
+// boundWords says how large a change the inconclusive rows' intervals
+// leave possible: " (their intervals rule out changes beyond ±2.7% in
+// median, ±12% at most)", or "" when there are none.
+func boundWords(b []float64) string {
+	if len(b) == 0 {
+		return ""
+	}
+	slices.Sort(b)
+	med := b[len(b)/2]
+	if len(b)%2 == 0 {
+		med = (b[len(b)/2-1] + b[len(b)/2]) / 2
+	}
+	return fmt.Sprintf(" (their 95%% intervals rule out changes beyond ±%.1f%% in median, ±%.1f%% at most)", med, b[len(b)-1])
+}
+
+// cpuWords says, when CPU time decided some of rigor's verdicts, why that
+// matters on a busy machine; "" otherwise.
+func cpuWords(rows []rigorRow) string {
+	n := 0
+	for _, r := range rows {
+		if len(r.Decisions) > 0 && r.Decisions[0].Unit == "cpu-sec/op" {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" On this machine %d of rigor's %d verdicts rest on CPU time: the machine was busy and those benchmarks only compute, so rigor judged them by the CPU time they used, which waiting for a CPU does not inflate; go test's sec/op, which benchstat reads, is wall time.", n, len(rows))
 }
