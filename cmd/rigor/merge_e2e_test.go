@@ -113,6 +113,7 @@ func TestShardFingerprint(t *testing.T) {
 	for _, same := range [][]string{
 		{"--shard", "3/4", "./..."},
 		{"--shard", "0/4", "--time", "5m", "--out", "x", "--format", "json", "--max-regression", "5", "./..."},
+		{"--shard", "0/4", "--shard-costs", "/artifacts/costs", "./..."},
 	} {
 		if f, _ := fingerprint(same...); f != base {
 			t.Errorf("%v: fingerprint differs, but shards may differ in these", same)

@@ -39,9 +39,10 @@ var analysisFlags = []string{"noise", "alpha", "confidence", "test", "correction
 // unfingerprinted are the flags shards of one suite may differ in: the
 // shard itself, each machine's budget and output, the gate (applied to
 // the merged report), the checks before timing and where results are
-// recorded.
+// recorded. --shard-costs names a file whose path may differ between
+// machines: the costs' digest is compared instead (model.Shard).
 var unfingerprinted = map[string]bool{
-	"shard": true, "time": true, "timeout": true, "out": true, "format": true, "style": true, "output": true,
+	"shard": true, "shard-costs": true, "time": true, "timeout": true, "out": true, "format": true, "style": true, "output": true,
 	"verbose": true, "max-regression": true, "allow-missing": true, "plan": true, "no-check": true,
 	"race-check": true, "record": true, "no-record": true, "store": true, "save-baseline": true, "update-on-pass": true,
 }
