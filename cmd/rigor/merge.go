@@ -56,8 +56,9 @@ merge refuses, in one line with exit status 2, a directory that is not a
 shard's result, and shards of different suites or settings: another COUNT,
 another list of selected benchmarks, another split, other resolved old or
 new revisions, or other flags that shards must share (all but --shard,
---time, --timeout, --out, the output and gate flags, the checks before
-timing and the history store's), which each shard records as a hash.
+--shard-costs, whose digest is compared instead, --time, --timeout, --out,
+the output and gate flags, the checks before timing and the history
+store's), which each shard records as a hash.
 
 Exit status: 0; or 1 when --max-regression is set and a benchmark regressed
 by more than it, or when a shard of 0 to COUNT-1 is missing or failed (was
