@@ -1469,41 +1469,54 @@ func TestActionShards(t *testing.T) {
 		// (p = 2/1024) are significant.
 		"flags": "--benchtime\n2ms\n--min-rounds\n10\n--max-rounds\n10\n--layouts\n1\n--profile\noff\n--no-check",
 	}
-	// shards runs the two shard jobs on branch and returns the directory
-	// of each one's artifact, as the merge job downloads them.
+	shardJob(t, a, root, top, "build", origin, "", nil) // rigor, once
+	// shard runs shard i/2's job on branch and returns the directory of
+	// its artifact, as the merge job downloads it.
+	shard := func(t *testing.T, branch string, i int) string {
+		in := maps.Clone(shardInputs)
+		in["shard"] = fmt.Sprintf("%d/2", i)
+		job := fmt.Sprintf("%s-shard-%d", branch, i)
+		r := shardJob(t, a, root, top, job, origin, branch, in)
+		out, code := r.steps(a)
+		if code != 0 {
+			t.Errorf("%s: the shard job's gate exited %d, want 0 (a shard leaves the gate to the merge)\n%s", job, code, out)
+		}
+		for _, st := range []string{"Pull-request comment", "Upload the report, run.json and the gate's result", "rigor merge of the shards"} {
+			if slices.Contains(r.ran, st) {
+				t.Errorf("%s ran the step %q", job, st)
+			}
+		}
+		name := fmt.Sprintf("rigor-41-shard-%d-of-2", i)
+		if len(r.uploads) != 1 || len(r.uploads[name]) == 0 {
+			t.Fatalf("%s uploaded %v, want the artifact %s", job, slices.Collect(maps.Keys(r.uploads)), name)
+		}
+		var names []string
+		for _, f := range r.uploads[name] {
+			rel, _ := filepath.Rel(r.roots[name], f)
+			names = append(names, rel)
+		}
+		slices.Sort(names)
+		if want := []string{"new.txt", "old.txt", "run.json"}; !slices.Equal(names, want) {
+			t.Errorf("%s's artifact holds %q, want its results directory %q", job, names, want)
+		}
+		dir := filepath.Join(top, branch+"-artifacts", name)
+		download(t, r.uploads[name], r.roots[name], dir)
+		return dir
+	}
+	// The shards of a branch run at once, as on their own runners.
 	shards := func(branch string) []string {
 		t.Helper()
-		var dirs []string
-		for i := range 2 {
-			in := maps.Clone(shardInputs)
-			in["shard"] = fmt.Sprintf("%d/2", i)
-			job := fmt.Sprintf("%s-shard-%d", branch, i)
-			r := shardJob(t, a, root, top, job, origin, branch, in)
-			out, code := r.steps(a)
-			if code != 0 {
-				t.Errorf("%s: the shard job's gate exited %d, want 0 (a shard leaves the gate to the merge)\n%s", job, code, out)
+		dirs := make([]string, 2)
+		t.Run(branch, func(t *testing.T) {
+			for i := range 2 {
+				t.Run(fmt.Sprint("shard-", i), func(t *testing.T) {
+					t.Parallel()
+					dirs[i] = shard(t, branch, i)
+				})
 			}
-			for _, st := range []string{"Pull-request comment", "Upload the report, run.json and the gate's result", "rigor merge of the shards"} {
-				if slices.Contains(r.ran, st) {
-					t.Errorf("%s ran the step %q", job, st)
-				}
-			}
-			name := fmt.Sprintf("rigor-41-shard-%d-of-2", i)
-			if len(r.uploads) != 1 || len(r.uploads[name]) == 0 {
-				t.Fatalf("%s uploaded %v, want the artifact %s", job, slices.Collect(maps.Keys(r.uploads)), name)
-			}
-			var names []string
-			for _, f := range r.uploads[name] {
-				rel, _ := filepath.Rel(r.roots[name], f)
-				names = append(names, rel)
-			}
-			slices.Sort(names)
-			if want := []string{"new.txt", "old.txt", "run.json"}; !slices.Equal(names, want) {
-				t.Errorf("%s's artifact holds %q, want its results directory %q", job, names, want)
-			}
-			dir := filepath.Join(top, branch+"-artifacts", name)
-			download(t, r.uploads[name], r.roots[name], dir)
-			dirs = append(dirs, dir)
+		})
+		if t.Failed() {
+			t.FailNow()
 		}
 		return dirs
 	}
