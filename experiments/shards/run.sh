@@ -97,10 +97,10 @@ def b001(path):
     for b in json.load(open(path))["benchmarks"]:
         if b["name"] == "B001":
             for m in b["metrics"]:
-                if m["unit"] == "sec/op":
+                if m["unit"] == b.get("verdict_metric", "sec/op"):
                     return m["changes"][0]
 for name, path in (("machine A", sys.argv[1]), ("machine B", sys.argv[2]), ("merged", sys.argv[3])):
     c = b001(path)
-    print("%-9s B001 %+.2f%% [%+.2f%%, %+.2f%%] test %s, %d pairs, %s" % (name, 100*c["estimate"], 100*c["lo"], 100*c["hi"], c["test"], c["n"], c["verdict"]))
+    print("%-9s B001 (its verdict metric) %+.2f%% [%+.2f%%, %+.2f%%] test %s, %d pairs, %s" % (name, 100*c["estimate"], 100*c["lo"], 100*c["hi"], c["test"], c["n"], c["verdict"]))
 ' "$WORK/shard-$OWNER.json" "$WORK/shard-$OWNER-b.json" "$WORK/machines.json"
 log done
