@@ -118,21 +118,22 @@ and -11%% at 100 bytes, DigestString -15%% and -10%%, nothing at 4 KB and
 `+"`DigestBytes`"+` run code the commit does not touch.
 
 Here that commit is measured three ways, one after the other, on a 2-core VM
-shared with other work, as a CI runner or a developer's laptop is (its load
-averages are under "The machine" at the end; %s before rigor's run):
+shared with other work, as a CI runner or a developer's laptop is (a load
+average of %s on its 2 CPUs before rigor's run; the rest under "The
+machine" at the end):
 
 1. `+"`rigor ab --old a7909af^ --new a7909af .`"+` at the default budget
    (`+"`--time 1m`"+`): %s, builds included;
 2. benchstat's usual workflow in the same wall time: `+"`go test -bench . -count %s`"+`
    on the old commit, then on the new one, then `+"`benchstat old new`"+` (%s);
-3. the same with `+"`-count 10`"+`, the count benchstat's documentation asks
-   for (%s).
+3. the same with `+"`-count 10`"+`, the count in benchstat's documentation
+   (%s).
 
 ## Side by side
 
 | benchmark | the author (2020) | rigor ab, 1m | benchstat, -count %s | benchstat, -count 10 |
 |---|---|---|---|---|
-`, r.machineLine("load before rigor ab:"), first(rigorTime), r.n, first(sameTime), first(tenTime), r.n)
+`, first(r.machineLine("load before rigor ab:")), first(rigorTime), r.n, first(sameTime), first(tenTime), r.n)
 	for _, row := range r.rigor {
 		au := "not published; code untouched"
 		if a, ok := authorOf[row.Name]; ok {
