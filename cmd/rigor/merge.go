@@ -156,6 +156,12 @@ func mergeShards(dirs []string, runs []*model.Run) (*merged, error) {
 		if len(r.Machines) > 0 {
 			return nil, fmt.Errorf("%s is already merged", dirs[i])
 		}
+		// A shard record --shard could not have written (a forged or
+		// damaged run.json): a negative count made every shard "present"
+		// and passed the gate, a huge one ran for minutes.
+		if s := r.Shard; s.Count < 1 || s.Count > gotest.MaxShards || s.Index < 0 || s.Index >= s.Count {
+			return nil, fmt.Errorf("%s: shard %d/%d is no shard rigor ab --shard writes (INDEX from 0 to COUNT-1, COUNT from 1 to %d)", dirs[i], s.Index, s.Count, gotest.MaxShards)
+		}
 		if i == 0 {
 			continue
 		}

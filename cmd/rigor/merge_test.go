@@ -234,6 +234,21 @@ func TestMergeRefuses(t *testing.T) {
 			rs[1].Shard.Benchmarks = append(rs[1].Shard.Benchmarks, rs[0].Shard.Benchmarks[0])
 		}, "both hold"},
 		{"merged", func(rs []*model.Run) { rs[1].Machines = []model.Machine{{}} }, "already merged"},
+		// Shard records --shard never writes (a forged run.json from a
+		// job that ran a pull request's code): a negative count passed
+		// the gate with no shard measured, a huge one ran for minutes.
+		{"negative count", func(rs []*model.Run) {
+			for _, r := range rs {
+				r.Shard.Count = -1
+			}
+		}, "no shard rigor ab --shard writes"},
+		{"huge count", func(rs []*model.Run) {
+			for _, r := range rs {
+				r.Shard.Count = 50_000_000
+			}
+		}, "no shard rigor ab --shard writes"},
+		{"index beyond count", func(rs []*model.Run) { rs[1].Shard.Index = 2 }, "shard 2/2 is no shard"},
+		{"negative index", func(rs []*model.Run) { rs[0].Shard.Index = -1 }, "shard -1/2 is no shard"},
 	} {
 		rs := base()
 		tc.edit(rs)
