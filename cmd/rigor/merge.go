@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,9 @@ import (
 type mergeOptions struct {
 	verdict verdictFlags
 	dirs    []string
+	// out, when set, is a directory that gets the merged run's run.json,
+	// for rigor report, compare or import.
+	out string
 	// cmd is the command, whose analysis flags not given take the
 	// shards' values.
 	cmd *cobra.Command
@@ -74,6 +78,7 @@ for unreadable or incompatible input.`,
 		},
 	}
 	o.verdict.register(cmd.Flags())
+	cmd.Flags().StringVar(&o.out, "out", "", "also write the merged run to `DIR`/run.json (rigor report, rigor import --store to record a sharded run in the history)")
 	cmd.Flags().Lookup("allow-missing").Usage = "pass the gate with a shard missing or failed, or a benchmark that the baseline has but that failed, did not build or is missing on another side (by default each fails it)"
 	return cmd
 }
@@ -110,6 +115,11 @@ func runMerge(_ context.Context, o *mergeOptions, s stdio) error {
 		m.problems = append(m.problems, p)
 		m.run.Notes = append(m.run.Notes, mergeNote("%s.", upperFirst(p)))
 	}
+	if o.out != "" {
+		if err := writeMerged(o.out, m.run); err != nil {
+			return err
+		}
+	}
 	// The shards' analysis options, unless given here.
 	for name, v := range runs[0].Shard.Options {
 		if fl := o.cmd.Flags().Lookup(name); fl != nil && !fl.Changed && slices.Contains(analysisFlags, name) {
@@ -134,6 +144,21 @@ func runMerge(_ context.Context, o *mergeOptions, s stdio) error {
 		return &exitError{code: exitGateFail}
 	}
 	return err
+}
+
+// writeMerged writes run to dir/run.json, making dir.
+func writeMerged(dir string, run *model.Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	var b bytes.Buffer
+	if err := run.WriteJSON(&b); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, gotest.RunFile), b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }
 
 // A merged is the run rigor merge analyses, and what makes its gate fail

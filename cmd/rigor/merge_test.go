@@ -342,6 +342,22 @@ func TestMergeCommand(t *testing.T) {
 	if !strings.Contains(stdout, `"correction": "none"`) {
 		t.Errorf("--correction none not applied:\n%.2000s", stdout)
 	}
+
+	// --out writes the merged run, which rigor report reads to the same
+	// headline as the merge (before, a sharded run left no run.json to
+	// record or report again).
+	out := filepath.Join(tmp, "merged")
+	merged, _, code := rigorIn(t, "", "merge", "--out", out, a, b)
+	again, stderr, code2 := rigorIn(t, "", "report", filepath.Join(out, "run.json"))
+	if code != 0 || code2 != 0 || firstLine(merged) == "" || firstLine(again) != firstLine(merged) {
+		t.Errorf("merge --out then report: exits %d %d (%s); headlines %q and %q", code, code2, stderr, firstLine(merged), firstLine(again))
+	}
+}
+
+// firstLine is s's first line.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 func TestMergeEmptyShards(t *testing.T) {
