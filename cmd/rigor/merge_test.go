@@ -352,6 +352,9 @@ func TestMergeCommand(t *testing.T) {
 	if code != 0 || code2 != 0 || firstLine(merged) == "" || firstLine(again) != firstLine(merged) {
 		t.Errorf("merge --out then report: exits %d %d (%s); headlines %q and %q", code, code2, stderr, firstLine(merged), firstLine(again))
 	}
+	if _, stderr, code := rigorIn(t, "", "import", "--store", filepath.Join(tmp, "rigor.db"), out); code != 0 {
+		t.Errorf("import of the merged run: exit %d: %s", code, stderr)
+	}
 }
 
 // firstLine is s's first line.
