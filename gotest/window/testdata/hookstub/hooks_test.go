@@ -929,3 +929,53 @@ func TestStatusField(t *st.T) {
 		t.Error("found a count in a file without the line")
 	}
 }
+
+// A helper thread woken while the timer is stopped (testing's ReadMemStats
+// stops the world at each StopTimer and StartTimer) has its status read at
+// neither the next start nor the stop when it does not run in the
+// segment, and no switch counted; one that also blocks inside a segment
+// has its count read at the stop, from the last read's: the stretch
+// before counts too, more than the window's, never fewer.
+func TestSwitchesWokenWhileStopped(t *st.T) {
+	m := &machine{self: 11, status: true}
+	m.threads = []*thread{{tid: 11}, {tid: 12}, {tid: 13}} // 12 is sysmon, 13 the helper
+	b := &B{}
+	m.install(t, b)
+	tm := &timer{m: m, b: b}
+	tm.open()
+	for i := 0; i < 100; i++ {
+		m.block(13, 1) // woken and asleep again, in the gap
+		tm.start()
+		m.started = true
+		m.thread(11).exec += ms
+		m.thread(13).exec += ms / 5 // a working thread: a fifth of the benchmark's CPU
+		m.now += ms
+		tm.stop()
+	}
+	got := tm.report(100)
+	if v := got["vcsw/op"]; v != 0 {
+		t.Errorf("vcsw/op %v, want 0: every switch was in the untimed gaps", v)
+	}
+	if n := m.statusReads[13]; n != 1 {
+		t.Errorf("the helper's status read %d times, want once (the first start)", n)
+	}
+
+	// Blocking in a gap and in the segment after it: both counted (the
+	// run's first start reads every thread's count; the second finds the
+	// helper scheduled in since).
+	tm.open()
+	for i := 0; i < 2; i++ {
+		tm.start()
+		m.thread(11).exec += ms
+		m.thread(13).exec += ms / 5
+		if i == 1 {
+			m.block(13, 2)
+		}
+		m.now += ms
+		tm.stop()
+		m.block(13, 1)
+	}
+	if v := tm.report(2)["vcsw/op"]; v*2 != 3 {
+		t.Errorf("vcsw/op %v, want 3 over 2 ops: the segment's 2 and the gap's 1 before it", v)
+	}
+}
