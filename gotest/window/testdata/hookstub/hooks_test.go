@@ -40,6 +40,9 @@ type machine struct {
 	statusFailStop map[int]bool
 	// rusageCalls is how many times each thread called getrusage.
 	rusageCalls map[int]int
+	// moves are the threads the calling goroutine is on at the next calls
+	// of gettid or getrusage, one a call: the scheduler moving it.
+	moves []int
 }
 
 type thread struct {
@@ -90,7 +93,12 @@ func (m *machine) thread(tid int) *thread {
 func (m *machine) install(t *st.T, b *B) {
 	pread, gettid, getpid, cpu := rigorPread, rigorGettid, rigorGetpid, rigorCPU
 	t.Cleanup(func() { rigorPread, rigorGettid, rigorGetpid, rigorCPU = pread, gettid, getpid, cpu })
-	rigorGettid = func() int { return m.self }
+	rigorGettid = func() int {
+		if len(m.moves) > 0 {
+			m.self, m.moves = m.moves[0], m.moves[1:]
+		}
+		return m.self
+	}
 	rigorGetpid = func() int {
 		if m.pid == 0 {
 			return m.threads[0].tid
@@ -140,6 +148,9 @@ func (m *machine) install(t *st.T, b *B) {
 	rigorRusage = func(ru *syscall.Rusage) error {
 		if m.rusageCalls == nil {
 			m.rusageCalls = map[int]int{}
+		}
+		if len(m.moves) > 0 {
+			m.self, m.moves = m.moves[0], m.moves[1:]
 		}
 		m.rusageCalls[m.self]++
 		*ru = syscall.Rusage{Nvcsw: m.thread(m.self).vol, Nivcsw: m.thread(m.self).inv}
@@ -977,5 +988,32 @@ func TestSwitchesWokenWhileStopped(t *st.T) {
 	}
 	if v := tm.report(2)["vcsw/op"]; v*2 != 3 {
 		t.Errorf("vcsw/op %v, want 3 over 2 ops: the segment's 2 and the gap's 1 before it", v)
+	}
+}
+
+// The scheduler may move the calling goroutine to another thread between
+// the hook's read of its thread and its getrusage, which then counts the
+// other thread's switches: the count is taken only when the goroutine is
+// still on the thread, locked to it for the call, else from the status
+// file. (Counts read that way went from 117 to 2 inside one window.)
+func TestSwitchesCallerMoved(t *st.T) {
+	m := &machine{self: 11, status: true}
+	m.threads = []*thread{{tid: 11, vol: 100}, {tid: 12}, {tid: 13, vol: 5}}
+	b := &B{}
+	m.install(t, b)
+	tm := &timer{m: m, b: b}
+	tm.open()
+	// The start's first gettid reads 11, the goroutine then runs on 13.
+	m.moves = []int{11, 13}
+	tm.start()
+	m.started = true
+	m.thread(11).exec += ms
+	m.thread(13).exec += ms
+	m.block(11, 2)
+	m.now += ms
+	m.moves = []int{13, 13}
+	tm.stop()
+	if v := tm.report(1)["vcsw/op"]; v != 2 {
+		t.Errorf("vcsw/op %v, want 2: thread 11's switches, not the difference of two threads' counts", v)
 	}
 }
