@@ -321,6 +321,40 @@ func TestClockWaitsSayWhoWasBusy(t *testing.T) {
 			t.Errorf("clock %+v: want CPU time, from the waits", c)
 		}
 	})
+	// The same waits, in rounds whose processes saw no other process use
+	// the CPU (measured: process statistics read): the benchmark waited
+	// for its own threads (its garbage collector's workers), not for the
+	// machine. Before, the README's first command on an idle machine
+	// said "the machine was busy" this way (issue 39 item 3).
+	t.Run("waits for its own threads: not a busy machine", func(t *testing.T) {
+		for _, others := range []float64{0, 0.3} {
+			run := withWaits(clockRun(1.03, 1.03, 1, never, 1, -1), func(r int) float64 { return 0.4 * float64(1-r%2) })
+			for i, s := range run.Benchmarks[0].Metrics[1].Samples {
+				if s.Round%2 == 0 {
+					run.Benchmarks[0].Metrics[1].Samples[i].Value *= 0.6
+				}
+			}
+			for i := range run.Observations {
+				o := &run.Observations[i]
+				o.Process = &model.ProcessStats{UserSec: 0.1}
+				if o.Round%2 == 0 {
+					o.OtherCPU = others
+				}
+			}
+			rep, err := Analyze(run, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rep.Benchmarks[0].Clock
+			busy := c != nil && strings.Contains(c.Reason, "the machine was busy")
+			if others == 0 && (c == nil || c.Contended != 0 || busy) {
+				t.Errorf("others idle: clock %+v; want nothing contended, no busy machine", c)
+			}
+			if others > 0 && (c == nil || c.Contended != 0.5 || !busy) {
+				t.Errorf("others at %v: clock %+v; want half the samples contended, a busy machine", others, c)
+			}
+		}
+	})
 	t.Run("the wait metric is context", func(t *testing.T) {
 		rep, err := Analyze(withWaits(clockRun(1.03, 1.03, 1, never, 1, -1), func(int) float64 { return 0.01 }), DefaultOptions())
 		if err != nil {
