@@ -150,14 +150,14 @@ const (
 	// interval for it to count as contended (package observe's
 	// noisy-neighbour threshold), and cpuPressureBusy the CPU pressure
 	// stall percentage that counts too.
-	otherCPUBusy    = 0.15
+	otherCPUBusy = 0.15
 	// otherCPUNone: a sample whose process's interval saw other processes
 	// use less than this share of all CPUs (measured: the process's own
 	// CPU time read) had no one else to wait for; its waits for a CPU were
 	// for its own threads (the garbage collector's workers, the runtime's)
 	// and say nothing of the machine. The system's counters are 10 ms
 	// ticks interpolated between snapshots, so a little is noise.
-	otherCPUNone = 0.02
+	otherCPUNone    = 0.02
 	cpuPressureBusy = 20.0
 	// cpuBoundShare: a benchmark is CPU-bound only if its process used
 	// at least this much CPU time per wall time on uncontended rounds:
