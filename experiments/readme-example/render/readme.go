@@ -149,7 +149,7 @@ sample counts.
 
 - **The author's %d improvements beyond ±1%%**: rigor called %d of them `+"`improved`"+`
   and a regression on %s; benchstat at the same budget (-count %s) found %d and
-  a regression on %s; benchstat at -count 10 found %d and a regression on %s.
+  a regression on %s; benchstat at -count 10 found %d and a regression on %s.%s
 - **The other %d benchmarks** (untouched by the commit, or changed by less
   than 1%% by the author's account): rigor said `+"`unchanged`"+` for %d and
   `+"`inconclusive`"+` for %d%s; it called a change on %s. benchstat at -count %s
@@ -167,8 +167,11 @@ each side saw the same machine and the comparison is paired: a burst of
 load on a shared machine moves both sides of a round alike, where
 benchstat's workflow measures all of old and then all of new, and a change
 in the machine's load between the two passes reads as a change in the
-code. Each row gets an interval for the size of the change, not only a
-p-value; a change is `+"`improved`"+` or `+"`regressed`"+` only when that interval
+code. Each side is also linked several times with random code layouts, the
+rounds cycling through them, so the interval includes the few percent by
+which the linker's placement of code alone can move a benchmark, where
+benchstat compares one binary of each commit. Each row gets an interval for
+the size of the change, not only a p-value; a change is `+"`improved`"+` or `+"`regressed`"+` only when that interval
 clears the ±1%% noise band, `+"`unchanged`"+` when it lies inside it, and
 `+"`inconclusive`"+`, with the reason, otherwise; and the exit status gates
 CI (`+"`--max-regression 5`"+` exits 1 on a regression beyond 5%%).%s Within the
@@ -213,7 +216,7 @@ It clones it again into a temporary directory, builds rigor from this
 checkout's HEAD and benchstat from the golang.org/x/perf version in go.mod,
 runs the three measurements (about 15 minutes on this machine, most of it
 the -count 10 passes) and rewrites this directory.
-`, changed, rigorFound, list(rigorOpposite), r.n, sameFound, list(sameOpposite), tenFound, list(tenOpposite),
+`, changed, rigorFound, list(rigorOpposite), r.n, sameFound, list(sameOpposite), tenFound, list(tenOpposite), tenWords(rigorFound, tenFound, len(tenWrong), tenTime),
 		others, rigorUnchanged, rigorInconclusive, boundWords(bounds), list(rigorWrong), r.n, list(sameWrong), list(tenWrong),
 		cpuWords(r.rigor), r.n, r.rigorTxt, r.n, r.sameTxt, r.tenTxt, strings.TrimSpace(r.msg)+"\n", r.machine)
 }
@@ -245,5 +248,18 @@ func cpuWords(rows []rigorRow) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" On this machine %d of rigor's %d verdicts rest on CPU time: the machine was busy and those benchmarks only compute, so rigor judged them by the CPU time they used, which waiting for a CPU does not inflate; go test's sec/op, which benchstat reads, is wall time.", n, len(rows))
+	return fmt.Sprintf(" Here %d of rigor's %d verdicts rest on CPU time: those benchmarks only compute, on one thread, so rigor judged them by the CPU time they used, which waiting for a CPU does not inflate (its notes say why); go test's sec/op, which benchstat reads, is wall time.", n, len(rows))
+}
+
+// tenWords says how benchstat at -count 10 compares with rigor on the
+// author's changes, in plain words.
+func tenWords(rigorFound, tenFound, tenWrong int, tenTime string) string {
+	t := strings.TrimSuffix(strings.Fields(tenTime + " ?")[0], ";")
+	switch {
+	case tenFound >= rigorFound && tenWrong == 0:
+		return fmt.Sprintf(" With ten samples a side benchstat finds them too, in %s.", t)
+	case tenFound >= rigorFound:
+		return fmt.Sprintf(" With ten samples a side benchstat finds them too, in %s, but it also calls changes on %d benchmarks the commit does not touch (below).", t, tenWrong)
+	}
+	return ""
 }
