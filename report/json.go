@@ -149,6 +149,10 @@ type jsonClock struct {
 	CPUBasis   string   `json:"cpu_basis,omitempty"`
 	Procs      int      `json:"procs,omitempty"`
 	Waiting    *float64 `json:"waiting"`
+	// SwitchesPerMs is analysis.Clock.Switches: the working threads'
+	// voluntary context switches per ms of CPU time in the timed window,
+	// the evidence that the benchmark never blocks; absent unread.
+	SwitchesPerMs *float64 `json:"switches_per_ms,omitempty"`
 }
 
 type jsonMetric struct {
@@ -480,7 +484,7 @@ func benchmarkJSON(b *analysis.Benchmark) jsonBenchmark {
 	if c := b.Clock; c != nil {
 		jb.VerdictMetric = c.Unit
 		jb.Clock = &jsonClock{Unit: c.Unit, Reason: c.Reason, Why: c.Why, Contended: c.Contended, Intervals: c.Intervals,
-			CPUPerWall: num(c.CPUPerWall), CPUBasis: c.Basis, Procs: c.Procs, Waiting: num(c.Waiting)}
+			CPUPerWall: num(c.CPUPerWall), CPUBasis: c.Basis, Procs: c.Procs, Waiting: num(c.Waiting), SwitchesPerMs: num(c.Switches)}
 	}
 	for _, m := range b.Metrics {
 		jm := jsonMetric{Unit: m.Unit, Better: better(m.Better), Exact: m.Exact, DerivedFrom: m.DerivedFrom, Notes: m.Notes, Context: m.Context}

@@ -396,3 +396,22 @@ func TestExactBesideInconclusive(t *testing.T) {
 		t.Errorf("no exact change: %q", got)
 	}
 }
+
+// The clock's evidence that a benchmark never blocks is in the JSON's
+// clock object (it was only in a note's evidence), absent where the
+// switches were not read.
+func TestClockSwitchesInJSON(t *testing.T) {
+	for _, tc := range []struct {
+		switches float64
+		want     *float64
+	}{
+		{0.092, func() *float64 { v := 0.092; return &v }()},
+		{math.NaN(), nil},
+	} {
+		b := &analysis.Benchmark{FullName: "X", Clock: &analysis.Clock{Unit: analysis.CPUUnit, Switches: tc.switches, CPUPerWall: 1, Waiting: math.NaN()}}
+		got := benchmarkJSON(b).Clock.SwitchesPerMs
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("switches %v: switches_per_ms %v, want %v", tc.switches, got, tc.want)
+		}
+	}
+}
