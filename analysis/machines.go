@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/rigorbench/rigor/stats"
 )
 
@@ -73,7 +71,7 @@ func nestedShift(d []float64, order []int, byMachine map[int][]int, link []int, 
 			}
 			c = cs.Estimate
 		} else {
-			c = hlCenter(dm)
+			c = stats.HodgesLehmannCenter(dm)
 		}
 		centers = append(centers, c)
 		ids = append(ids, j)
@@ -143,7 +141,7 @@ func crossedShift(d []float64, machine, link []int, confidence float64) (stats.C
 		P: math.NaN(), BetweenP: math.NaN(), Clusters: len(ms)}
 	center := map[key]float64{}
 	for k, v := range cells {
-		center[k] = hlCenter(v)
+		center[k] = stats.HodgesLehmannCenter(v)
 	}
 	means := func(outer, inner []int, at func(o, i int) key) []float64 {
 		var out []float64
@@ -172,19 +170,7 @@ func crossedShift(d []float64, machine, link []int, confidence float64) (stats.C
 	vb := variance(b) / float64(len(b))
 	mean := stats.Mean(a)
 	out.Estimate = mean
-	se := math.Sqrt(va + vb)
-	df := float64(min(len(a), len(b)) - 1)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	q := t.Quantile(1 - (1-confidence)/2)
-	out.Lo, out.Hi = mean-q*se, mean+q*se
-	switch {
-	case se > 0:
-		out.P = 2 * t.Survival(math.Abs(mean)/se)
-	case mean == 0:
-		out.P = 1
-	default:
-		out.P = 0
-	}
+	out.Lo, out.Hi, out.P = stats.TInterval(mean, math.Sqrt(va+vb), float64(min(len(a), len(b))-1), confidence)
 	return out, nil
 }
 
@@ -192,19 +178,6 @@ func crossedShift(d []float64, machine, link []int, confidence float64) (stats.C
 func variance(x []float64) float64 {
 	sd := stats.StdDev(x)
 	return sd * sd
-}
-
-// hlCenter is the Hodges-Lehmann center of d: the median of its Walsh
-// averages.
-func hlCenter(d []float64) float64 {
-	w := make([]float64, 0, len(d)*(len(d)+1)/2)
-	for i := range d {
-		for j := i; j < len(d); j++ {
-			w = append(w, (d[i]+d[j])/2)
-		}
-	}
-	slices.Sort(w)
-	return stats.Median(w)
 }
 
 // moreMachines is moreRounds for a change across machines (TestMachines):

@@ -67,28 +67,34 @@ func ShiftByCluster(d []float64, cluster []int, confidence float64) (ClusteredSh
 		return out, ErrTooFew
 	}
 	for _, c := range order {
-		out.Centers = append(out.Centers, hodgesLehmannCenter(members[c]))
+		out.Centers = append(out.Centers, HodgesLehmannCenter(members[c]))
 	}
 	mean, sd := Mean(out.Centers), StdDev(out.Centers)
 	out.Estimate = mean
-	se := sd / math.Sqrt(float64(k))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(k - 1)}
-	q := t.Quantile(1 - (1-confidence)/2)
-	out.Lo, out.Hi = mean-q*se, mean+q*se
-	switch {
-	case se > 0:
-		out.P = 2 * t.Survival(math.Abs(mean)/se)
-	case mean == 0:
-		out.P = 1
-	default:
-		out.P = 0
-	}
+	out.Lo, out.Hi, out.P = TInterval(mean, sd/math.Sqrt(float64(k)), float64(k-1), confidence)
 	out.BetweenP = kruskalWallisP(order, members)
 	return out, nil
 }
 
-// hodgesLehmannCenter is the median of the Walsh averages of d.
-func hodgesLehmannCenter(d []float64) float64 {
+// TInterval is Student's t interval at confidence around an estimate
+// mean with standard error se on df degrees of freedom, and the two-sided
+// p-value of the t test that the true value is 0 (1 for a zero estimate
+// without spread, 0 for a nonzero one).
+func TInterval(mean, se, df, confidence float64) (lo, hi, p float64) {
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	q := t.Quantile(1 - (1-confidence)/2)
+	switch {
+	case se > 0:
+		p = 2 * t.Survival(math.Abs(mean)/se)
+	case mean == 0:
+		p = 1
+	}
+	return mean - q*se, mean + q*se, p
+}
+
+// HodgesLehmannCenter is the Hodges-Lehmann estimate of the center of
+// d: the median of its Walsh averages (d[i]+d[j])/2, i <= j.
+func HodgesLehmannCenter(d []float64) float64 {
 	w := make([]float64, 0, len(d)*(len(d)+1)/2)
 	for i := range d {
 		for j := i; j < len(d); j++ {

@@ -469,3 +469,18 @@ func BenchmarkMannWhitneyU10(b *testing.B) {
 		}
 	}
 }
+
+// TInterval against a t table: t(0.975, 4) = 2.776445, and a t of 2 on 4
+// degrees of freedom has a two-sided p of 0.116117.
+func TestTInterval(t *testing.T) {
+	lo, hi, p := TInterval(2, 1, 4, 0.95)
+	if !near(lo, 2-2.776445, 1e-6) || !near(hi, 2+2.776445, 1e-6) || !near(p, 0.116117, 1e-6) {
+		t.Errorf("TInterval(2, 1, 4, 0.95) = [%v, %v], p %v", lo, hi, p)
+	}
+	if lo, hi, p := TInterval(0, 0, 3, 0.95); lo != 0 || hi != 0 || p != 1 {
+		t.Errorf("no spread, zero estimate: [%v, %v] p %v, want [0, 0] p 1", lo, hi, p)
+	}
+	if _, _, p := TInterval(0.5, 0, 3, 0.95); p != 0 {
+		t.Errorf("no spread, nonzero estimate: p %v, want 0", p)
+	}
+}
