@@ -184,12 +184,8 @@ func variance(x []float64) float64 {
 // its interval narrows with more machines, not with more rounds on these.
 func moreMachines(c *Change, opts Options) string {
 	k := c.Machines
-	w, target, ok := settleTarget(c, opts)
-	if k < 2 || !ok {
-		return ""
-	}
-	need := int(math.Ceil(float64(k) * (w / target) * (w / target)))
-	if need <= k || need > settleMost*k {
+	need, ok := moreClusters(c, k, opts)
+	if !ok {
 		return ""
 	}
 	return fmt.Sprintf("; it was measured on %d machines, and at their spread about %d would likely settle it: more rounds on these cannot", k, need)

@@ -255,18 +255,27 @@ func roundCount(n float64) string {
 	return s
 }
 
+// moreClusters is how many clusters (pairs of links, machines) a change
+// across k of them, whose interval narrows as 1/sqrt(k), would likely
+// need to settle; false when k < 2, when it is already enough, or when it
+// would take more than settleMost times k.
+func moreClusters(c *Change, k int, opts Options) (int, bool) {
+	w, target, ok := settleTarget(c, opts)
+	if k < 2 || !ok {
+		return 0, false
+	}
+	need := int(math.Ceil(float64(k) * (w / target) * (w / target)))
+	return need, need > k && need <= settleMost*k
+}
+
 // moreLayouts is moreRounds for a change across several links per side
 // (TestLayouts): its interval narrows as 1/sqrt(pairs of links), and
 // rounds alone cannot narrow it below the spread between links. It sets
 // c.SettleLayouts, and returns the words that end c.Reason.
 func moreLayouts(c *Change, opts Options) string {
 	k := c.Layouts
-	w, target, ok := settleTarget(c, opts)
-	if k < 2 || !ok {
-		return ""
-	}
-	need := int(math.Ceil(float64(k) * (w / target) * (w / target)))
-	if need <= k || need > settleMost*k {
+	need, ok := moreClusters(c, k, opts)
+	if !ok {
 		return ""
 	}
 	c.SettleLayouts = need
