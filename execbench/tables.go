@@ -208,20 +208,7 @@ func (markdown) footer() string { return "" }
 // backtick in a command ends it early and the rest of the command is
 // read as Markdown.
 func (markdown) command(cmd string) string {
-	run, longest := 0, 0
-	for _, r := range cmd {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if longest > 0 {
-		return fence + " " + cmd + " " + fence
-	}
-	return fence + cmd + fence
+	return words.CodeSpan(cmd)
 }
 
 type asciidoc struct{}

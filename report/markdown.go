@@ -242,22 +242,5 @@ func mdText(s string, cell bool) string {
 	return b.String()
 }
 
-// mdCode writes s as an inline code span, fenced with one backtick more
-// than the longest run of backticks in s, so that no backtick in s ends
-// it early.
-func mdCode(s string) string {
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if longest > 0 || strings.HasPrefix(s, " ") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
-}
+// mdCode writes s as an inline code span (words.CodeSpan).
+func mdCode(s string) string { return words.CodeSpan(s) }

@@ -127,3 +127,24 @@ func Tail(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CodeSpan writes s as a Markdown inline code span, fenced with one
+// backtick more than the longest run of backticks in s, with a space
+// inside when s holds a backtick or starts with a space, so that nothing
+// in s ends the span early and the rest is read as Markdown.
+func CodeSpan(s string) string {
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}

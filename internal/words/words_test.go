@@ -135,3 +135,16 @@ func TestTail(t *testing.T) {
 		t.Errorf("short Tail = %q", got)
 	}
 }
+
+func TestCodeSpan(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"go test", "`go test`"},
+		{"a`b", "`` a`b ``"},
+		{"x ``y``", "``` x ``y`` ```"},
+		{" lead", "`  lead `"},
+	} {
+		if got := CodeSpan(tc.in); got != tc.want {
+			t.Errorf("CodeSpan(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
